@@ -1,0 +1,47 @@
+/* main.c: the `mpilens` command: parse the verb and hand over to its file.
+ * Errors print one line "mpilens: ..." and exit with status 2.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mpilens.h"
+
+static const char usage[] =
+    "usage: mpilens VERB [options]\n"
+    "\n"
+    "Run an unmodified MPI application under a stack of PMPI tools (modules) and read\n"
+    "what they measured.\n"
+    "\n"
+    "verbs:\n"
+    "  run      run an MPI job with modules stacked: mpilens run -m a,b -- mpirun -np 4 ./app\n"
+    "  modules  list the modules mpilens can find, with what each does\n"
+    "\n"
+    "options:\n"
+    "  -h, --help     this text (mpilens VERB --help for a verb)\n"
+    "  --version      print the version\n"
+    "\n"
+    "environment (what `run` sets; usable directly with LD_PRELOAD=.../libmpilens.so):\n"
+    "  MPILENS_MODULES      name1,name2:key=value  modules in stack order\n"
+    "  MPILENS_CONF         config file (default ./.mpilens.conf, then ~/.mpilens.conf)\n"
+    "  MPILENS_MODULE_PATH  extra directories to search for modules (colon-separated)\n"
+    "  MPILENS_OUTPUT       the run's output directory\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("mpilens %s\n", MPILENS_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "run") == 0)
+        return cli_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "modules") == 0)
+        return cli_modules(argc - 1, argv + 1);
+    fprintf(stderr, "mpilens: unknown verb '%s'; `mpilens --help` lists the verbs\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,37 @@
+/* paths.c: locate the installation (or build tree) the running `mpilens` belongs to. */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char *cli_libdir(void)
+{
+    static char dir[PATH_MAX];
+    if (dir[0])
+        return dir;
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return ".";
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(dir, sizeof dir, "%s/../lib", exe);
+    char real[PATH_MAX];
+    if (realpath(dir, real))
+        snprintf(dir, sizeof dir, "%s", real);
+    return dir;
+}
+
+int cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+    return 0;
+}

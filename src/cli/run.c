@@ -1,0 +1,258 @@
+/* run.c: `mpilens run`: start an MPI job with modules stacked, then say where the
+ * results went.
+ *
+ * The module list is checked here first (every name must resolve to a .so), so a typo
+ * never starts a job. The job gets LD_PRELOAD=libmpilens.so and the MPILENS_* variables;
+ * for Open MPI's mpirun, `-x` flags forward them to remote nodes as well.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "modspec.h"
+
+static const char usage[] =
+    "usage: mpilens run [-m MODULES] [-c CONFIG] [-o DIR] -- LAUNCHER ARGS...\n"
+    "\n"
+    "Runs an unmodified, dynamically linked MPI program with modules stacked in order.\n"
+    "\n"
+    "  -m, --modules LIST  name1,name2:key=value,...  (a name or a path to a .so)\n"
+    "  -c, --config FILE   read `module NAME [key=value ...]` lines from FILE\n"
+    "                      (without -m or -c: MPILENS_MODULES, MPILENS_CONF,\n"
+    "                      ./.mpilens.conf, ~/.mpilens.conf)\n"
+    "  -o, --output DIR    where results go (default: ./PROGRAM-YYYYmmdd-HHMMSS)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "example: mpilens run -m monitor -- mpirun -np 4 ./app\n";
+
+struct run_options {
+    const char *modules;
+    const char *config;
+    const char *output;
+    char **command;
+};
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "mpilens: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int parse_options(int argc, char **argv, struct run_options *opt)
+{
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i + 1 < argc;
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (a[0] != '-')
+            break;
+        if ((strcmp(a, "-m") == 0 || strcmp(a, "--modules") == 0) && has_value)
+            opt->modules = argv[++i];
+        else if ((strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0) && has_value)
+            opt->config = argv[++i];
+        else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && has_value)
+            opt->output = argv[++i];
+        else
+            return fail("run: unknown or incomplete option '%s'%s; see `mpilens run --help`", a, "");
+    }
+    if (i >= argc)
+        return fail("run: no command to run%s%s; write mpilens run -m MODULES -- mpirun -np 4 ./app", "", "");
+    opt->command = argv + i;
+    return 0;
+}
+
+/* The application's name: the first argument after the launcher that is an executable
+ * file (./app in `mpirun -np 4 ./app`), else the command itself. */
+static const char *program_name(char **command)
+{
+    for (int i = 0; command[i]; i++) {
+        const char *arg = command[i];
+        if (arg[0] == '-' || (i == 0 && command[1]))
+            continue;
+        char path[PATH_MAX];
+        if (strchr(arg, '/'))
+            snprintf(path, sizeof path, "%s", arg);
+        else
+            continue;
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0)
+            return strrchr(arg, '/') + 1;
+    }
+    const char *base = strrchr(command[0], '/');
+    return base ? base + 1 : command[0];
+}
+
+static void default_output(char **command, char *out, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    snprintf(out, len, "%s-%04d%02d%02d-%02d%02d%02d", program_name(command), tm.tm_year + 1900,
+             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+static int check_modules(const struct run_options *opt)
+{
+    struct lens_modlist list;
+    char err[LENS_ERR_LEN], path[PATH_MAX];
+    int rc;
+    if (opt->modules && !*opt->modules)
+        return fail("run -m: empty module list%s%s; name at least one module (`mpilens modules` lists them)", "", "");
+    if (opt->modules)
+        rc = lens_modlist_parse_env(opt->modules, &list, err);
+    else if (opt->config)
+        rc = lens_modlist_parse_file(opt->config, &list, err);
+    else
+        rc = lens_modlist_configured(&list, err);
+    if (rc != 0)
+        return fail("%s%s", opt->modules ? "-m: " : "", err);
+    for (int i = 0; i < list.count && rc == 0; i++)
+        if (lens_module_find(&list.items[i], cli_libdir(), path, sizeof path, err) != 0)
+            rc = fail("%s%s", opt->modules ? "-m: " : "", err);
+    if (rc == 0 && list.count == 0)
+        fprintf(stderr, "mpilens: no module named (-m, -c or a config file): the program runs "
+                        "under the bare core\n");
+    lens_modlist_free(&list);
+    return rc;
+}
+
+static int is_open_mpi_launcher(const char *cmd)
+{
+    char resolved[PATH_MAX], found[PATH_MAX];
+    const char *path = cmd;
+    if (!strchr(cmd, '/')) {
+        const char *dirs = getenv("PATH");
+        char *copy = strdup(dirs ? dirs : ""), *save = NULL;
+        path = NULL;
+        for (char *d = strtok_r(copy, ":", &save); d && !path; d = strtok_r(NULL, ":", &save)) {
+            snprintf(found, sizeof found, "%s/%s", d, cmd);
+            if (access(found, X_OK) == 0)
+                path = found;
+        }
+        free(copy);
+    }
+    if (!path || !realpath(path, resolved))
+        return 0;
+    const char *base = strrchr(resolved, '/') + 1;
+    return strcmp(base, "orterun") == 0 || strcmp(base, "prterun") == 0 || strstr(resolved, "openmpi");
+}
+
+/* The command with Open MPI's `-x VAR` flags inserted after the launcher. */
+static char **forwarding_command(char **command)
+{
+    static const char *const vars[] = {"LD_PRELOAD", "MPILENS_MODULES", "MPILENS_CONF",
+                                       "MPILENS_OUTPUT", "MPILENS_CLI", "MPILENS_MODULE_PATH"};
+    int n = 0;
+    while (command[n])
+        n++;
+    char **out = calloc(n + 2 * 6 + 1, sizeof *out);
+    int o = 0;
+    out[o++] = command[0];
+    if (is_open_mpi_launcher(command[0])) {
+        for (size_t v = 0; v < sizeof vars / sizeof *vars; v++) {
+            if (getenv(vars[v])) {
+                out[o++] = "-x";
+                out[o++] = (char *)vars[v];
+            }
+        }
+    }
+    for (int i = 1; i < n; i++)
+        out[o++] = command[i];
+    return out;
+}
+
+static int directory_is_empty(const char *path)
+{
+    DIR *dir = opendir(path);
+    if (!dir)
+        return 1;
+    struct dirent *e;
+    int empty = 1;
+    while (empty && (e = readdir(dir)))
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(dir);
+    return empty;
+}
+
+static int set_environment(const struct run_options *opt, const char *output)
+{
+    char core[PATH_MAX + 32], preload[2 * PATH_MAX];
+    snprintf(core, sizeof core, "%s/libmpilens.so", cli_libdir());
+    if (access(core, R_OK) != 0)
+        return fail("run: %s is missing%s; rebuild or reinstall mpilens", core, "");
+    const char *old = getenv("LD_PRELOAD");
+    snprintf(preload, sizeof preload, "%s%s%s", core, old && *old ? ":" : "", old ? old : "");
+    setenv("LD_PRELOAD", preload, 1);
+    if (opt->modules) {
+        setenv("MPILENS_MODULES", opt->modules, 1);
+    } else if (opt->config) {
+        char conf[PATH_MAX];
+        unsetenv("MPILENS_MODULES");
+        setenv("MPILENS_CONF", realpath(opt->config, conf) ? conf : opt->config, 1);
+    }
+    setenv("MPILENS_OUTPUT", output, 1);
+    setenv("MPILENS_CLI", "1", 1);
+    return 0;
+}
+
+int cli_run(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    struct run_options opt = {0};
+    int rc = parse_options(argc, argv, &opt);
+    if (rc == 0)
+        rc = check_modules(&opt);
+    if (rc != 0)
+        return rc;
+    char output[PATH_MAX], absolute[PATH_MAX];
+    if (opt.output)
+        snprintf(output, sizeof output, "%s", opt.output);
+    else
+        default_output(opt.command, output, sizeof output);
+    int existed = access(output, F_OK) == 0;
+    if (lens_make_dirs(output) != 0)
+        return fail("run -o %s: cannot create or write the output directory (%s); choose a "
+                    "writable directory", output, strerror(errno));
+    if (realpath(output, absolute))
+        snprintf(output, sizeof output, "%s", absolute);
+    if ((rc = set_environment(&opt, output)) != 0)
+        return rc;
+    char **command = forwarding_command(opt.command);
+    pid_t child = fork();
+    if (child == 0) {
+        execvp(command[0], command);
+        fprintf(stderr, "mpilens: run: cannot start '%s': %s\n", command[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+        ;
+    free(command);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (directory_is_empty(output)) {
+        if (!existed)
+            rmdir(output);
+        fprintf(stderr, "mpilens: run finished (status %d); the modules wrote no results\n", code);
+    } else {
+        fprintf(stderr, "mpilens: results in %s (status %d)\n", output, code);
+    }
+    return code;
+}

@@ -1,0 +1,162 @@
+/* boot.c: what happens when libmpilens is loaded, before main().
+ *
+ * In a process that has an MPI library (not in mpirun, which inherits LD_PRELOAD too):
+ * resolve every PMPI_X of the library, note where the library's code lies (to tell its
+ * own PMPI_ calls from a module's), load the configured modules in stack order, and fill
+ * the dispatch tables of dispatch.h. Any error stops the process here, before the
+ * application does any work.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "dispatch.h"
+#include "lens_functions.h"
+
+LENS_INTERNAL __thread int lens_level __attribute__((tls_model("initial-exec")));
+LENS_INTERNAL uintptr_t lens_lib_lo, lens_lib_span;
+struct lens_module *lens_modules;
+int lens_nmodules;
+char lens_libdir[4096];
+
+static int boot_state; /* 0 not yet, 1 in progress, 2 done */
+
+/* dl_iterate_phdr callback: the executable segment of the object holding data->addr. */
+static int find_text_segment(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    uintptr_t addr = *(uintptr_t *)data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr - lo < ph->p_memsz) {
+            lens_lib_lo = lo;
+            lens_lib_span = ph->p_memsz;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void find_own_directory(void)
+{
+    Dl_info info;
+    if (dladdr((void *)&lens_boot, &info) && info.dli_fname) {
+        snprintf(lens_libdir, sizeof lens_libdir, "%s", info.dli_fname);
+        char *slash = strrchr(lens_libdir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            strcpy(lens_libdir, ".");
+    }
+}
+
+/* Resolves the library's functions; returns 0 if this process has no MPI library. */
+static int resolve_library(void)
+{
+    for (int k = 0; k < lens_function_count; k++) {
+        char pname[128];
+        snprintf(pname, sizeof pname, "P%s", lens_function_names[k]);
+        void *fn = dlsym(RTLD_NEXT, pname);
+        if (!fn)
+            fn = dlsym(RTLD_NEXT, lens_function_names[k]);
+        lens_slots[k].real = (lens_voidfn)fn;
+    }
+    int init = lens_function_index("MPI_Init");
+    if (init < 0 || !lens_slots[init].real)
+        return 0;
+    uintptr_t addr = (uintptr_t)lens_slots[init].real;
+    dl_iterate_phdr(find_text_segment, &addr);
+    return 1;
+}
+
+/* Every call goes straight to the library (used while modules load, and with none). */
+static void route_all_to_library(void)
+{
+    for (int k = 0; k < lens_function_count; k++) {
+        lens_slots[k].top = (struct lens_hop){lens_slots[k].real, 0, 1};
+    }
+}
+
+/* hops[l] for each function: the first module after level l that wraps it, or the library. */
+static void build_tables(lens_voidfn *bottom)
+{
+    int n = lens_nmodules;
+    struct lens_hop *all = calloc((size_t)lens_function_count * (n + 1), sizeof *all);
+    if (!all)
+        lens_die("out of memory building the dispatch tables");
+    for (int k = 0; k < lens_function_count; k++) {
+        struct lens_hop *hops = all + (size_t)k * (n + 1);
+        struct lens_hop next = {bottom[k], 0, 1};
+        for (int level = n; level >= 0; level--) {
+            hops[level] = next;
+            lens_voidfn wrapper = level > 0 ? lens_modules[level - 1].wrappers[k] : (lens_voidfn)0;
+            if (wrapper)
+                next = (struct lens_hop){wrapper, level, 0};
+        }
+        lens_slots[k].hops = hops;
+        lens_slots[k].top = hops[0];
+    }
+}
+
+static void load_modules(void)
+{
+    char err[LENS_ERR_LEN];
+    struct lens_modlist list;
+    if (lens_modlist_configured(&list, err) != 0)
+        lens_die("%s", err);
+    lens_nmodules = list.count;
+    lens_modules = calloc(list.count ? list.count : 1, sizeof *lens_modules);
+    for (int i = 0; i < list.count; i++) {
+        struct lens_module *mod = &lens_modules[i];
+        mod->spec = list.items[i];
+        mod->args.level = i + 1;
+        if (lens_module_find(&mod->spec, lens_libdir, mod->path, sizeof mod->path, err) != 0 ||
+            lens_module_load(mod, err) != 0)
+            lens_die("%s", err);
+    }
+    free(list.items); /* the specs now belong to lens_modules */
+}
+
+static void call_module_inits(void)
+{
+    for (int i = 0; i < lens_nmodules; i++) {
+        struct lens_module *mod = &lens_modules[i];
+        mpilens_module_init_fn init =
+            (mpilens_module_init_fn)lens_module_symbol(mod, "mpilens_module_init");
+        if (init && init(&mod->args) != 0)
+            lens_die("module '%s' (%s) refused to start; see its message above", mod->spec.name,
+                     mod->path);
+    }
+}
+
+void lens_boot(void)
+{
+    if (boot_state != 0)
+        return;
+    boot_state = 1;
+    find_own_directory();
+    if (!resolve_library()) {
+        boot_state = 2; /* not an MPI process: stay out of the way */
+        return;
+    }
+    route_all_to_library();
+    load_modules();
+    lens_voidfn *bottom = malloc(lens_function_count * sizeof *bottom);
+    for (int k = 0; k < lens_function_count; k++)
+        bottom[k] = lens_slots[k].real;
+    lens_hooks_install(bottom);
+    build_tables(bottom);
+    free(bottom);
+    call_module_inits();
+    boot_state = 2;
+}
+
+__attribute__((constructor)) static void lens_constructor(void)
+{
+    lens_boot();
+}

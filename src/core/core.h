@@ -1,0 +1,38 @@
+/* core.h: state shared by the files of the core (boot, loader, services, run hooks).
+ * Nothing here is visible outside libmpilens.
+ */
+#ifndef LENS_CORE_H
+#define LENS_CORE_H
+
+#include "dispatch.h"
+#include "modspec.h"
+#include "mpilens.h"
+
+#define LENS_HIDDEN __attribute__((visibility("hidden")))
+
+struct lens_module {
+    struct lens_modspec spec;
+    char path[4096];
+    void *handle;
+    lens_voidfn *wrappers; /* per function: the module's own MPI_X, or NULL */
+    struct mpilens_module_args args;
+};
+
+extern LENS_HIDDEN struct lens_module *lens_modules; /* lens_modules[0] is level 1 */
+extern LENS_HIDDEN int lens_nmodules;
+extern LENS_HIDDEN char lens_libdir[4096]; /* directory of libmpilens.so */
+
+/* Loads spec's .so and finds the MPI functions it wraps. 0, or -1 and err. */
+LENS_HIDDEN int lens_module_load(struct lens_module *mod, char *err);
+/* Address of name if the module's own .so defines it (not a library it links), or NULL. */
+LENS_HIDDEN void *lens_module_symbol(const struct lens_module *mod, const char *name);
+/* Prints "mpilens: MESSAGE" once per job (rank 0 by the launcher's environment). */
+LENS_HIDDEN void lens_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the message like lens_say and ends the process with status 2. */
+LENS_HIDDEN void lens_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* This process's rank from the launcher's environment, or -1 if it is not known. */
+LENS_HIDDEN int lens_env_rank(void);
+/* Replaces the library functions of MPI_Init/Init_thread/Finalize with the core's hooks. */
+LENS_HIDDEN void lens_hooks_install(lens_voidfn *bottom);
+
+#endif

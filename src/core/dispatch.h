@@ -1,0 +1,74 @@
+/* dispatch.h: the per-function dispatch tables of the core and the two macros that the
+ * generated wrappers (build/gen/lens_wrappers.c) are made of.
+ *
+ * Levels: 0 is the application, 1..n are the loaded modules in stack order. For every MPI
+ * function X, hops[l] says where a call to PMPI_X made at level l goes next: the first
+ * module after l that wraps X, or the MPI library (direct = 1, a plain tail call). MPI_X
+ * always starts at hops[0] (the top). A PMPI_X whose caller is the MPI library itself
+ * (libmpi calls some PMPI_ functions through its PLT) goes straight to the library.
+ * The tables are built once, before main(), and only read afterwards, so the dispatch is
+ * thread-safe with nothing but a thread-local level.
+ */
+#ifndef LENS_DISPATCH_H
+#define LENS_DISPATCH_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+typedef void (*lens_voidfn)(void);
+
+struct lens_hop {
+    lens_voidfn fn; /* module wrapper or library function to call */
+    int level;      /* level to run it at */
+    int direct;     /* 1: fn is the MPI library (or a core hook): call without level change */
+};
+
+struct lens_slot {
+    struct lens_hop top;         /* hops[0], copied here so MPI_X reads one cache line */
+    const struct lens_hop *hops; /* n + 1 hops, indexed by the caller's level */
+    lens_voidfn real;            /* the MPI library's own PMPI_X */
+};
+
+#define LENS_INTERNAL __attribute__((visibility("hidden")))
+
+extern LENS_INTERNAL struct lens_slot lens_slots[];
+extern LENS_INTERNAL __thread int lens_level __attribute__((tls_model("initial-exec")));
+extern LENS_INTERNAL uintptr_t lens_lib_lo, lens_lib_span;
+
+/* Resolves the library, loads the configured modules and fills lens_slots (idempotent). */
+LENS_INTERNAL void lens_boot(void);
+
+#define LENS_LIKELY(x) __builtin_expect(!!(x), 1)
+#define LENS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* MPI_X: unwrapped functions cost one indirect tail call; wrapped ones go through RUN,
+ * an out-of-line helper, so that the fast path needs no stack frame. */
+#define LENS_ENTRY(K, T, RUN, ...)                                                          \
+    const struct lens_slot *s_ = &lens_slots[K];                                            \
+    if (LENS_LIKELY(s_->top.direct))                                                        \
+        return ((T)s_->top.fn)(__VA_ARGS__);                                                \
+    return RUN(&s_->top, ##__VA_ARGS__)
+
+/* PMPI_X: the step from the running level to the next module that wraps X. A call from
+ * inside the MPI library goes straight back to the library. Before boot, hops is NULL
+ * and the top hop (whose fn is NULL too) makes RUN boot first. */
+#define LENS_STEP(K, T, RUN, ...)                                                           \
+    const struct lens_slot *s_ = &lens_slots[K];                                            \
+    if (LENS_UNLIKELY((uintptr_t)__builtin_return_address(0) - lens_lib_lo < lens_lib_span)) \
+        return ((T)s_->real)(__VA_ARGS__);                                                  \
+    const struct lens_hop *h_ = LENS_LIKELY(s_->hops != 0) ? &s_->hops[lens_level] : &s_->top; \
+    if (h_->direct)                                                                         \
+        return ((T)h_->fn)(__VA_ARGS__);                                                    \
+    return RUN(h_, ##__VA_ARGS__)
+
+/* Body of RUN: call the hop at its level and restore the caller's level afterwards. */
+#define LENS_RUN(RET, T, HOP, ...)                                                          \
+    if (LENS_UNLIKELY(HOP->fn == 0))                                                        \
+        lens_boot();                                                                        \
+    int saved_ = lens_level;                                                                \
+    lens_level = HOP->level;                                                                \
+    RET r_ = ((T)HOP->fn)(__VA_ARGS__);                                                     \
+    lens_level = saved_;                                                                    \
+    return r_
+
+#endif

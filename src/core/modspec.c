@@ -1,0 +1,251 @@
+/* modspec.c: parse the module list (environment or config file) and locate module files.
+ *
+ * Syntax of a config file: one `module NAME [key=value ...]` per line, in stack order;
+ * `#` starts a comment; blank lines are ignored. Syntax of MPILENS_MODULES (and of
+ * `mpilens run -m`): NAME[:key=value...] items separated by commas. Every error names
+ * the file and line (or the variable) and says what to write instead.
+ */
+#define _GNU_SOURCE
+#include "modspec.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MPILENS_MODULE_DIR
+#define MPILENS_MODULE_DIR "/usr/local/lib/mpilens"
+#endif
+
+void lens_modspec_where(const struct lens_modspec *spec, char *buf, size_t len)
+{
+    if (spec->line > 0)
+        snprintf(buf, len, "%s:%d", spec->origin, spec->line);
+    else
+        snprintf(buf, len, "%s", spec->origin);
+}
+
+static struct lens_modspec *append_spec(struct lens_modlist *list, const char *name,
+                                        const char *origin, int line)
+{
+    struct lens_modspec *items = realloc(list->items, (list->count + 1) * sizeof *items);
+    if (!items)
+        return NULL;
+    list->items = items;
+    struct lens_modspec *spec = &items[list->count++];
+    memset(spec, 0, sizeof *spec);
+    spec->name = strdup(name);
+    snprintf(spec->origin, sizeof spec->origin, "%s", origin);
+    spec->line = line;
+    return spec;
+}
+
+/* Adds "key=value" to spec; 0, or -1 with err. */
+static int add_arg(struct lens_modspec *spec, const char *arg, const char *where, char *err)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        snprintf(err, LENS_ERR_LEN,
+                 "%s: module '%s': argument '%s' is not key=value; write it as key=value",
+                 where, spec->name, arg);
+        return -1;
+    }
+    if (spec->nargs == LENS_MAX_ARGS) {
+        snprintf(err, LENS_ERR_LEN, "%s: module '%s' has more than %d arguments", where,
+                 spec->name, LENS_MAX_ARGS);
+        return -1;
+    }
+    spec->keys[spec->nargs] = strndup(arg, (size_t)(eq - arg));
+    spec->values[spec->nargs] = strdup(eq + 1);
+    spec->nargs++;
+    return 0;
+}
+
+int lens_modlist_parse_env(const char *value, struct lens_modlist *out, char *err)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->source, sizeof out->source, "MPILENS_MODULES");
+    char *copy = strdup(value), *save = NULL;
+    int position = 0, rc = 0;
+    if (*value == '\0') {
+        snprintf(err, LENS_ERR_LEN,
+                 "MPILENS_MODULES is set but empty: name at least one module "
+                 "(`mpilens modules` lists them) or unset it");
+        rc = -1;
+    }
+    /* strtok would skip empty items such as "a,,b"; walk commas by hand. */
+    for (char *item = copy; rc == 0 && item; position++) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        char *name = strtok_r(item, ":", &save);
+        if (!name || !*name || isspace((unsigned char)*name)) {
+            snprintf(err, LENS_ERR_LEN,
+                     "MPILENS_MODULES='%s': module %d has no name; write name1,name2 "
+                     "(no empty items)",
+                     value, position + 1);
+            rc = -1;
+            break;
+        }
+        struct lens_modspec *spec = append_spec(out, name, "MPILENS_MODULES", 0);
+        for (char *arg; rc == 0 && (arg = strtok_r(NULL, ":", &save));)
+            rc = add_arg(spec, arg, "MPILENS_MODULES", err);
+        item = comma ? comma + 1 : NULL;
+    }
+    free(copy);
+    if (rc)
+        lens_modlist_free(out);
+    return rc;
+}
+
+int lens_modlist_parse_file(const char *path, struct lens_modlist *out, char *err)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->source, sizeof out->source, "%s", path);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, LENS_ERR_LEN, "%s: cannot read the config file (%s); fix the path in "
+                 "MPILENS_CONF or create the file", path, strerror(errno));
+        return -1;
+    }
+    char line[4096], where[600];
+    int lineno = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        snprintf(where, sizeof where, "%s:%d", path, lineno);
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *save = NULL;
+        char *word = strtok_r(line, " \t\r\n", &save);
+        if (!word)
+            continue;
+        if (strcmp(word, "module") != 0) {
+            snprintf(err, LENS_ERR_LEN,
+                     "%s: unknown directive '%s'; each line reads `module NAME [key=value ...]`",
+                     where, word);
+            rc = -1;
+            break;
+        }
+        char *name = strtok_r(NULL, " \t\r\n", &save);
+        if (!name) {
+            snprintf(err, LENS_ERR_LEN,
+                     "%s: `module` without a name; write `module NAME [key=value ...]`", where);
+            rc = -1;
+            break;
+        }
+        struct lens_modspec *spec = append_spec(out, name, path, lineno);
+        for (char *arg; rc == 0 && (arg = strtok_r(NULL, " \t\r\n", &save));)
+            rc = add_arg(spec, arg, where, err);
+    }
+    fclose(f);
+    if (rc)
+        lens_modlist_free(out);
+    return rc;
+}
+
+static int readable(const char *path)
+{
+    return access(path, R_OK) == 0;
+}
+
+int lens_modlist_configured(struct lens_modlist *out, char *err)
+{
+    memset(out, 0, sizeof *out);
+    const char *env = getenv("MPILENS_MODULES");
+    if (env)
+        return lens_modlist_parse_env(env, out, err);
+    const char *conf = getenv("MPILENS_CONF");
+    if (conf && *conf)
+        return lens_modlist_parse_file(conf, out, err);
+    if (readable(".mpilens.conf"))
+        return lens_modlist_parse_file(".mpilens.conf", out, err);
+    const char *home = getenv("HOME");
+    if (home) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/.mpilens.conf", home);
+        if (readable(path))
+            return lens_modlist_parse_file(path, out, err);
+    }
+    return 0;
+}
+
+void lens_modlist_free(struct lens_modlist *list)
+{
+    for (int i = 0; i < list->count; i++) {
+        struct lens_modspec *spec = &list->items[i];
+        free(spec->name);
+        for (int a = 0; a < spec->nargs; a++) {
+            free(spec->keys[a]);
+            free(spec->values[a]);
+        }
+    }
+    free(list->items);
+    list->items = NULL;
+    list->count = 0;
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Tries the three file names in dir; appends dir to the searched list. */
+static int find_in_dir(const char *dir, const char *name, char *path, size_t pathlen,
+                       char *searched, size_t searchedlen)
+{
+    static const char *const patterns[] = {"%s/%s.so", "%s/lib%s.so", "%s/mpilens-%s.so"};
+    if (!*dir)
+        return -1;
+    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++) {
+        snprintf(path, pathlen, patterns[i], dir, name);
+        if (is_file(path))
+            return 0;
+    }
+    size_t used = strlen(searched);
+    snprintf(searched + used, searchedlen - used, "%s%s", used ? ":" : "", dir);
+    return -1;
+}
+
+int lens_module_find(const struct lens_modspec *spec, const char *libdir, char *path,
+                     size_t pathlen, char *err)
+{
+    char where[600];
+    lens_modspec_where(spec, where, sizeof where);
+    if (strchr(spec->name, '/')) {
+        if (is_file(spec->name)) {
+            snprintf(path, pathlen, "%s", spec->name);
+            return 0;
+        }
+        snprintf(err, LENS_ERR_LEN, "%s: module file '%s' does not exist; give the path of "
+                 "an existing .so or a module name", where, spec->name);
+        return -1;
+    }
+    char searched[2048] = "";
+    const char *env = getenv("MPILENS_MODULE_PATH");
+    if (env) {
+        char *copy = strdup(env), *save = NULL;
+        for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+            if (find_in_dir(dir, spec->name, path, pathlen, searched, sizeof searched) == 0) {
+                free(copy);
+                return 0;
+            }
+        }
+        free(copy);
+    }
+    char own[4096];
+    snprintf(own, sizeof own, "%s/mpilens", libdir ? libdir : "");
+    if (libdir && find_in_dir(own, spec->name, path, pathlen, searched, sizeof searched) == 0)
+        return 0;
+    if (find_in_dir(MPILENS_MODULE_DIR, spec->name, path, pathlen, searched, sizeof searched) == 0)
+        return 0;
+    snprintf(err, LENS_ERR_LEN,
+             "%s: unknown module '%s' (no %s.so, lib%s.so or mpilens-%s.so in %s); "
+             "`mpilens modules` lists the modules, or give a path to the .so",
+             where, spec->name, spec->name, spec->name, spec->name, searched);
+    return -1;
+}

@@ -1,0 +1,138 @@
+/* run_hooks.c: the core's own work at MPI_Init and MPI_Finalize, and the run's output
+ * directory.
+ *
+ * The hooks sit at the bottom of the stack, just above the library: at MPI_Init they run
+ * after every module's wrapper has called down, at MPI_Finalize after every module has
+ * done its pre-finalize work. When modules are loaded and neither `mpilens run -o` nor
+ * MPILENS_OUTPUT names a directory, rank 0 picks PROGRAM-YYYYmmdd-HHMMSS at MPI_Init and
+ * broadcasts it (MPI_Init is collective anyway), so every rank writes to the same place.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "dispatch.h"
+#include "lens_functions.h"
+
+/* Open MPI's MPI_COMM_WORLD and MPI_CHAR are addresses of objects in libmpi. Weak
+ * references keep libmpilens free of a link-time dependency on libmpi: mpirun inherits
+ * LD_PRELOAD too and must not load the MPI library because of us. */
+#ifdef OPEN_MPI
+#pragma weak ompi_mpi_comm_world
+#pragma weak ompi_mpi_char
+#endif
+
+typedef int (*init_fn)(int *, char ***);
+typedef int (*init_thread_fn)(int *, char ***, int, int *);
+typedef int (*finalize_fn)(void);
+typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
+typedef int (*rank_fn)(MPI_Comm, int *);
+
+static init_fn real_init;
+static init_thread_fn real_init_thread;
+static finalize_fn real_finalize;
+static char output_dir[PATH_MAX];
+static int output_made;
+
+static lens_voidfn library(const char *name)
+{
+    return lens_slots[lens_function_index(name)].real;
+}
+
+static void default_output_name(char *buf, size_t len)
+{
+    char exe[PATH_MAX] = "mpi";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0)
+        exe[n] = '\0';
+    const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+    char cwd[PATH_MAX] = ".";
+    if (!getcwd(cwd, sizeof cwd))
+        strcpy(cwd, ".");
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    snprintf(buf, len, "%s/%s-%04d%02d%02d-%02d%02d%02d", cwd, base, tm.tm_year + 1900,
+             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+static void after_init(void)
+{
+    if (lens_nmodules == 0 || output_dir[0])
+        return;
+    int rank = 0;
+    ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
+    char name[PATH_MAX] = "";
+    if (rank == 0)
+        default_output_name(name, sizeof name);
+    ((bcast_fn)library("MPI_Bcast"))(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    snprintf(output_dir, sizeof output_dir, "%s", name);
+}
+
+static int hook_init(int *argc, char ***argv)
+{
+    int rc = real_init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        after_init();
+    return rc;
+}
+
+static int hook_init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = real_init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        after_init();
+    return rc;
+}
+
+static int hook_finalize(void)
+{
+    int rank = 0;
+    ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
+    struct stat st;
+    if (rank == 0 && output_dir[0] && stat(output_dir, &st) == 0 && !getenv("MPILENS_CLI"))
+        fprintf(stderr, "mpilens: results in %s\n", output_dir);
+    return real_finalize();
+}
+
+const char *mpilens_output_dir(void)
+{
+    if (!output_dir[0])
+        return NULL;
+    if (!output_made && lens_make_dirs(output_dir) == 0)
+        output_made = 1;
+    return output_dir;
+}
+
+void lens_hooks_install(lens_voidfn *bottom)
+{
+    const char *env = getenv("MPILENS_OUTPUT");
+    if (env && *env && lens_nmodules > 0) {
+        if (env[0] == '/' || !getcwd(output_dir, sizeof output_dir))
+            snprintf(output_dir, sizeof output_dir, "%s", env);
+        else
+            snprintf(output_dir + strlen(output_dir), sizeof output_dir - strlen(output_dir),
+                     "/%s", env);
+        if (lens_make_dirs(output_dir) != 0)
+            lens_die("MPILENS_OUTPUT=%s: cannot create or write the output directory (%s); "
+                     "choose a writable directory (mpilens run -o DIR)",
+                     env, strerror(errno));
+        output_made = 1;
+    }
+    int init = lens_function_index("MPI_Init");
+    int init_thread = lens_function_index("MPI_Init_thread");
+    int finalize = lens_function_index("MPI_Finalize");
+    real_init = (init_fn)bottom[init];
+    real_init_thread = (init_thread_fn)bottom[init_thread];
+    real_finalize = (finalize_fn)bottom[finalize];
+    bottom[init] = (lens_voidfn)hook_init;
+    bottom[init_thread] = (lens_voidfn)hook_init_thread;
+    bottom[finalize] = (lens_voidfn)hook_finalize;
+}
