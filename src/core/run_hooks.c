@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,7 +38,8 @@ static init_fn real_init;
 static init_thread_fn real_init_thread;
 static finalize_fn real_finalize;
 static char output_dir[PATH_MAX];
-static int output_made;
+static int output_made;      /* the directory exists */
+static int output_requested; /* a module on this rank asked for it */
 
 static lens_voidfn library(const char *name)
 {
@@ -96,8 +96,7 @@ static int hook_finalize(void)
 {
     int rank = 0;
     ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
-    struct stat st;
-    if (rank == 0 && output_dir[0] && stat(output_dir, &st) == 0 && !getenv("MPILENS_CLI"))
+    if (rank == 0 && output_requested && !getenv("MPILENS_CLI"))
         fprintf(stderr, "mpilens: results in %s\n", output_dir);
     return real_finalize();
 }
@@ -106,6 +105,7 @@ const char *mpilens_output_dir(void)
 {
     if (!output_dir[0])
         return NULL;
+    output_requested = 1;
     if (!output_made && lens_make_dirs(output_dir) == 0)
         output_made = 1;
     return output_dir;

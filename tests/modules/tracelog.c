@@ -5,6 +5,7 @@
  * order of lines from several modules is the order of the calls. tlog_a also publishes a
  * service and reads its `tag` argument; tlog_b looks the service up at MPI_Init and calls
  * MPI_Comm_size (not PMPI_) inside its MPI_Send, which must re-enter the stack at the top.
+ * With TLOG_OUTPUT set, each rank writes a file into the run's output directory.
  */
 #include <fcntl.h>
 #include <mpi.h>
@@ -128,8 +129,28 @@ int MPI_Pcontrol(const int level, ...)
 }
 #endif
 
+/* With TLOG_OUTPUT set, each rank leaves a file in the run's output directory. */
+static void write_output_file(void)
+{
+    if (!getenv("TLOG_OUTPUT") || !mpilens_output_dir)
+        return;
+    const char *dir = mpilens_output_dir();
+    int rank;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (!dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-rank-%d.txt", dir, STR(TLOG_NAME), rank);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%d\n", rank);
+        fclose(f);
+    }
+}
+
 int MPI_Finalize(void)
 {
+    write_output_file();
 #ifdef TLOG_PUBLISH
     int *sends = mpilens_lookup("tlog.sends", NULL);
     tlog("finalize sends=%d", sends ? *sends : -1);

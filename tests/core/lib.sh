@@ -1,0 +1,51 @@
+# lib.sh: helpers for the core's tests (sourced). Each test starts real MPI jobs with
+# $MPIRUN and checks exact outcomes; every check prints what it expected and what it got.
+# CTest passes BUILD, SRC, MPIRUN, MPI_FLAVOR and HAVE_FORTRAN.
+set -u
+: "${BUILD:?run through ctest}" "${MPIRUN:?run through ctest}"
+CORE=$BUILD/lib/libmpilens.so
+MODS=$BUILD/tests/modules
+APPS=$BUILD/tests/apps
+MPILENS=$BUILD/bin/mpilens
+export MPILENS_MODULE_PATH=$MODS
+unset MPILENS_MODULES MPILENS_CONF MPILENS_OUTPUT MPILENS_CLI
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+failures=0
+
+ok() { printf 'ok   %s\n' "$1"; }
+bad() { printf 'FAIL %s\n' "$1"; failures=$((failures + 1)); }
+
+# check_eq WHAT EXPECTED ACTUAL
+check_eq() {
+    if [ "$2" == "$3" ]; then ok "$1"; else
+        bad "$1"; printf -- '--- expected\n%s\n--- actual\n%s\n---\n' "$2" "$3"; fi
+}
+
+# check_has WHAT TEXT LINE: TEXT contains LINE as a whole line
+check_has() {
+    if grep -qxF -- "$3" <<<"$2"; then ok "$1"; else
+        bad "$1"; printf -- '--- expected a line\n%s\n--- in\n%s\n---\n' "$3" "$2"; fi
+}
+
+# check_lacks WHAT TEXT PATTERN: TEXT has no line containing PATTERN
+check_lacks() {
+    if grep -qF -- "$3" <<<"$2"; then
+        bad "$1"; printf -- '--- unexpected\n%s\n--- in\n%s\n---\n' "$3" "$2"; else ok "$1"; fi
+}
+
+# mpi NP CMD...: run an MPI job; the core is preloaded only if PRELOAD=1 (default).
+mpi() {
+    local np=$1; shift
+    if [ "${PRELOAD:-1}" = 1 ]; then
+        LD_PRELOAD=$CORE $MPIRUN -np "$np" "$@"
+    else
+        $MPIRUN -np "$np" "$@"
+    fi
+}
+
+finish() {
+    if [ "$failures" -eq 0 ]; then echo "PASS"; exit 0; fi
+    echo "$failures check(s) failed"; exit 1
+}

@@ -1,0 +1,73 @@
+# test_bad_input.sh: every mistake gives one clear line (file or variable, what is wrong,
+# what to do) on stderr, once per job, a non-zero exit, and the application never runs.
+source "$(dirname "$0")/lib.sh"
+
+# expect_refused WHAT TEXT CMD...: the run fails, exactly one "mpilens:" line is printed,
+# it contains TEXT, and the application printed nothing.
+expect_refused() {
+    local what=$1 text=$2; shift 2
+    local out status
+    out=$("$@" 2>&1); status=$?
+    if [ "$status" -ne 0 ]; then ok "$what: non-zero exit"; else bad "$what: exit 0"; fi
+    local said
+    said=$(grep '^mpilens:' <<<"$out")
+    check_eq "$what: one line from mpilens" "1" "$(grep -c . <<<"$said")"
+    if grep -qF -- "$text" <<<"$said"; then ok "$what: says '$text'"; else
+        bad "$what: message"; printf -- '--- expected to contain\n%s\n--- got\n%s\n' "$text" "$said"; fi
+    check_lacks "$what: application did not run" "$out" "ring ok"
+}
+
+preloaded() { env "$@" LD_PRELOAD="$CORE" $MPIRUN -np 2 "$APPS/ring"; }
+
+expect_refused "unknown module" \
+    "mpilens: MPILENS_MODULES: unknown module 'nosuch' (no nosuch.so, libnosuch.so or mpilens-nosuch.so in $MODS:" \
+    preloaded MPILENS_MODULES=tlog_a,nosuch
+expect_refused "unknown module via the CLI (checked before launch)" \
+    "mpilens: -m: MPILENS_MODULES: unknown module 'nosuch'" \
+    "$MPILENS" run -m nosuch -- $MPIRUN -np 2 "$APPS/ring"
+expect_refused "module path that does not exist" \
+    "mpilens: MPILENS_MODULES: module file '/nonexistent/tool.so' does not exist; give the path of an existing .so or a module name" \
+    preloaded MPILENS_MODULES=/nonexistent/tool.so
+
+head -c 4096 /dev/zero | tr '\0' x > broken.so
+expect_refused "a .so that fails to load" \
+    "mpilens: MPILENS_MODULES: module '$WORK/broken.so' failed to load: $WORK/broken.so: invalid ELF header; rebuild it" \
+    preloaded MPILENS_MODULES=$WORK/broken.so
+
+printf 'module tlog_a\nmodul tlog_b\n' > typo.conf
+expect_refused "malformed config line" \
+    "mpilens: $WORK/typo.conf:2: unknown directive 'modul'; each line reads \`module NAME [key=value ...]\`" \
+    preloaded MPILENS_CONF=$WORK/typo.conf
+printf '# comment\nmodule tlog_a tag\n' > arg.conf
+expect_refused "config argument without =" \
+    "mpilens: $WORK/arg.conf:2: module 'tlog_a': argument 'tag' is not key=value; write it as key=value" \
+    preloaded MPILENS_CONF=$WORK/arg.conf
+printf 'module\n' > noname.conf
+expect_refused "module line without a name" \
+    "mpilens: $WORK/noname.conf:1: \`module\` without a name" \
+    preloaded MPILENS_CONF=$WORK/noname.conf
+printf 'module nosuch\n' > unknown.conf
+expect_refused "unknown module in a config file names file and line" \
+    "mpilens: $WORK/unknown.conf:1: unknown module 'nosuch'" \
+    preloaded MPILENS_CONF=$WORK/unknown.conf
+expect_refused "missing config file" \
+    "mpilens: $WORK/none.conf: cannot read the config file (No such file or directory)" \
+    preloaded MPILENS_CONF=$WORK/none.conf
+expect_refused "empty item in the list" \
+    "mpilens: MPILENS_MODULES='tlog_a,,counter': module 2 has no name" \
+    preloaded MPILENS_MODULES=tlog_a,,counter
+expect_refused "empty MPILENS_MODULES" \
+    "mpilens: MPILENS_MODULES is set but empty" \
+    preloaded MPILENS_MODULES=
+expect_refused "mpilens run -m with an empty list" \
+    "mpilens: run -m: empty module list; name at least one module" \
+    "$MPILENS" run -m "" -- $MPIRUN -np 2 "$APPS/ring"
+expect_refused "unwritable output directory (CLI)" \
+    "mpilens: run -o /proc/mpilens-test: cannot create or write the output directory" \
+    "$MPILENS" run -m counter -o /proc/mpilens-test -- $MPIRUN -np 2 "$APPS/ring"
+expect_refused "unwritable output directory (MPILENS_OUTPUT)" \
+    "mpilens: MPILENS_OUTPUT=/proc/mpilens-test: cannot create or write the output directory" \
+    preloaded MPILENS_MODULES=counter MPILENS_OUTPUT=/proc/mpilens-test
+expect_refused "unknown verb" "mpilens: unknown verb 'rnu'" "$MPILENS" rnu
+expect_refused "run without a command" "mpilens: run: no command to run" "$MPILENS" run -m counter
+finish
