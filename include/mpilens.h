@@ -55,6 +55,8 @@ const char *mpilens_output_dir(void) __attribute__((weak));
 int mpilens_chain_length(const char *name) __attribute__((weak));
 /* Number of modules in the stack. */
 int mpilens_module_count(void) __attribute__((weak));
+/* Seconds the core took to start (resolve the library, load and link the modules). */
+double mpilens_boot_seconds(void) __attribute__((weak));
 /* The mpilens version string of the loaded core. */
 const char *mpilens_version(void) __attribute__((weak));
 

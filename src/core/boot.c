@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core.h"
 #include "dispatch.h"
@@ -19,27 +20,52 @@
 
 LENS_INTERNAL __thread int lens_level __attribute__((tls_model("initial-exec")));
 LENS_INTERNAL uintptr_t lens_lib_lo, lens_lib_span;
+LENS_INTERNAL uintptr_t lens_self_lo, lens_self_span;
 struct lens_module *lens_modules;
 int lens_nmodules;
 char lens_libdir[4096];
 
 static int boot_state; /* 0 not yet, 1 in progress, 2 done */
+static double boot_seconds;
 
-/* dl_iterate_phdr callback: the executable segment of the object holding data->addr. */
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+double mpilens_boot_seconds(void)
+{
+    return boot_seconds;
+}
+
+struct code_range {
+    uintptr_t addr, lo, span;
+};
+
+/* dl_iterate_phdr callback: the executable segment of the object holding range->addr. */
 static int find_text_segment(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
-    uintptr_t addr = *(uintptr_t *)data;
+    struct code_range *range = data;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && addr - lo < ph->p_memsz) {
-            lens_lib_lo = lo;
-            lens_lib_span = ph->p_memsz;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && range->addr - lo < ph->p_memsz) {
+            range->lo = lo;
+            range->span = ph->p_memsz;
             return 1;
         }
     }
     return 0;
+}
+
+static struct code_range code_around(const void *addr)
+{
+    struct code_range range = {(uintptr_t)addr, 0, 0};
+    dl_iterate_phdr(find_text_segment, &range);
+    return range;
 }
 
 static void find_own_directory(void)
@@ -69,8 +95,12 @@ static int resolve_library(void)
     int init = lens_function_index("MPI_Init");
     if (init < 0 || !lens_slots[init].real)
         return 0;
-    uintptr_t addr = (uintptr_t)lens_slots[init].real;
-    dl_iterate_phdr(find_text_segment, &addr);
+    struct code_range lib = code_around((void *)lens_slots[init].real);
+    struct code_range self = code_around((void *)&lens_boot);
+    lens_lib_lo = lib.lo;
+    lens_lib_span = lib.span;
+    lens_self_lo = self.lo;
+    lens_self_span = self.span;
     return 1;
 }
 
@@ -139,6 +169,7 @@ void lens_boot(void)
     if (boot_state != 0)
         return;
     boot_state = 1;
+    double start = seconds_now();
     find_own_directory();
     if (!resolve_library()) {
         boot_state = 2; /* not an MPI process: stay out of the way */
@@ -153,6 +184,7 @@ void lens_boot(void)
     build_tables(bottom);
     free(bottom);
     call_module_inits();
+    boot_seconds = seconds_now() - start;
     boot_state = 2;
 }
 

@@ -25,7 +25,8 @@ struct lens_hop {
 
 struct lens_slot {
     struct lens_hop top;         /* hops[0], copied here so MPI_X reads one cache line */
-    const struct lens_hop *hops; /* n + 1 hops, indexed by the caller's level */
+    const struct lens_hop *hops; /* n + 1 hops, indexed by the caller's level (before boot:
+                                    &top, a one-hop table) */
     lens_voidfn real;            /* the MPI library's own PMPI_X */
 };
 
@@ -33,7 +34,8 @@ struct lens_slot {
 
 extern LENS_INTERNAL struct lens_slot lens_slots[];
 extern LENS_INTERNAL __thread int lens_level __attribute__((tls_model("initial-exec")));
-extern LENS_INTERNAL uintptr_t lens_lib_lo, lens_lib_span;
+extern LENS_INTERNAL uintptr_t lens_lib_lo, lens_lib_span;   /* the MPI library's code */
+extern LENS_INTERNAL uintptr_t lens_self_lo, lens_self_span; /* libmpilens's own code */
 
 /* Resolves the library, loads the configured modules and fills lens_slots (idempotent). */
 LENS_INTERNAL void lens_boot(void);
@@ -41,22 +43,42 @@ LENS_INTERNAL void lens_boot(void);
 #define LENS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define LENS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* MPI_X: unwrapped functions cost one indirect tail call; wrapped ones go through RUN,
- * an out-of-line helper, so that the fast path needs no stack frame. */
+/* Returns from a module's wrapper restore the caller's level (RUN keeps a frame for that).
+ * A module that tail-calls PMPI_X (`return PMPI_X(...)`, what compilers emit for thin
+ * wrappers) leaves nothing to restore: its return goes straight to the RUN frame that
+ * entered it, which restores the level. We see that case as a return address inside
+ * libmpilens itself, and then jump on without a frame, so a stack of thin layers nests
+ * one frame deep instead of N (no return-stack-buffer overflow at 100 layers). */
+#define LENS_FROM(LO, SPAN) (LENS_UNLIKELY((uintptr_t)__builtin_return_address(0) - (LO) < (SPAN)))
+
+/* MPI_X: unwrapped functions cost one indirect tail call. */
 #define LENS_ENTRY(K, T, RUN, ...)                                                          \
     const struct lens_slot *s_ = &lens_slots[K];                                            \
     if (LENS_LIKELY(s_->top.direct))                                                        \
         return ((T)s_->top.fn)(__VA_ARGS__);                                                \
+    if (LENS_FROM(lens_self_lo, lens_self_span)) {                                          \
+        lens_level = s_->top.level;                                                         \
+        return ((T)s_->top.fn)(__VA_ARGS__);                                                \
+    }                                                                                       \
     return RUN(&s_->top, ##__VA_ARGS__)
 
-/* PMPI_X: the step from the running level to the next module that wraps X. A call from
- * inside the MPI library goes straight back to the library. Before boot, hops is NULL
- * and the top hop (whose fn is NULL too) makes RUN boot first. */
+/* PMPI_X: the step from the running level to the next module that wraps X. The common
+ * case in a stack of thin layers (a tail call from a module, seen as a return address
+ * inside libmpilens) comes first and jumps on with the next hop's level set (the library's
+ * hop has level 0: callbacks from the library into the application run at its level). A
+ * call from inside the MPI library goes straight back to the library. Before boot, hops
+ * points to the slot's own top hop, whose fn is NULL, and RUN boots first. */
 #define LENS_STEP(K, T, RUN, ...)                                                           \
     const struct lens_slot *s_ = &lens_slots[K];                                            \
-    if (LENS_UNLIKELY((uintptr_t)__builtin_return_address(0) - lens_lib_lo < lens_lib_span)) \
+    const struct lens_hop *h_;                                                              \
+    if (LENS_FROM(lens_self_lo, lens_self_span)) {                                          \
+        h_ = &s_->hops[lens_level];                                                         \
+        lens_level = h_->level;                                                             \
+        return ((T)h_->fn)(__VA_ARGS__);                                                    \
+    }                                                                                       \
+    if (LENS_FROM(lens_lib_lo, lens_lib_span))                                              \
         return ((T)s_->real)(__VA_ARGS__);                                                  \
-    const struct lens_hop *h_ = LENS_LIKELY(s_->hops != 0) ? &s_->hops[lens_level] : &s_->top; \
+    h_ = &s_->hops[lens_level];                                                             \
     if (h_->direct)                                                                         \
         return ((T)h_->fn)(__VA_ARGS__);                                                    \
     return RUN(h_, ##__VA_ARGS__)

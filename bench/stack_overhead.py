@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""stack_overhead.py: what the mpilens stack costs per MPI call, by stack depth.
+
+Runs build/bench/stack_overhead (2 ranks) under (a) no preload, (b) the core with no
+module, (c) 1, 10 and 100 empty modules, interleaving the configurations for several
+rounds, and prints per configuration the medians of: MPI_Comm_rank ns/call through the
+stack, the ns it adds over the library's own PMPI_Comm_rank measured in the same process,
+the same for a 0-byte ping-pong (one way), the ratio stack/library, and the start-up
+time of the core (resolving the library, loading the modules).
+
+With --callgrind it counts instructions instead (valgrind, one rank, steady from run to
+run): the instructions one MPI_Comm_rank call adds over the library's own, from the
+difference of two runs with N and 2N calls.
+
+Usage: bench/stack_overhead.py [BUILD_DIR] [--rounds N] [--mpirun "mpirun ..."] [--callgrind]
+"""
+import argparse
+import glob
+import os
+import shlex
+import statistics
+import subprocess
+
+FIELDS = ('comm_rank_lib_ns', 'comm_rank_stack_ns', 'comm_rank_added_ns', 'pingpong_lib_ns',
+          'pingpong_stack_ns', 'pingpong_added_ns', 'init_ms', 'boot_ms')
+
+
+def run_once(build, mpirun, modules, preload):
+    env = dict(os.environ)
+    env.pop('MPILENS_MODULES', None)
+    if preload:
+        env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
+    if modules:
+        env['MPILENS_MODULES'] = ','.join(modules)
+    cmd = shlex.split(mpirun) + ['-np', '2', os.path.join(build, 'bench', 'stack_overhead'),
+                                 '200000', '20000', '9']
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stdout
+    line = [l for l in out.splitlines() if l.startswith('modules=')][0]
+    return {k: float(v) for k, v in (kv.split('=') for kv in line.split()) if k in FIELDS}
+
+
+def callgrind_total(build, modules, preload, calls):
+    env = dict(os.environ)
+    env.pop('MPILENS_MODULES', None)
+    if preload:
+        env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
+    if modules:
+        env['MPILENS_MODULES'] = ','.join(modules)
+    cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
+           os.path.join(build, 'bench', 'stack_overhead'), str(calls), '1', '1']
+    err = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stderr
+    line = [l for l in err.splitlines() if 'Collected' in l][0]
+    return int(line.split(':')[-1])
+
+
+def callgrind_report(build, configs):
+    """Instructions per MPI_Comm_rank call: each run does 2 x calls of each loop."""
+    calls = 50000
+    per_call = {}
+    for name, preload, modules in configs:
+        delta = callgrind_total(build, modules, preload, 2 * calls) - callgrind_total(build, modules, preload, calls)
+        per_call[name] = delta / (2.0 * calls)  # library loop + stack loop, per call
+    base = per_call[configs[0][0]]
+    print('%-22s %14s %14s' % ('configuration', 'added instr', 'instr/layer'))
+    for name, _, modules in configs:
+        added = per_call[name] - base
+        print('%-22s %14.1f %14s' % (name, added, '%.1f' % (added / len(modules)) if modules else '-'))
+    print('added instr: instructions one MPI_Comm_rank call through the stack adds over the '
+          'library\'s own PMPI_Comm_rank (callgrind, 1 rank)')
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('build', nargs='?', default='build')
+    ap.add_argument('--rounds', type=int, default=3)
+    ap.add_argument('--mpirun', default='mpirun --allow-run-as-root --oversubscribe')
+    ap.add_argument('--callgrind', action='store_true', help='count instructions instead of time')
+    args = ap.parse_args()
+    empties = sorted(glob.glob(os.path.join(args.build, 'tests', 'modules', 'stack', 'empty*.so')))
+    configs = [('(a) no preload', False, []), ('(b) core, 0 modules', True, []),
+               ('(c) 1 empty module', True, empties[:1]), ('(c) 10 empty modules', True, empties[:10]),
+               ('(c) 100 empty modules', True, empties[:100])]
+    if args.callgrind:
+        callgrind_report(args.build, configs)
+        return
+    results = {name: [] for name, _, _ in configs}
+    for _ in range(args.rounds):
+        for name, preload, modules in configs:
+            results[name].append(run_once(args.build, args.mpirun, modules, preload))
+    print('%-22s %9s %9s %8s %8s %10s %10s %8s %8s' % (
+        'configuration', 'rank ns', 'added ns', 'ns/layer', 'ratio', 'pingpong', 'added ns',
+        'ratio', 'boot ms'))
+    for name, _, modules in configs:
+        med = {k: statistics.median(r[k] for r in results[name]) for k in FIELDS}
+        layers = len(modules)
+        print('%-22s %9.2f %9.2f %8s %8.2f %10.1f %10.1f %8.2f %8.2f' % (
+            name, med['comm_rank_stack_ns'], med['comm_rank_added_ns'],
+            '%.2f' % (med['comm_rank_added_ns'] / layers) if layers else '-',
+            med['comm_rank_stack_ns'] / med['comm_rank_lib_ns'], med['pingpong_stack_ns'],
+            med['pingpong_added_ns'], med['pingpong_stack_ns'] / med['pingpong_lib_ns'],
+            med['boot_ms']))
+    print('rank/pingpong: through MPI_ (the stack); added: minus the library\'s own PMPI_ in the '
+          'same process; ratio: stack / library; medians of %d rounds x 9 alternating blocks' % args.rounds)
+
+
+if __name__ == '__main__':
+    main()
