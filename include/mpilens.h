@@ -62,7 +62,10 @@ const char *mpilens_version(void) __attribute__((weak));
 
 /* ---- Helpers that are safe without mpilens ---- */
 
-static inline int mpilens_loaded(void) { return mpilens_version != NULL; }
+static inline int mpilens_loaded(void)
+{
+    return mpilens_version != NULL;
+}
 
 static inline void *mpilens_lookup(const char *name, size_t *size)
 {

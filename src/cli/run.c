@@ -68,10 +68,13 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
         else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && has_value)
             opt->output = argv[++i];
         else
-            return fail("run: unknown or incomplete option '%s'%s; see `mpilens run --help`", a, "");
+            return fail("run: unknown or incomplete option '%s'%s; see `mpilens run --help`", a,
+                        "");
     }
     if (i >= argc)
-        return fail("run: no command to run%s%s; write mpilens run -m MODULES -- mpirun -np 4 ./app", "", "");
+        return fail(
+            "run: no command to run%s%s; write mpilens run -m MODULES -- mpirun -np 4 ./app", "",
+            "");
     opt->command = argv + i;
     return 0;
 }
@@ -112,7 +115,9 @@ static int check_modules(const struct run_options *opt)
     char err[LENS_ERR_LEN], path[PATH_MAX];
     int rc;
     if (opt->modules && !*opt->modules)
-        return fail("run -m: empty module list%s%s; name at least one module (`mpilens modules` lists them)", "", "");
+        return fail("run -m: empty module list%s%s; name at least one module (`mpilens modules` "
+                    "lists them)",
+                    "", "");
     if (opt->modules)
         rc = lens_modlist_parse_env(opt->modules, &list, err);
     else if (opt->config)
@@ -149,14 +154,15 @@ static int is_open_mpi_launcher(const char *cmd)
     if (!path || !realpath(path, resolved))
         return 0;
     const char *base = strrchr(resolved, '/') + 1;
-    return strcmp(base, "orterun") == 0 || strcmp(base, "prterun") == 0 || strstr(resolved, "openmpi");
+    return strcmp(base, "orterun") == 0 || strcmp(base, "prterun") == 0 ||
+           strstr(resolved, "openmpi");
 }
 
 /* The command with Open MPI's `-x VAR` flags inserted after the launcher. */
 static char **forwarding_command(char **command)
 {
-    static const char *const vars[] = {"LD_PRELOAD", "MPILENS_MODULES", "MPILENS_CONF",
-                                       "MPILENS_OUTPUT", "MPILENS_CLI", "MPILENS_MODULE_PATH"};
+    static const char *const vars[] = {"LD_PRELOAD",     "MPILENS_MODULES", "MPILENS_CONF",
+                                       "MPILENS_OUTPUT", "MPILENS_CLI",     "MPILENS_MODULE_PATH"};
     int n = 0;
     while (command[n])
         n++;
@@ -230,7 +236,8 @@ int cli_run(int argc, char **argv)
     int existed = access(output, F_OK) == 0;
     if (lens_make_dirs(output) != 0)
         return fail("run -o %s: cannot create or write the output directory (%s); choose a "
-                    "writable directory", output, strerror(errno));
+                    "writable directory",
+                    output, strerror(errno));
     if (realpath(output, absolute))
         snprintf(output, sizeof output, "%s", absolute);
     if ((rc = set_environment(&opt, output)) != 0)

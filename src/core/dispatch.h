@@ -52,14 +52,14 @@ LENS_INTERNAL void lens_boot(void);
 #define LENS_FROM(LO, SPAN) (LENS_UNLIKELY((uintptr_t)__builtin_return_address(0) - (LO) < (SPAN)))
 
 /* MPI_X: unwrapped functions cost one indirect tail call. */
-#define LENS_ENTRY(K, T, RUN, ...)                                                          \
-    const struct lens_slot *s_ = &lens_slots[K];                                            \
-    if (LENS_LIKELY(s_->top.direct))                                                        \
-        return ((T)s_->top.fn)(__VA_ARGS__);                                                \
-    if (LENS_FROM(lens_self_lo, lens_self_span)) {                                          \
-        lens_level = s_->top.level;                                                         \
-        return ((T)s_->top.fn)(__VA_ARGS__);                                                \
-    }                                                                                       \
+#define LENS_ENTRY(K, T, RUN, ...)                                                                 \
+    const struct lens_slot *s_ = &lens_slots[K];                                                   \
+    if (LENS_LIKELY(s_->top.direct))                                                               \
+        return ((T)s_->top.fn)(__VA_ARGS__);                                                       \
+    if (LENS_FROM(lens_self_lo, lens_self_span)) {                                                 \
+        lens_level = s_->top.level;                                                                \
+        return ((T)s_->top.fn)(__VA_ARGS__);                                                       \
+    }                                                                                              \
     return RUN(&s_->top, ##__VA_ARGS__)
 
 /* PMPI_X: the step from the running level to the next module that wraps X. The common
@@ -68,29 +68,29 @@ LENS_INTERNAL void lens_boot(void);
  * hop has level 0: callbacks from the library into the application run at its level). A
  * call from inside the MPI library goes straight back to the library. Before boot, hops
  * points to the slot's own top hop, whose fn is NULL, and RUN boots first. */
-#define LENS_STEP(K, T, RUN, ...)                                                           \
-    const struct lens_slot *s_ = &lens_slots[K];                                            \
-    const struct lens_hop *h_;                                                              \
-    if (LENS_FROM(lens_self_lo, lens_self_span)) {                                          \
-        h_ = &s_->hops[lens_level];                                                         \
-        lens_level = h_->level;                                                             \
-        return ((T)h_->fn)(__VA_ARGS__);                                                    \
-    }                                                                                       \
-    if (LENS_FROM(lens_lib_lo, lens_lib_span))                                              \
-        return ((T)s_->real)(__VA_ARGS__);                                                  \
-    h_ = &s_->hops[lens_level];                                                             \
-    if (h_->direct)                                                                         \
-        return ((T)h_->fn)(__VA_ARGS__);                                                    \
+#define LENS_STEP(K, T, RUN, ...)                                                                  \
+    const struct lens_slot *s_ = &lens_slots[K];                                                   \
+    const struct lens_hop *h_;                                                                     \
+    if (LENS_FROM(lens_self_lo, lens_self_span)) {                                                 \
+        h_ = &s_->hops[lens_level];                                                                \
+        lens_level = h_->level;                                                                    \
+        return ((T)h_->fn)(__VA_ARGS__);                                                           \
+    }                                                                                              \
+    if (LENS_FROM(lens_lib_lo, lens_lib_span))                                                     \
+        return ((T)s_->real)(__VA_ARGS__);                                                         \
+    h_ = &s_->hops[lens_level];                                                                    \
+    if (h_->direct)                                                                                \
+        return ((T)h_->fn)(__VA_ARGS__);                                                           \
     return RUN(h_, ##__VA_ARGS__)
 
 /* Body of RUN: call the hop at its level and restore the caller's level afterwards. */
-#define LENS_RUN(RET, T, HOP, ...)                                                          \
-    if (LENS_UNLIKELY(HOP->fn == 0))                                                        \
-        lens_boot();                                                                        \
-    int saved_ = lens_level;                                                                \
-    lens_level = HOP->level;                                                                \
-    RET r_ = ((T)HOP->fn)(__VA_ARGS__);                                                     \
-    lens_level = saved_;                                                                    \
+#define LENS_RUN(RET, T, HOP, ...)                                                                 \
+    if (LENS_UNLIKELY(HOP->fn == 0))                                                               \
+        lens_boot();                                                                               \
+    int saved_ = lens_level;                                                                       \
+    lens_level = HOP->level;                                                                       \
+    RET r_ = ((T)HOP->fn)(__VA_ARGS__);                                                            \
+    lens_level = saved_;                                                                           \
     return r_
 
 #endif

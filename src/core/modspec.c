@@ -49,13 +49,13 @@ static int add_arg(struct lens_modspec *spec, const char *arg, const char *where
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg) {
         snprintf(err, LENS_ERR_LEN,
-                 "%s: module '%s': argument '%s' is not key=value; write it as key=value",
-                 where, spec->name, arg);
+                 "%s: module '%s': argument '%s' is not key=value; write it as key=value", where,
+                 spec->name, arg);
         return -1;
     }
     if (spec->nargs == LENS_MAX_ARGS) {
-        snprintf(err, LENS_ERR_LEN, "%s: module '%s' has more than %d arguments", where,
-                 spec->name, LENS_MAX_ARGS);
+        snprintf(err, LENS_ERR_LEN, "%s: module '%s' has more than %d arguments", where, spec->name,
+                 LENS_MAX_ARGS);
         return -1;
     }
     spec->keys[spec->nargs] = strndup(arg, (size_t)(eq - arg));
@@ -107,8 +107,10 @@ int lens_modlist_parse_file(const char *path, struct lens_modlist *out, char *er
     snprintf(out->source, sizeof out->source, "%s", path);
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, LENS_ERR_LEN, "%s: cannot read the config file (%s); fix the path in "
-                 "MPILENS_CONF or create the file", path, strerror(errno));
+        snprintf(err, LENS_ERR_LEN,
+                 "%s: cannot read the config file (%s); fix the path in "
+                 "MPILENS_CONF or create the file",
+                 path, strerror(errno));
         return -1;
     }
     char line[4096], where[600];
@@ -221,8 +223,10 @@ int lens_module_find(const struct lens_modspec *spec, const char *libdir, char *
             snprintf(path, pathlen, "%s", spec->name);
             return 0;
         }
-        snprintf(err, LENS_ERR_LEN, "%s: module file '%s' does not exist; give the path of "
-                 "an existing .so or a module name", where, spec->name);
+        snprintf(err, LENS_ERR_LEN,
+                 "%s: module file '%s' does not exist; give the path of "
+                 "an existing .so or a module name",
+                 where, spec->name);
         return -1;
     }
     char searched[2048] = "";

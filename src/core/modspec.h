@@ -11,12 +11,12 @@
 #define LENS_ERR_LEN 1024
 
 struct lens_modspec {
-    char *name;                  /* as written: a name or a path to a .so */
+    char *name; /* as written: a name or a path to a .so */
     int nargs;
     char *keys[LENS_MAX_ARGS];
     char *values[LENS_MAX_ARGS];
-    char origin[512];            /* "MPILENS_MODULES" or the config file's path */
-    int line;                    /* line in the config file, 0 for the environment */
+    char origin[512]; /* "MPILENS_MODULES" or the config file's path */
+    int line;         /* line in the config file, 0 for the environment */
 };
 
 struct lens_modlist {

@@ -118,8 +118,8 @@ void lens_hooks_install(lens_voidfn *bottom)
         if (env[0] == '/' || !getcwd(output_dir, sizeof output_dir))
             snprintf(output_dir, sizeof output_dir, "%s", env);
         else
-            snprintf(output_dir + strlen(output_dir), sizeof output_dir - strlen(output_dir),
-                     "/%s", env);
+            snprintf(output_dir + strlen(output_dir), sizeof output_dir - strlen(output_dir), "/%s",
+                     env);
         if (lens_make_dirs(output_dir) != 0)
             lens_die("MPILENS_OUTPUT=%s: cannot create or write the output directory (%s); "
                      "choose a writable directory (mpilens run -o DIR)",

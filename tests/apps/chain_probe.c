@@ -9,8 +9,8 @@
 
 int main(int argc, char **argv)
 {
-    static const char *const names[] = {"MPI_Send", "MPI_Recv", "MPI_Barrier", "MPI_Allreduce",
-                                        "MPI_Wtime", "MPI_Pcontrol"};
+    static const char *const names[] = {"MPI_Send",      "MPI_Recv",  "MPI_Barrier",
+                                        "MPI_Allreduce", "MPI_Wtime", "MPI_Pcontrol"};
     MPI_Init(&argc, &argv);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

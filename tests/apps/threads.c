@@ -49,8 +49,8 @@ int main(int argc, char **argv)
     }
     MPI_Reduce(&bad, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("threads %s: %d ranks x %d threads x %d messages\n", total ? "CORRUPT" : "ok",
-               size, threads, messages);
+        printf("threads %s: %d ranks x %d threads x %d messages\n", total ? "CORRUPT" : "ok", size,
+               threads, messages);
     MPI_Finalize();
     return total != 0;
 }

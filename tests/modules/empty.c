@@ -4,7 +4,10 @@
  */
 #include <mpi.h>
 
-int MPI_Comm_rank(MPI_Comm comm, int *rank) { return PMPI_Comm_rank(comm, rank); }
+int MPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    return PMPI_Comm_rank(comm, rank);
+}
 
 int MPI_Send(const void *buf, int n, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# build.sh [openmpi|mpich]: configure and build mpilens against one MPI, in build/ (Open
+# MPI, the primary) or build-mpich/. Prints the build directory on stdout.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+flavor=${1:-openmpi}
+case "$flavor" in
+    openmpi) dir=$top/build; cc=mpicc.openmpi ;;
+    mpich) dir=$top/build-mpich; cc=mpicc.mpich ;;
+    *) echo "mpilens: build.sh: unknown MPI '$flavor'; use openmpi or mpich" >&2; exit 2 ;;
+esac
+cmake -S "$top" -B "$dir" -DMPILENS_MPICC=$cc -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$dir" -j "$(nproc)" >/dev/null
+echo "$dir"
