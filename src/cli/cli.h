@@ -12,7 +12,11 @@ const char *cli_libdir(void);
 /* 1 if argv asks for help (-h or --help anywhere before "--"). */
 int cli_wants_help(int argc, char **argv);
 
+/* 1 if path is a directory. */
+int cli_is_directory(const char *path);
+
 int cli_run(int argc, char **argv);
+int cli_report(int argc, char **argv);
 int cli_modules(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const char usage[] =
     "verbs:\n"
     "  run      run an MPI job with modules stacked: mpilens run -m a,b -- mpirun -np 4 ./app\n"
     "  modules  list the modules mpilens can find, with what each does\n"
+    "  report   the communicator-centric profile of a run: mpilens report RUN/mpilens.db\n"
     "\n"
     "options:\n"
     "  -h, --help     this text (mpilens VERB --help for a verb)\n"
@@ -40,6 +41,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cli_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "report") == 0)
+        return cli_report(argc - 1, argv + 1);
     if (strcmp(argv[1], "modules") == 0)
         return cli_modules(argc - 1, argv + 1);
     fprintf(stderr, "mpilens: unknown verb '%s'; `mpilens --help` lists the verbs\n", argv[1]);

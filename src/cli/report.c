@@ -1,0 +1,153 @@
+/* report.c: `mpilens report DB`: the communicator-centric profile, read back from the run
+ * database. Default view (as mpisee-through's): metadata, overall statistics, then per
+ * communicator its operations by size bucket. Filters are bound SQL parameters; the sort
+ * order is chosen from a fixed list. Output as text tables, CSV (--csv) or an HTML page
+ * with charts (--html FILE, report_html.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report.h"
+#include "rundb.h"
+
+static const char usage[] =
+    "usage: mpilens report DB [options]\n"
+    "\n"
+    "Shows the communicator-centric profile of a run (module `profile`): metadata, overall\n"
+    "times, then per communicator the calls, maximum and average time and volume of each\n"
+    "operation and message-size bucket. DB is a run's mpilens.db or its directory.\n"
+    "\n"
+    "  --comm NAME         only this communicator (e.g. W0.0, s0.1)\n"
+    "  --op NAME           only this operation (Allreduce or MPI_Allreduce)\n"
+    "  --rank N            only the data of rank N (calls are then that rank's own)\n"
+    "  --kind KIND         p2p, coll, rma or io\n"
+    "  --bucket N          only size bucket N (0 = smallest; see the metadata)\n"
+    "  --sort KEY          time (default), calls or volume\n"
+    "  --top N             the N largest rows over all communicators, as one table\n"
+    "  --csv               comma-separated rows for scripts\n"
+    "  --html FILE         also write an HTML page with the tables and charts\n"
+    "  --waits             the wait-state analysis (needs `mpilens analyze`; not in this build)\n"
+    "  -h, --help          this text\n";
+
+static int fail(const char *msg, const char *arg)
+{
+    fprintf(stderr, "mpilens: report: ");
+    fprintf(stderr, msg, arg);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int parse_int(const char *text, int *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || v < 0 || v > 1 << 30)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct report_query *q)
+{
+    memset(q, 0, sizeof *q);
+    q->rank = q->bucket = q->top = -1;
+    q->sort = "time";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = 1;
+        if (strcmp(a, "--comm") == 0 && v)
+            q->comm = v;
+        else if (strcmp(a, "--op") == 0 && v)
+            q->op = strncmp(v, "MPI_", 4) == 0 ? v + 4 : v;
+        else if (strcmp(a, "--rank") == 0 && v) {
+            if (parse_int(v, &q->rank))
+                return fail("--rank '%s': not a rank number", v);
+        } else if (strcmp(a, "--kind") == 0 && v) {
+            if (strcmp(v, "p2p") && strcmp(v, "coll") && strcmp(v, "rma") && strcmp(v, "io"))
+                return fail("--kind '%s': use p2p, coll, rma or io", v);
+            q->kind = v;
+        } else if (strcmp(a, "--bucket") == 0 && v) {
+            if (parse_int(v, &q->bucket))
+                return fail("--bucket '%s': not a bucket number (0 is the smallest)", v);
+        } else if (strcmp(a, "--sort") == 0 && v) {
+            if (strcmp(v, "time") && strcmp(v, "calls") && strcmp(v, "volume"))
+                return fail("--sort '%s': use time, calls or volume", v);
+            q->sort = v;
+        } else if (strcmp(a, "--top") == 0 && v) {
+            if (parse_int(v, &q->top) || q->top == 0)
+                return fail("--top '%s': give a positive number of rows", v);
+        } else if (strcmp(a, "--html") == 0 && v)
+            q->html = v;
+        else if (strcmp(a, "--csv") == 0) {
+            q->csv = 1;
+            takes = 0;
+        } else if (strcmp(a, "--waits") == 0) {
+            return fail("--waits%s: wait-state analysis is not built yet (issue 5); the "
+                        "profile tables are available without it",
+                        "");
+        } else if (a[0] == '-') {
+            return fail("unknown or incomplete option '%s'; see `mpilens report --help`", a);
+        } else if (!q->db) {
+            q->db = a;
+            takes = 0;
+        } else {
+            return fail("more than one database given ('%s'); give one", a);
+        }
+        i += takes;
+    }
+    if (!q->db)
+        return fail("no database given%s; write mpilens report RUN_DIR/mpilens.db", "");
+    return 0;
+}
+
+int cli_report(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    struct report_query q;
+    int rc = parse_args(argc, argv, &q);
+    if (rc)
+        return rc;
+    char path[4096], err[1024];
+    snprintf(path, sizeof path, "%s", q.db);
+    if (cli_is_directory(path))
+        snprintf(path, sizeof path, "%s/%s", q.db, RUNDB_FILE);
+    sqlite3 *db;
+    if (rundb_open_read(path, &db, err, sizeof err) != 0) {
+        fprintf(stderr, "mpilens: report: %s\n", err);
+        return 2;
+    }
+    if (!report_has_table(db, "profile")) {
+        fprintf(stderr,
+                "mpilens: report: %s has no profile; run with the profile module "
+                "(mpilens run -m profile ...)\n",
+                path);
+        sqlite3_close(db);
+        return 2;
+    }
+    struct report_rows rows;
+    if (report_query_rows(db, &q, &rows) != 0) {
+        fprintf(stderr, "mpilens: report: %s: %s\n", path, sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return 2;
+    }
+    if (q.csv) {
+        report_print_csv(&q, &rows, stdout);
+    } else {
+        report_print_metadata(db, stdout);
+        report_print_overall(db, &q, stdout);
+        report_print_tables(&q, &rows, stdout);
+    }
+    rc = 0;
+    if (q.html && report_write_html(db, &q, &rows, q.html) != 0)
+        rc = fail("--html %s: cannot write the file; choose a writable path", q.html);
+    else if (q.html && !q.csv)
+        printf("\nmpilens: HTML report in %s\n", q.html);
+    report_rows_free(&rows);
+    sqlite3_close(db);
+    return rc;
+}

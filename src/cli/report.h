@@ -1,0 +1,42 @@
+/* report.h: the pieces of `mpilens report`: the query (report_query.c), text and CSV
+ * output (report_text.c) and the HTML page (report_html.c).
+ */
+#ifndef LENS_REPORT_H
+#define LENS_REPORT_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+struct report_query {
+    const char *db, *comm, *op, *kind, *sort, *html;
+    int rank, bucket, top, csv;
+};
+
+/* One (communicator, operation, bucket) cell, aggregated over the selected ranks. */
+struct report_row {
+    char comm[64], members[256], op[48], kind[8];
+    int comm_size, bucket;
+    long long bucket_min, bucket_max, calls, volume;
+    double max_time, avg_time, total_time;
+};
+
+struct report_rows {
+    struct report_row *rows;
+    int count;
+};
+
+int report_has_table(sqlite3 *db, const char *name);
+int report_query_rows(sqlite3 *db, const struct report_query *q, struct report_rows *out);
+void report_rows_free(struct report_rows *rows);
+void report_print_metadata(sqlite3 *db, FILE *out);
+void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out);
+void report_print_tables(const struct report_query *q, const struct report_rows *rows, FILE *out);
+void report_print_csv(const struct report_query *q, const struct report_rows *rows, FILE *out);
+int report_write_html(sqlite3 *db, const struct report_query *q, const struct report_rows *rows,
+                      const char *path);
+/* "0-128", "129-1K", "32M+" */
+void report_bucket_label(long long lo, long long hi, char *out, size_t len);
+/* "12 B", "3.2 KiB" ... */
+void report_bytes(long long bytes, char *out, size_t len);
+
+#endif

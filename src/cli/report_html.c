@@ -1,0 +1,151 @@
+/* report_html.c: `mpilens report --html FILE`: one self-contained HTML page (no scripts,
+ * no network) with the report's tables and two SVG charts: time per communicator and
+ * operation (horizontal bars) and calls per message-size bucket (histogram).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static void html_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+struct bar {
+    char label[128];
+    double value;
+};
+
+static int by_value_desc(const void *a, const void *b)
+{
+    double x = ((const struct bar *)a)->value, y = ((const struct bar *)b)->value;
+    return (x < y) - (x > y);
+}
+
+static void bar_chart(FILE *f, struct bar *bars, int n, const char *unit)
+{
+    qsort(bars, n, sizeof *bars, by_value_desc);
+    if (n > 25)
+        n = 25;
+    double max = n ? bars[0].value : 0;
+    int h = 22 * n + 10;
+    fprintf(f, "<svg width=\"760\" height=\"%d\" role=\"img\">\n", h);
+    for (int i = 0; i < n; i++) {
+        double w = max > 0 ? 480 * bars[i].value / max : 0;
+        fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"12\">", 22 * i + 16);
+        html_text(f, bars[i].label);
+        fprintf(f,
+                "</text><rect x=\"200\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"#3b7dd8\"/>"
+                "<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.6g %s</text>\n",
+                22 * i + 4, w, 206 + w, 22 * i + 16, bars[i].value, unit);
+    }
+    fputs("</svg>\n", f);
+}
+
+static void size_histogram(FILE *f, const struct report_rows *rows)
+{
+    long long calls[64] = {0}, lo[64] = {0}, hi[64] = {0};
+    int nb = 0;
+    for (int i = 0; i < rows->count; i++) {
+        int b = rows->rows[i].bucket;
+        if (b < 0 || b >= 64)
+            continue;
+        calls[b] += rows->rows[i].calls;
+        lo[b] = rows->rows[i].bucket_min;
+        hi[b] = rows->rows[i].bucket_max;
+        if (b + 1 > nb)
+            nb = b + 1;
+    }
+    long long max = 0;
+    for (int b = 0; b < nb; b++)
+        max = calls[b] > max ? calls[b] : max;
+    fprintf(f, "<svg width=\"%d\" height=\"230\" role=\"img\">\n", 90 * nb + 20);
+    for (int b = 0; b < nb; b++) {
+        double h = max > 0 ? 170.0 * calls[b] / max : 0;
+        char label[32];
+        report_bucket_label(lo[b], hi[b], label, sizeof label);
+        fprintf(f,
+                "<rect x=\"%d\" y=\"%.1f\" width=\"70\" height=\"%.1f\" fill=\"#d8823b\"/>"
+                "<text x=\"%d\" y=\"%.1f\" font-size=\"11\">%lld</text>"
+                "<text x=\"%d\" y=\"215\" font-size=\"11\">%s</text>\n",
+                10 + 90 * b, 190 - h, h, 12 + 90 * b, 186 - h, calls[b], 10 + 90 * b,
+                calls[b] || lo[b] || hi[b] ? label : "");
+    }
+    fputs("</svg>\n", f);
+}
+
+static void table(FILE *f, const struct report_rows *rows)
+{
+    fputs("<table><tr><th>communicator</th><th>size</th><th>operation</th><th>bucket</th>"
+          "<th>calls</th><th>max time (s)</th><th>avg time (s)</th><th>volume</th></tr>\n",
+          f);
+    for (int i = 0; i < rows->count; i++) {
+        const struct report_row *r = &rows->rows[i];
+        char bucket[32], volume[32];
+        report_bucket_label(r->bucket_min, r->bucket_max, bucket, sizeof bucket);
+        report_bytes(r->volume, volume, sizeof volume);
+        fputs("<tr><td>", f);
+        html_text(f, r->comm);
+        fprintf(f, "</td><td>%d</td><td>", r->comm_size);
+        html_text(f, r->op);
+        fprintf(f, "</td><td>%s</td><td>%lld</td><td>%.6f</td><td>%.6f</td><td>%s</td></tr>\n",
+                bucket, r->calls, r->max_time, r->avg_time, volume);
+    }
+    fputs("</table>\n", f);
+}
+
+int report_write_html(sqlite3 *db, const struct report_query *q, const struct report_rows *rows,
+                      const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mpilens report</title>\n"
+          "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+          "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
+          "td:first-child,td:nth-child(3){text-align:left}</style></head><body>\n"
+          "<h1>mpilens report</h1>\n<pre>",
+          f);
+    report_print_metadata(db, f);
+    report_print_overall(db, q, f);
+    fputs("</pre>\n<h2>Time per communicator and operation</h2>\n", f);
+    struct bar *bars = calloc(rows->count + 1, sizeof *bars);
+    int n = 0;
+    for (int i = 0; i < rows->count; i++) {
+        char label[128];
+        snprintf(label, sizeof label, "%s %s", rows->rows[i].comm, rows->rows[i].op);
+        int j = 0;
+        while (j < n && strcmp(bars[j].label, label) != 0)
+            j++;
+        if (j == n)
+            snprintf(bars[n++].label, sizeof bars->label, "%s", label);
+        bars[j].value += rows->rows[i].total_time;
+    }
+    bar_chart(f, bars, n, "s (sum over ranks)");
+    free(bars);
+    fputs("<h2>Calls per message size</h2>\n", f);
+    size_histogram(f, rows);
+    fputs("<h2>Profile</h2>\n", f);
+    table(f, rows);
+    fputs("</body></html>\n", f);
+    return fclose(f) == 0 ? 0 : -1;
+}

@@ -1,0 +1,193 @@
+/* report_text.c: `mpilens report` as text tables (fitting 100 columns) and as CSV. */
+#include <string.h>
+
+#include "report.h"
+
+void report_bytes(long long bytes, char *out, size_t len)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(out, len, "%lld B", bytes);
+    else
+        snprintf(out, len, "%.1f %s", v, units[u]);
+}
+
+static void short_size(long long v, char *out, size_t len)
+{
+    if (v >= 1 << 30 && v % (1 << 30) == 0)
+        snprintf(out, len, "%lldG", v >> 30);
+    else if (v >= 1 << 20 && v % (1 << 20) == 0)
+        snprintf(out, len, "%lldM", v >> 20);
+    else if (v >= 1024 && v % 1024 == 0)
+        snprintf(out, len, "%lldK", v >> 10);
+    else
+        snprintf(out, len, "%lld", v);
+}
+
+void report_bucket_label(long long lo, long long hi, char *out, size_t len)
+{
+    char a[32], b[32];
+    short_size(lo, a, sizeof a);
+    if (hi >= 2147483647) {
+        snprintf(out, len, "%s+", a);
+        return;
+    }
+    short_size(hi, b, sizeof b);
+    snprintf(out, len, "%s-%s", a, b);
+}
+
+/* "[0,1,...,7]" from "0,1,2,...,7" */
+static void members_short(const char *members, char *out, size_t len)
+{
+    int n = 1;
+    for (const char *p = members; *p; p++)
+        n += *p == ',';
+    if (n <= 4 || !*members) {
+        snprintf(out, len, "[%s]", members);
+        return;
+    }
+    const char *second = strchr(members, ',') + 1, *third = strchr(second, ','),
+               *last = strrchr(members, ',') + 1;
+    snprintf(out, len, "[%.*s,...,%s]", (int)(third - members), members, last);
+}
+
+void report_print_metadata(sqlite3 *db, FILE *out)
+{
+    static const char *const keys[][2] = {
+        {"Run command", "command"}, {"Processes", "processes"},     {"MPI Library", "MPI"},
+        {"Profile date", "date"},   {"mpilens version", "mpilens"}, {"Buckets", "bucket bounds"}};
+    fprintf(out, "== Run\n");
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE key = ?", -1, &st, NULL);
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        sqlite3_bind_text(st, 1, keys[i][0], -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            fprintf(out, "  %-15s %.80s\n", keys[i][1], (const char *)sqlite3_column_text(st, 0));
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+}
+
+void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out)
+{
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(db,
+                       "SELECT rank, net_time, mpi_time FROM ranks WHERE (?1 IS NULL OR rank = ?1)"
+                       " ORDER BY rank",
+                       -1, &st, NULL);
+    if (q->rank >= 0)
+        sqlite3_bind_int(st, 1, q->rank);
+    double max_exec = 0, max_mpi = 0, sum_exec = 0, sum_mpi = 0, max_ratio = 0;
+    int n = 0, rank_exec = -1, rank_mpi = -1, rank_ratio = -1;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int rank = sqlite3_column_int(st, 0);
+        double exec = sqlite3_column_double(st, 1), mpi = sqlite3_column_double(st, 2);
+        double ratio = exec > 0 ? mpi / exec : 0;
+        if (exec >= max_exec) {
+            max_exec = exec;
+            rank_exec = rank;
+        }
+        if (mpi >= max_mpi) {
+            max_mpi = mpi;
+            rank_mpi = rank;
+        }
+        if (ratio >= max_ratio) {
+            max_ratio = ratio;
+            rank_ratio = rank;
+        }
+        sum_exec += exec;
+        sum_mpi += mpi;
+        n++;
+    }
+    sqlite3_finalize(st);
+    if (n == 0)
+        return;
+    fprintf(out, "\n== Overall (%d rank%s)\n", n, n > 1 ? "s" : "");
+    fprintf(out, "  execution time  max %.6f s (rank %d), average %.6f s\n", max_exec, rank_exec,
+            sum_exec / n);
+    fprintf(out, "  MPI time        max %.6f s (rank %d), average %.6f s\n", max_mpi, rank_mpi,
+            sum_mpi / n);
+    fprintf(out, "  MPI / execution average %.2f %%, max %.2f %% (rank %d)\n",
+            sum_exec > 0 ? 100 * sum_mpi / sum_exec : 0, 100 * max_ratio, rank_ratio);
+}
+
+static void print_row(const struct report_row *r, int with_comm, FILE *out)
+{
+    char bucket[32], volume[32];
+    report_bucket_label(r->bucket_min, r->bucket_max, bucket, sizeof bucket);
+    report_bytes(r->volume, volume, sizeof volume);
+    if (with_comm)
+        fprintf(out, "  %-10.10s", r->comm);
+    fprintf(out, "  %-22.22s %-11s %10lld %12.6f %12.6f %12s\n", r->op, bucket, r->calls,
+            r->max_time, r->avg_time, volume);
+}
+
+static void print_header(int with_comm, FILE *out)
+{
+    if (with_comm)
+        fprintf(out, "  %-10s", "COMM");
+    fprintf(out, "  %-22s %-11s %10s %12s %12s %12s\n", "OPERATION", "BUCKET", "CALLS",
+            "MAX TIME(s)", "AVG TIME(s)", "VOLUME");
+}
+
+void report_print_tables(const struct report_query *q, const struct report_rows *rows, FILE *out)
+{
+    if (rows->count == 0) {
+        fprintf(out, "\n(no profile rows match the filters)\n");
+        return;
+    }
+    if (q->top > 0) {
+        fprintf(out, "\n== Top %d by %s\n", q->top, q->sort);
+        print_header(1, out);
+        for (int i = 0; i < rows->count; i++)
+            print_row(&rows->rows[i], 1, out);
+        return;
+    }
+    for (int i = 0; i < rows->count; i++) {
+        const struct report_row *r = &rows->rows[i];
+        if (i == 0 || strcmp(r->comm, rows->rows[i - 1].comm) != 0) {
+            long long volume = 0;
+            for (int j = i; j < rows->count && strcmp(rows->rows[j].comm, r->comm) == 0; j++)
+                volume += rows->rows[j].volume;
+            char members[128], vol[32];
+            members_short(r->members, members, sizeof members);
+            report_bytes(volume, vol, sizeof vol);
+            fprintf(out, "\n== Communicator %s  size %d  ranks %s  volume %s\n", r->comm,
+                    r->comm_size, members, vol);
+            print_header(0, out);
+        }
+        print_row(r, 0, out);
+    }
+}
+
+static void csv_text(const char *s, FILE *out)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void report_print_csv(const struct report_query *q, const struct report_rows *rows, FILE *out)
+{
+    (void)q;
+    fprintf(out, "comm,comm_size,ranks,operation,kind,bucket,bucket_min,bucket_max,calls,"
+                 "max_time_s,avg_time_s,total_time_s,volume_bytes\n");
+    for (int i = 0; i < rows->count; i++) {
+        const struct report_row *r = &rows->rows[i];
+        fprintf(out, "%s,%d,", r->comm, r->comm_size);
+        csv_text(r->members, out);
+        fprintf(out, ",%s,%s,%d,%lld,%lld,%lld,%.9f,%.9f,%.9f,%lld\n", r->op, r->kind, r->bucket,
+                r->bucket_min, r->bucket_max, r->calls, r->max_time, r->avg_time, r->total_time,
+                r->volume);
+    }
+}

@@ -1,0 +1,139 @@
+/* rundb.c: open, create and finish the run database.
+ *
+ * The shared tables (metadata, ranks, communicators, buckets, operations) are created
+ * here so every module finds them; each module adds its own tables and rows. A new
+ * database is written as DIR/.mpilens.db.PID.tmp and renamed in one step at commit, so a
+ * crash never leaves a half-written file under the real name.
+ */
+#define _GNU_SOURCE
+#include "rundb.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char shared_schema[] =
+    "CREATE TABLE IF NOT EXISTS metadata (key TEXT PRIMARY KEY, value TEXT);"
+    "CREATE TABLE IF NOT EXISTS ranks (rank INTEGER PRIMARY KEY, host TEXT,"
+    "  net_time REAL, mpi_time REAL);"
+    "CREATE TABLE IF NOT EXISTS communicators (id INTEGER PRIMARY KEY, name TEXT UNIQUE,"
+    "  size INTEGER, creator TEXT, members TEXT);"
+    "CREATE TABLE IF NOT EXISTS buckets (bucket INTEGER PRIMARY KEY, min INTEGER, max INTEGER);"
+    "CREATE TABLE IF NOT EXISTS operations (id INTEGER PRIMARY KEY, operation TEXT, kind TEXT);";
+
+int rundb_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+        return 0;
+    snprintf(err, errlen, "SQLite: %s", msg ? msg : "unknown error");
+    sqlite3_free(msg);
+    return -1;
+}
+
+int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen)
+{
+    memset(run, 0, sizeof *run);
+    snprintf(run->path, sizeof run->path, "%s/%s", dir, RUNDB_FILE);
+    const char *target = run->path;
+    if (access(run->path, F_OK) != 0) {
+        snprintf(run->temp_path, sizeof run->temp_path, "%s/.%s.%d.tmp", dir, RUNDB_FILE,
+                 (int)getpid());
+        unlink(run->temp_path);
+        target = run->temp_path;
+    }
+    if (sqlite3_open(target, &run->db) != SQLITE_OK) {
+        snprintf(err, errlen,
+                 "%s: cannot create the database (%s); choose a writable output "
+                 "directory",
+                 target, run->db ? sqlite3_errmsg(run->db) : "out of memory");
+        sqlite3_close(run->db);
+        run->db = NULL;
+        return -1;
+    }
+    char sql[256];
+    snprintf(sql, sizeof sql, "PRAGMA journal_mode=DELETE; BEGIN; PRAGMA user_version=%d;",
+             RUNDB_SCHEMA_VERSION);
+    if (rundb_exec(run->db, sql, err, errlen) || rundb_exec(run->db, shared_schema, err, errlen)) {
+        rundb_abort(run);
+        return -1;
+    }
+    return 0;
+}
+
+int rundb_commit(struct rundb *run, char *err, size_t errlen)
+{
+    if (rundb_exec(run->db, "COMMIT;", err, errlen) != 0) {
+        rundb_abort(run);
+        return -1;
+    }
+    sqlite3_close(run->db);
+    run->db = NULL;
+    if (run->temp_path[0] && rename(run->temp_path, run->path) != 0) {
+        snprintf(err, errlen, "%s: cannot move the database into place", run->path);
+        unlink(run->temp_path);
+        return -1;
+    }
+    return 0;
+}
+
+void rundb_abort(struct rundb *run)
+{
+    if (run->db) {
+        sqlite3_exec(run->db, "ROLLBACK;", NULL, NULL, NULL);
+        sqlite3_close(run->db);
+        run->db = NULL;
+    }
+    if (run->temp_path[0])
+        unlink(run->temp_path);
+}
+
+int rundb_open_read(const char *path, sqlite3 **db, char *err, size_t errlen)
+{
+    *db = NULL;
+    if (access(path, R_OK) != 0) {
+        snprintf(err, errlen,
+                 "%s: no such database; give the mpilens.db of a run "
+                 "(mpilens run prints where it is)",
+                 path);
+        return -1;
+    }
+    if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: cannot open (%s)", path, sqlite3_errmsg(*db));
+        sqlite3_close(*db);
+        *db = NULL;
+        return -1;
+    }
+    sqlite3_stmt *st = NULL;
+    int version = -1, tables = 0;
+    if (sqlite3_prepare_v2(*db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        version = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (sqlite3_prepare_v2(*db,
+                           "SELECT count(*) FROM sqlite_master WHERE name IN "
+                           "('metadata','ranks','communicators')",
+                           -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        tables = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (tables != 3 || version < 1) {
+        snprintf(err, errlen,
+                 "%s: not an mpilens run database; give the mpilens.db that "
+                 "`mpilens run` wrote",
+                 path);
+        sqlite3_close(*db);
+        *db = NULL;
+        return -1;
+    }
+    if (version > RUNDB_SCHEMA_VERSION) {
+        snprintf(err, errlen,
+                 "%s: written by a newer mpilens (schema %d, this one reads %d); "
+                 "upgrade mpilens",
+                 path, version, RUNDB_SCHEMA_VERSION);
+        sqlite3_close(*db);
+        *db = NULL;
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* rundb.h: the run database (DIR/mpilens.db) that every module writes into and every
+ * CLI verb reads. Schema in docs/database.md, versioned with PRAGMA user_version.
+ */
+#ifndef LENS_RUNDB_H
+#define LENS_RUNDB_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#define RUNDB_SCHEMA_VERSION 1
+#define RUNDB_FILE "mpilens.db"
+
+struct rundb {
+    sqlite3 *db;
+    char path[4096];      /* DIR/mpilens.db */
+    char temp_path[4096]; /* where it is written; renamed to path at commit ("" if in place) */
+};
+
+/* Opens the run database of dir for writing, in one transaction: a new file is written
+ * under a temporary name, an existing one (another module's) in place. The shared tables
+ * exist afterwards. 0, or -1 with a message in err. */
+int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen);
+/* Commits and moves the file into place. 0, or -1 with a message in err. */
+int rundb_commit(struct rundb *run, char *err, size_t errlen);
+/* Rolls back and removes a temporary file. */
+void rundb_abort(struct rundb *run);
+/* Runs SQL without results; 0 or -1 with err. */
+int rundb_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
+
+/* Opens path read-only and checks it is an mpilens database. 0, or -1 with a one-line
+ * message in err naming the file and what to do. */
+int rundb_open_read(const char *path, sqlite3 **db, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Generate the profile module's wrappers for the simple MPI operations.
+
+Usage: gen_profile.py PREPROCESSED_MPI_H OUT_DIR
+
+Each operation below becomes an MPI_X wrapper that times PMPI_X and adds one call to the
+(communicator, operation, size bucket) cell of the calling rank. Arguments are renamed
+a0, a1, ... by position (headers disagree on names; ROMIO's have none), so the spec
+refers to them by position. Operations missing from the installed mpi.h (MPI-4 ones on
+Open MPI 4.1) are skipped; the operation table keeps them so ids are stable. Wait/Test,
+communicator/window/file creation, Init and Finalize are written by hand (prof_*.c).
+
+Operation ids 0-75 follow mpisee's order, so its analysis script reads our database.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'gen'))
+from parse_mpi_h import parse  # noqa: E402
+
+B = 'prof_bytes(%s, %s)'
+INPLACE = '(a0 == MPI_IN_PLACE ? prof_bytes(%s, %s) : prof_bytes(%s, %s))'
+
+# name, kind, record expression, bytes expression, flags ('v': [v,w] first bucket;
+# 'req:N': argument N is the MPI_Request* of a non-blocking call; 'persist:N': persistent)
+P2P_SEND = lambda req=None: ('p2p', 'prof_comm(a5)', B % ('a1', 'a2'), req)
+OPS = [
+    ('Send',) + P2P_SEND(),
+    ('Recv', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), None),
+    ('Isend',) + P2P_SEND('req:6'),
+    ('Irecv', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'req:6'),
+    ('Sendrecv', 'p2p', 'prof_comm(a10)', B % ('a1', 'a2'), None),
+    ('Isendrecv', 'p2p', 'prof_comm(a10)', B % ('a1', 'a2'), 'req:11'),
+    ('Ssend',) + P2P_SEND(),
+    ('Issend',) + P2P_SEND('req:6'),
+    ('Rsend',) + P2P_SEND(),
+    ('Irsend',) + P2P_SEND('req:6'),
+    ('Bsend',) + P2P_SEND(),
+    ('Ibsend',) + P2P_SEND('req:6'),
+    ('Waitall', 'p2p', None, None, 'hand'),
+    ('Wait', 'p2p', None, None, 'hand'),
+    ('Waitany', 'p2p', None, None, 'hand'),
+    ('Test', 'p2p', None, None, 'hand'),
+    ('Testany', 'p2p', None, None, 'hand'),
+    ('Testall', 'p2p', None, None, 'hand'),
+    ('Put', 'rma', 'prof_win(a7)', B % ('a1', 'a2'), None),
+    ('Rput', 'rma', 'prof_win(a7)', B % ('a1', 'a2'), 'req:8'),
+    ('Get', 'rma', 'prof_win(a7)', B % ('a1', 'a2'), None),
+    ('Rget', 'rma', 'prof_win(a7)', B % ('a1', 'a2'), 'req:8'),
+    ('Accumulate', 'rma', 'prof_win(a8)', B % ('a1', 'a2'), None),
+    ('Raccumulate', 'rma', 'prof_win(a8)', B % ('a1', 'a2'), 'req:9'),
+    ('Win_fence', 'rma', 'prof_win(a1)', '0', None),
+    ('Win_start', 'rma', 'prof_win(a2)', '0', None),
+    ('Win_complete', 'rma', 'prof_win(a0)', '0', None),
+    ('Win_post', 'rma', 'prof_win(a2)', '0', None),
+    ('Win_wait', 'rma', 'prof_win(a0)', '0', None),
+    ('Win_test', 'rma', 'prof_win(a0)', '0', None),
+    ('Bcast', 'coll', 'prof_comm(a4)', B % ('a1', 'a2'), None),
+    ('Barrier', 'coll', 'prof_comm(a0)', '0', None),
+    ('Allreduce', 'coll', 'prof_comm(a5)', B % ('a2', 'a3'), None),
+    ('Allgather', 'coll', 'prof_comm(a6)', INPLACE % ('a4', 'a5', 'a1', 'a2'), None),
+    ('Allgatherv', 'coll', 'prof_comm(a7)', '(a0 == MPI_IN_PLACE ? prof_bytes(a4[prof_rank(a7)], a6) : prof_bytes(a1, a2))', 'v'),
+    ('Alltoall', 'coll', 'prof_comm(a6)', INPLACE % ('a4', 'a5', 'a1', 'a2'), None),
+    ('Alltoallv', 'coll', 'prof_comm(a8)', '(a0 == MPI_IN_PLACE ? prof_sum_counts(a5, a7, prof_size(a8)) : prof_sum_counts(a1, a3, prof_size(a8)))', 'v'),
+    ('Alltoallw', 'coll', 'prof_comm(a8)', '(a0 == MPI_IN_PLACE ? prof_sum_w(a5, a7, prof_size(a8)) : prof_sum_w(a1, a3, prof_size(a8)))', 'v'),
+    ('Reduce', 'coll', 'prof_comm(a6)', B % ('a2', 'a3'), None),
+    ('Gather', 'coll', 'prof_comm(a7)', INPLACE % ('a4', 'a5', 'a1', 'a2'), None),
+    ('Gatherv', 'coll', 'prof_comm(a8)', '(a0 == MPI_IN_PLACE ? 0 : prof_bytes(a1, a2))', 'v'),
+    ('Scan', 'coll', 'prof_comm(a5)', B % ('a2', 'a3'), None),
+    ('Exscan', 'coll', 'prof_comm(a5)', B % ('a2', 'a3'), None),
+    ('Scatter', 'coll', 'prof_comm(a7)', '(a3 == MPI_IN_PLACE ? prof_bytes(a1, a2) : prof_bytes(a4, a5))', None),
+    ('Scatterv', 'coll', 'prof_comm(a8)', '(prof_rank(a8) == a7 ? prof_sum_counts(a1, a3, prof_size(a8)) : prof_bytes(a5, a6))', 'v'),
+    ('Reduce_scatter', 'coll', 'prof_comm(a5)', 'prof_sum_counts(a2, a3, prof_size(a5))', 'v'),
+    ('Reduce_scatter_block', 'coll', 'prof_comm(a5)', B % ('a2', 'a3'), None),
+    ('Iallreduce', 'coll', 'prof_comm(a5)', B % ('a2', 'a3'), 'req:6'),
+    ('Ibcast', 'coll', 'prof_comm(a4)', B % ('a1', 'a2'), 'req:5'),
+    ('Ialltoall', 'coll', 'prof_comm(a6)', INPLACE % ('a4', 'a5', 'a1', 'a2'), 'req:7'),
+    ('Iscatter', 'coll', 'prof_comm(a7)', '(a3 == MPI_IN_PLACE ? prof_bytes(a1, a2) : prof_bytes(a4, a5))', 'req:8'),
+    ('Ibarrier', 'coll', 'prof_comm(a0)', '0', 'req:1'),
+    ('Iallgather', 'coll', 'prof_comm(a6)', INPLACE % ('a4', 'a5', 'a1', 'a2'), 'req:7'),
+    ('Iallgatherv', 'coll', 'prof_comm(a7)', '(a0 == MPI_IN_PLACE ? prof_bytes(a4[prof_rank(a7)], a6) : prof_bytes(a1, a2))', 'v,req:8'),
+    ('Ialltoallv', 'coll', 'prof_comm(a8)', '(a0 == MPI_IN_PLACE ? prof_sum_counts(a5, a7, prof_size(a8)) : prof_sum_counts(a1, a3, prof_size(a8)))', 'v,req:9'),
+    ('Ialltoallw', 'coll', 'prof_comm(a8)', '(a0 == MPI_IN_PLACE ? prof_sum_w(a5, a7, prof_size(a8)) : prof_sum_w(a1, a3, prof_size(a8)))', 'v,req:9'),
+    ('Ireduce', 'coll', 'prof_comm(a6)', B % ('a2', 'a3'), 'req:7'),
+    ('Igather', 'coll', 'prof_comm(a7)', INPLACE % ('a4', 'a5', 'a1', 'a2'), 'req:8'),
+    ('Igatherv', 'coll', 'prof_comm(a8)', '(a0 == MPI_IN_PLACE ? 0 : prof_bytes(a1, a2))', 'v,req:9'),
+    ('Iscan', 'coll', 'prof_comm(a5)', B % ('a2', 'a3'), 'req:6'),
+    ('Iexscan', 'coll', 'prof_comm(a5)', B % ('a2', 'a3'), 'req:6'),
+    ('Iscatterv', 'coll', 'prof_comm(a8)', '(prof_rank(a8) == a7 ? prof_sum_counts(a1, a3, prof_size(a8)) : prof_bytes(a5, a6))', 'v,req:9'),
+    ('Ireduce_scatter', 'coll', 'prof_comm(a5)', 'prof_sum_counts(a2, a3, prof_size(a5))', 'v,req:6'),
+    ('Ireduce_scatter_block', 'coll', 'prof_comm(a5)', B % ('a2', 'a3'), 'req:6'),
+    ('Neighbor_allgather', 'coll', 'prof_comm(a6)', B % ('a1', 'a2'), None),
+    ('Neighbor_allgatherv', 'coll', 'prof_comm(a7)', B % ('a1', 'a2'), 'v'),
+    ('Neighbor_alltoall', 'coll', 'prof_comm(a6)', B % ('a1', 'a2'), None),
+    ('Neighbor_alltoallv', 'coll', 'prof_comm(a8)', 'prof_sum_counts(a1, a3, prof_outdegree(a8))', 'v'),
+    ('Neighbor_alltoallw', 'coll', 'prof_comm(a8)', 'prof_sum_w(a1, a3, prof_outdegree(a8))', 'v'),
+    ('Ineighbor_allgather', 'coll', 'prof_comm(a6)', B % ('a1', 'a2'), 'req:7'),
+    ('Ineighbor_allgatherv', 'coll', 'prof_comm(a7)', B % ('a1', 'a2'), 'v,req:8'),
+    ('Ineighbor_alltoall', 'coll', 'prof_comm(a6)', B % ('a1', 'a2'), 'req:7'),
+    ('Ineighbor_alltoallv', 'coll', 'prof_comm(a8)', 'prof_sum_counts(a1, a3, prof_outdegree(a8))', 'v,req:9'),
+    ('Ineighbor_alltoallw', 'coll', 'prof_comm(a8)', 'prof_sum_w(a1, a3, prof_outdegree(a8))', 'v,req:9'),
+    ('Init', 'coll', None, None, 'hand'),
+    ('Init_thread', 'coll', None, None, 'hand'),
+    # mpilens additions (ids 76 and up)
+    ('Waitsome', 'p2p', None, None, 'hand'),
+    ('Testsome', 'p2p', None, None, 'hand'),
+    ('Probe', 'p2p', 'prof_comm(a2)', '0', None),
+    ('Iprobe', 'p2p', 'prof_comm(a2)', '0', None),
+    ('Mprobe', 'p2p', 'prof_comm(a2)', '0', None),
+    ('Improbe', 'p2p', 'prof_comm(a2)', '0', None),
+    ('Mrecv', 'p2p', 'prof_mixed()', B % ('a1', 'a2'), None),
+    ('Sendrecv_replace', 'p2p', 'prof_comm(a7)', B % ('a1', 'a2'), None),
+    ('Send_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
+    ('Recv_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
+    ('Ssend_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
+    ('Rsend_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
+    ('Bsend_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
+    ('Start', 'p2p', None, None, 'hand'),
+    ('Startall', 'p2p', None, None, 'hand'),
+    ('Get_accumulate', 'rma', 'prof_win(a11)', B % ('a1', 'a2'), None),
+    ('Fetch_and_op', 'rma', 'prof_win(a6)', 'prof_bytes(1, a2)', None),
+    ('Compare_and_swap', 'rma', 'prof_win(a6)', 'prof_bytes(1, a3)', None),
+    ('Win_lock', 'rma', 'prof_win(a3)', '0', None),
+    ('Win_unlock', 'rma', 'prof_win(a1)', '0', None),
+    ('Win_lock_all', 'rma', 'prof_win(a1)', '0', None),
+    ('Win_unlock_all', 'rma', 'prof_win(a0)', '0', None),
+    ('Win_flush', 'rma', 'prof_win(a1)', '0', None),
+    ('Win_flush_all', 'rma', 'prof_win(a0)', '0', None),
+    ('Win_flush_local', 'rma', 'prof_win(a1)', '0', None),
+    ('Win_sync', 'rma', 'prof_win(a0)', '0', None),
+    ('File_read', 'io', 'prof_file(a0)', B % ('a2', 'a3'), None),
+    ('File_write', 'io', 'prof_file(a0)', B % ('a2', 'a3'), None),
+    ('File_read_at', 'io', 'prof_file(a0)', B % ('a3', 'a4'), None),
+    ('File_write_at', 'io', 'prof_file(a0)', B % ('a3', 'a4'), None),
+    ('File_read_all', 'io', 'prof_file(a0)', B % ('a2', 'a3'), None),
+    ('File_write_all', 'io', 'prof_file(a0)', B % ('a2', 'a3'), None),
+    ('File_read_at_all', 'io', 'prof_file(a0)', B % ('a3', 'a4'), None),
+    ('File_write_at_all', 'io', 'prof_file(a0)', B % ('a3', 'a4'), None),
+    ('File_iread', 'io', 'prof_file(a0)', B % ('a2', 'a3'), 'req:4'),
+    ('File_iwrite', 'io', 'prof_file(a0)', B % ('a2', 'a3'), 'req:4'),
+    ('File_open', 'io', None, None, 'hand'),
+    ('File_close', 'io', None, None, 'hand'),
+]
+
+
+def flags_of(spec):
+    return (spec[4] or '').split(',')
+
+
+def emit(ops_found, funcs):
+    out = ['/* Generated by src/modules/profile/gen_profile.py: do not edit. */',
+           '#include "prof.h"', '']
+    for op_id, (name, kind, rec, nbytes, flags) in enumerate(OPS):
+        fl = flags_of((name, kind, rec, nbytes, flags))
+        if 'hand' in fl or ('MPI_' + name) not in funcs:
+            continue
+        ret, plist = funcs['MPI_' + name]
+        params = ', '.join('%s a%d%s' % (p[0], i, p[2]) for i, p in enumerate(plist))
+        args = ', '.join('a%d' % i for i in range(len(plist)))
+        vw = 1 if 'v' in fl else 0
+        post = ''
+        for f in fl:
+            if f.startswith('req:') or f.startswith('persist:'):
+                n = f.split(':')[1]
+                post = '    if (rc_ == MPI_SUCCESS)\n        prof_request_remember(*a%s, rec_, bytes_, %d);\n' % (
+                    n, 1 if f.startswith('persist') else 0)
+        out.append('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
+                   '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
+                   '    uint64_t t0_ = prof_now();\n'
+                   '    %s rc_ = PMPI_%s(%s);\n' % (ret, name, args) +
+                   '    uint64_t t1_ = prof_now();\n'
+                   '    struct prof_comm *rec_ = %s;\n' % rec +
+                   '    uint64_t bytes_ = %s;\n' % nbytes +
+                   '    prof_add(rec_, %d, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) + post +
+                   '    return rc_;\n}\n')
+        ops_found.add(name)
+    return '\n'.join(out)
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        funcs = {name: (ret, plist) for ret, name, plist in parse(f.read())}
+    found = set()
+    body = emit(found, funcs)
+    with open(os.path.join(sys.argv[2], 'prof_wrappers.c'), 'w') as out:
+        out.write(body)
+    with open(os.path.join(sys.argv[2], 'prof_ops.c'), 'w') as out:
+        out.write('/* Generated by src/modules/profile/gen_profile.py: the operation table. */\n')
+        out.write('#include "prof.h"\n\nconst int prof_op_count = %d;\n' % len(OPS))
+        out.write('const struct prof_op prof_ops[] = {\n')
+        for name, kind, _, _, flags in OPS:
+            out.write('    {"%s", "%s", %d},\n' % (name, kind, 1 if 'v' in (flags or '').split(',') else 0))
+        out.write('};\n')
+    with open(os.path.join(sys.argv[2], 'prof_op_ids.h'), 'w') as out:
+        out.write('/* Generated by gen_profile.py: operation ids. */\n')
+        for i, (name, _, _, _, _) in enumerate(OPS):
+            out.write('#define PROF_OP_%s %d\n' % (name, i))
+    print('gen_profile: %d wrappers, %d operations' % (len(found), len(OPS)))
+
+
+if __name__ == '__main__':
+    main()

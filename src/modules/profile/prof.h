@@ -1,0 +1,92 @@
+/* prof.h: the profile module's state and helpers, shared by its files.
+ *
+ * The profile module is a PMPI tool (it works stacked by mpilens or preloaded alone). For
+ * every communicator it keeps, per operation and send-buffer-size bucket, the number of
+ * calls, total and maximum time and volume of this rank (struct prof_comm). At
+ * MPI_Finalize the ranks merge their records along a binomial tree and rank 0 writes the
+ * run database (prof_merge.c, prof_db.c). Counters are updated with atomics, so the module
+ * is correct under MPI_THREAD_MULTIPLE.
+ */
+#ifndef PROF_H
+#define PROF_H
+
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "prof_op_ids.h"
+
+#define PROF_MAX_BUCKETS 32
+#define PROF_MAX_OPS 128
+
+struct prof_op {
+    const char *name; /* without the MPI_ prefix, as mpisee names it */
+    const char *kind; /* p2p, coll, rma, io */
+    int vw;           /* [v,w] operation: always the first bucket */
+};
+extern const int prof_op_count;
+extern const struct prof_op prof_ops[];
+
+struct prof_cell {
+    uint64_t calls, time_ns, max_ns, volume;
+};
+
+/* One communicator as this rank saw it. Its global name is resolved at the merge:
+ * LETTER + world rank of its rank 0 + "." + that rank's creation counter. Records are
+ * matched across ranks by (root, members hash, ordinal), all known locally. */
+struct prof_comm {
+    char letter;           /* creating call (W, s, t, d, ...), docs/database.md */
+    int root;              /* world rank of local rank 0 */
+    int counter;           /* this process's creation counter when it was created */
+    int ordinal;           /* earlier records here with the same root and members */
+    uint64_t members_hash; /* hash of the member list */
+    int size;
+    int *members;                                 /* world ranks, size entries */
+    struct prof_cell *_Atomic rows[PROF_MAX_OPS]; /* per operation, lazily: nbuckets cells */
+    struct prof_comm *next;                       /* all records of this rank */
+};
+
+extern int prof_on;                           /* recording (between MPI_Init and MPI_Finalize) */
+extern int prof_threaded;                     /* MPI_THREAD_MULTIPLE: update counters atomically */
+extern int prof_nbuckets;                     /* bounds + 1 */
+extern int64_t prof_bounds[PROF_MAX_BUCKETS]; /* upper bounds (inclusive) of buckets */
+extern struct prof_comm *prof_all;            /* list of all records */
+
+static inline uint64_t prof_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* prof_core.c */
+void prof_setup(void);                      /* buckets from MPILENS_BUCKETS; 0 or -1 */
+struct prof_comm *prof_comm(MPI_Comm comm); /* the record of comm (registered on demand) */
+struct prof_comm *prof_mixed(void);         /* the marked entry for mixed request arrays */
+struct prof_comm *prof_register(MPI_Comm comm, char letter, const struct prof_comm *like);
+void prof_forget(MPI_Comm comm); /* after MPI_Comm_free: the record stays */
+void prof_add(struct prof_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns);
+uint64_t prof_bytes(int count, MPI_Datatype type);
+uint64_t prof_sum_counts(const int counts[], MPI_Datatype type, int n);
+uint64_t prof_sum_w(const int counts[], const MPI_Datatype types[], int n);
+int prof_rank(MPI_Comm comm);
+int prof_size(MPI_Comm comm);
+int prof_outdegree(MPI_Comm comm);
+extern uint64_t prof_mpi_ns; /* time inside MPI on this rank (atomic adds) */
+
+/* Windows and files remember their communicator: handle (as bits) -> record. */
+void prof_handle_set(uintptr_t key, struct prof_comm *rec);
+void prof_handle_drop(uintptr_t key);
+struct prof_comm *prof_handle_get(uintptr_t key); /* NULL if unknown */
+struct prof_comm *prof_win(MPI_Win win);          /* prof_comms.c */
+struct prof_comm *prof_file(MPI_File fh);
+
+/* prof_requests.c: requests remember their communicator (and bytes, for Start) */
+void prof_request_remember(MPI_Request req, struct prof_comm *rec, uint64_t bytes, int persistent);
+
+/* prof_finalize.c, prof_db.c */
+int prof_write_database(const char *path, const void *merged, size_t size, double wall);
+
+#endif

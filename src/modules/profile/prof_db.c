@@ -1,0 +1,242 @@
+/* prof_db.c: rank 0 writes the merged profile into the run database.
+ *
+ * Shared tables (metadata, ranks, communicators, buckets, operations) come from
+ * src/db/rundb.c; the profile adds its rows (table profile) and the views that give
+ * mpisee's schema (mappings, exectimes, comms, data), so mpisee's analysis script reads
+ * the database unchanged. Everything goes in through bound parameters, in one transaction.
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mpilens.h"
+#include "prof.h"
+#include "prof_merge.h"
+#include "rundb.h"
+
+static const char profile_schema[] =
+    "CREATE TABLE IF NOT EXISTS profile (rank INTEGER, comm_id INTEGER, operation_id INTEGER,"
+    "  bucket INTEGER, calls INTEGER, time REAL, max_time REAL, volume INTEGER);"
+    "CREATE VIEW IF NOT EXISTS mappings AS SELECT rank AS id, host AS machine FROM ranks;"
+    "CREATE VIEW IF NOT EXISTS exectimes AS SELECT rank AS id, net_time AS time FROM ranks;"
+    "CREATE VIEW IF NOT EXISTS comms AS SELECT id, name, size FROM communicators;"
+    "CREATE VIEW IF NOT EXISTS data AS SELECT p.rowid AS id, p.rank, p.comm_id, p.operation_id,"
+    "  b.min AS buffer_size_min, b.max AS buffer_size_max, p.calls, p.time, p.volume"
+    "  FROM profile p JOIN buckets b ON b.bucket = p.bucket;";
+
+static const char *creator_of(int letter)
+{
+    switch (letter) {
+    case 'W':
+        return "MPI_COMM_WORLD";
+    case 'f':
+        return "MPI_COMM_SELF";
+    case 's':
+        return "MPI_Comm_split";
+    case 't':
+        return "MPI_Comm_split_type";
+    case 'd':
+        return "MPI_Comm_dup";
+    case 'e':
+        return "MPI_Comm_dup_with_info";
+    case 'i':
+        return "MPI_Comm_idup";
+    case 'o':
+        return "MPI_Comm_idup_with_info";
+    case 'c':
+        return "MPI_Comm_create";
+    case 'u':
+        return "MPI_Comm_create_group";
+    case 'a':
+        return "MPI_Cart_create";
+    case 'b':
+        return "MPI_Cart_sub";
+    case 'r':
+        return "MPI_Graph_create";
+    case 'g':
+        return "MPI_Dist_graph_create";
+    case 'j':
+        return "MPI_Dist_graph_create_adjacent";
+    case 'x':
+        return "MPI_Intercomm_create";
+    case 'm':
+        return "MPI_Intercomm_merge";
+    case 'M':
+        return "(requests of several communicators)";
+    default:
+        return "(created out of sight: spawn, connect, accept)";
+    }
+}
+
+static int put_meta(sqlite3 *db, const char *key, const char *value)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO metadata VALUES (?, ?)", -1, &st, NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static void command_line(char *out, size_t len)
+{
+    out[0] = '\0';
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    if (!f)
+        return;
+    size_t n = fread(out, 1, len - 1, f);
+    fclose(f);
+    out[n] = '\0';
+    for (size_t i = 0; i + 1 < n; i++)
+        if (out[i] == '\0')
+            out[i] = ' ';
+}
+
+static int write_metadata(sqlite3 *db, const struct profile_set *set, double wall)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "", text[8192], buckets[1024] = "";
+    int len = 0;
+    PMPI_Get_library_version(version, &len);
+    char *nl = strchr(version, '\n');
+    if (nl)
+        *nl = '\0';
+    time_t now = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %z", localtime(&now));
+    for (int b = 0; b < prof_nbuckets - 1; b++)
+        snprintf(buckets + strlen(buckets), sizeof buckets - strlen(buckets), "%s%lld",
+                 b ? "," : "", (long long)prof_bounds[b]);
+    int rc = put_meta(db, "MPI Library", version);
+    snprintf(text, sizeof text, "%zu", set->nranks);
+    rc |= put_meta(db, "Processes", text);
+    command_line(text, sizeof text);
+    rc |= put_meta(db, "Run command", text);
+    rc |= put_meta(db, "Profile date", date);
+    rc |= put_meta(db, "mpilens version", MPILENS_VERSION);
+    rc |= put_meta(db, "mpisee version", "4.1 (schema as written by mpilens " MPILENS_VERSION ")");
+    rc |= put_meta(db, "Buckets", buckets);
+    snprintf(text, sizeof text, "%.6f", wall);
+    rc |= put_meta(db, "Wall time", text);
+    snprintf(text, sizeof text, "%d", RUNDB_SCHEMA_VERSION);
+    rc |= put_meta(db, "Schema version", text);
+    return rc;
+}
+
+static void comm_name(const struct wire_comm *c, char *out, size_t len)
+{
+    if (c->letter == 'M')
+        snprintf(out, len, "mixed");
+    else
+        snprintf(out, len, "%c%d.%d", c->letter, c->root, c->root_counter);
+}
+
+static int write_tables(sqlite3 *db, const struct profile_set *set)
+{
+    sqlite3_stmt *st;
+    int rc = 0;
+    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO ranks VALUES (?, ?, ?, ?)", -1, &st, NULL);
+    for (size_t i = 0; i < set->nranks; i++) {
+        sqlite3_bind_int(st, 1, set->ranks[i].rank);
+        sqlite3_bind_text(st, 2, set->ranks[i].host, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_double(st, 3, set->ranks[i].net_s);
+        sqlite3_bind_double(st, 4, set->ranks[i].mpi_s);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+
+    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO buckets VALUES (?, ?, ?)", -1, &st, NULL);
+    for (int b = 0; b < prof_nbuckets; b++) {
+        int64_t lo = b == 0 ? 0 : prof_bounds[b - 1] + 1;
+        int64_t hi = b == prof_nbuckets - 1 ? 2147483647 : prof_bounds[b];
+        sqlite3_bind_int(st, 1, b);
+        sqlite3_bind_int64(st, 2, lo);
+        sqlite3_bind_int64(st, 3, hi < lo ? lo : hi);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+
+    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO operations VALUES (?, ?, ?)", -1, &st, NULL);
+    for (int op = 0; op < prof_op_count; op++) {
+        sqlite3_bind_int(st, 1, op);
+        sqlite3_bind_text(st, 2, prof_ops[op].name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, prof_ops[op].kind, -1, SQLITE_STATIC);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+
+    /* Communicators: ids in order of (size descending, name), world first. */
+    int *ids = calloc(set->ncomms + 1, sizeof *ids);
+    sqlite3_stmt *find;
+    sqlite3_prepare_v2(db,
+                       "INSERT OR IGNORE INTO communicators (name, size, creator, members) "
+                       "VALUES (?, ?, ?, ?)",
+                       -1, &st, NULL);
+    sqlite3_prepare_v2(db, "SELECT id FROM communicators WHERE name = ?", -1, &find, NULL);
+    for (size_t i = 0; i < set->ncomms; i++) {
+        const struct wire_comm *c = &set->comms[i];
+        char name[64];
+        comm_name(c, name, sizeof name);
+        size_t cap = 16 + 12 * (size_t)c->size, used = 0;
+        char *members = malloc(cap);
+        members[0] = '\0';
+        for (int m = 0; m < c->size; m++)
+            used += snprintf(members + used, cap - used, "%s%d", m ? "," : "",
+                             set->members[c->members_off + m]);
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 2, c->size);
+        sqlite3_bind_text(st, 3, creator_of(c->letter), -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, members, -1, SQLITE_TRANSIENT);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+        free(members);
+        sqlite3_bind_text(find, 1, name, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(find) == SQLITE_ROW)
+            ids[i] = sqlite3_column_int(find, 0);
+        sqlite3_reset(find);
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(find);
+
+    sqlite3_prepare_v2(db, "INSERT INTO profile VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+    for (size_t i = 0; i < set->nrows; i++) {
+        const struct wire_row *r = &set->rows[i];
+        sqlite3_bind_int(st, 1, r->rank);
+        sqlite3_bind_int(st, 2, ids[r->comm]);
+        sqlite3_bind_int(st, 3, r->op);
+        sqlite3_bind_int(st, 4, r->bucket);
+        sqlite3_bind_int64(st, 5, (sqlite3_int64)r->calls);
+        sqlite3_bind_double(st, 6, r->time_ns * 1e-9);
+        sqlite3_bind_double(st, 7, r->max_ns * 1e-9);
+        sqlite3_bind_int64(st, 8, (sqlite3_int64)r->volume);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    free(ids);
+    return rc ? -1 : 0;
+}
+
+int prof_db_write(const struct profile_set *set, const char *dir, double wall, char *err,
+                  size_t errlen)
+{
+    struct rundb run;
+    if (rundb_begin(&run, dir, err, errlen) != 0)
+        return -1;
+    if (rundb_exec(run.db, profile_schema, err, errlen) != 0 ||
+        write_metadata(run.db, set, wall) != 0 || write_tables(run.db, set) != 0) {
+        if (!err[0])
+            snprintf(err, errlen, "%s: writing the profile failed: %s", run.path,
+                     sqlite3_errmsg(run.db));
+        rundb_abort(&run);
+        return -1;
+    }
+    return rundb_commit(&run, err, errlen);
+}

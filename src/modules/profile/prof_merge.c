@@ -1,0 +1,155 @@
+/* prof_merge.c: gather the ranks' profiles to rank 0 along a binomial tree.
+ *
+ * In round k, every rank whose rank has bit k set (and no lower bit) sends its partial
+ * set to rank - 2^k and stops; the receiver merges it: ranks and rows are appended,
+ * communicators deduplicated by (root, members hash, ordinal), so a communicator's
+ * definition travels once per subtree. Rank 0 receives log2(P) messages, not P-1.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prof.h"
+#include "prof_merge.h"
+
+#define GROW(ptr, n, extra) ptr = realloc(ptr, ((n) + (extra) + 1) * sizeof *(ptr))
+
+static int find_comm(const struct profile_set *s, int32_t root, uint64_t hash, int32_t ordinal)
+{
+    for (size_t i = 0; i < s->ncomms; i++)
+        if (s->comms[i].root == root && s->comms[i].hash == hash && s->comms[i].ordinal == ordinal)
+            return (int)i;
+    return -1;
+}
+
+static int add_comm(struct profile_set *s, const struct wire_comm *c, const int32_t *members)
+{
+    int i = find_comm(s, c->root, c->hash, c->ordinal);
+    if (i >= 0) {
+        if (s->comms[i].root_counter < 0)
+            s->comms[i].root_counter = c->root_counter;
+        return i;
+    }
+    GROW(s->comms, s->ncomms, 1);
+    GROW(s->members, s->nmembers, c->size);
+    s->comms[s->ncomms] = *c;
+    s->comms[s->ncomms].members_off = (int32_t)s->nmembers;
+    memcpy(s->members + s->nmembers, members, c->size * sizeof *members);
+    s->nmembers += c->size;
+    return (int)s->ncomms++;
+}
+
+void prof_collect(struct profile_set *set, int rank, double net_s)
+{
+    memset(set, 0, sizeof *set);
+    GROW(set->ranks, 0, 1);
+    set->nranks = 1;
+    set->ranks[0] = (struct wire_rank){.rank = rank, .net_s = net_s, .mpi_s = prof_mpi_ns * 1e-9};
+    int len = 0;
+    char host[MPI_MAX_PROCESSOR_NAME];
+    PMPI_Get_processor_name(host, &len);
+    snprintf(set->ranks[0].host, sizeof set->ranks[0].host, "%s", host);
+    for (struct prof_comm *c = prof_all; c; c = c->next) {
+        int has_data = 0;
+        for (int op = 0; op < prof_op_count && !has_data; op++)
+            has_data = atomic_load(&c->rows[op]) != NULL;
+        if (!has_data && c->letter != 'W')
+            continue;
+        struct wire_comm w = {
+            c->root, c->ordinal, c->members_hash, c->letter, c->root == rank ? c->counter : -1,
+            c->size, 0};
+        int index = add_comm(set, &w, c->members);
+        for (int op = 0; op < prof_op_count; op++) {
+            struct prof_cell *row = atomic_load(&c->rows[op]);
+            for (int b = 0; row && b < prof_nbuckets; b++) {
+                if (!row[b].calls)
+                    continue;
+                GROW(set->rows, set->nrows, 1);
+                set->rows[set->nrows++] =
+                    (struct wire_row){rank,         index,          (int16_t)op,   (int16_t)b,
+                                      row[b].calls, row[b].time_ns, row[b].max_ns, row[b].volume};
+            }
+        }
+    }
+}
+
+/* Wire layout: five counts, then ranks, comms, rows, members. */
+static void *pack(const struct profile_set *s, int *len)
+{
+    uint64_t counts[4] = {s->nranks, s->ncomms, s->nrows, s->nmembers};
+    size_t size = sizeof counts + s->nranks * sizeof *s->ranks + s->ncomms * sizeof *s->comms +
+                  s->nrows * sizeof *s->rows + s->nmembers * sizeof *s->members;
+    char *buf = malloc(size), *p = buf;
+#define PUT(src, bytes)                                                                            \
+    memcpy(p, src, bytes);                                                                         \
+    p += bytes
+    PUT(counts, sizeof counts);
+    PUT(s->ranks, s->nranks * sizeof *s->ranks);
+    PUT(s->comms, s->ncomms * sizeof *s->comms);
+    PUT(s->rows, s->nrows * sizeof *s->rows);
+    PUT(s->members, s->nmembers * sizeof *s->members);
+#undef PUT
+    *len = (int)size;
+    return buf;
+}
+
+static void merge_packed(struct profile_set *s, const char *buf)
+{
+    uint64_t counts[4];
+    memcpy(counts, buf, sizeof counts);
+    const struct wire_rank *ranks = (const void *)(buf + sizeof counts);
+    const struct wire_comm *comms = (const void *)(ranks + counts[0]);
+    const struct wire_row *rows = (const void *)(comms + counts[1]);
+    const int32_t *members = (const void *)(rows + counts[2]);
+    GROW(s->ranks, s->nranks, counts[0]);
+    memcpy(s->ranks + s->nranks, ranks, counts[0] * sizeof *ranks);
+    s->nranks += counts[0];
+    int *remap = malloc((counts[1] + 1) * sizeof *remap);
+    for (uint64_t i = 0; i < counts[1]; i++)
+        remap[i] = add_comm(s, &comms[i], members + comms[i].members_off);
+    GROW(s->rows, s->nrows, counts[2]);
+    for (uint64_t i = 0; i < counts[2]; i++) {
+        s->rows[s->nrows] = rows[i];
+        s->rows[s->nrows++].comm = remap[rows[i].comm];
+    }
+    free(remap);
+}
+
+int prof_tree_merge(struct profile_set *set, MPI_Comm comm)
+{
+    int rank, size;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    const int tag = 1;
+    for (int step = 1; step < size; step <<= 1) {
+        if (rank & step) {
+            int len;
+            void *buf = pack(set, &len);
+            PMPI_Send(buf, len, MPI_BYTE, rank - step, tag, comm);
+            free(buf);
+            return 0;
+        }
+        if (rank + step < size) {
+            MPI_Status status;
+            int len;
+            PMPI_Probe(rank + step, tag, comm, &status);
+            PMPI_Get_count(&status, MPI_BYTE, &len);
+            char *buf = malloc(len);
+            PMPI_Recv(buf, len, MPI_BYTE, rank + step, tag, comm, MPI_STATUS_IGNORE);
+            merge_packed(set, buf);
+            free(buf);
+        }
+    }
+    return rank == 0;
+}
+
+void prof_set_free(struct profile_set *set)
+{
+    free(set->ranks);
+    free(set->comms);
+    free(set->rows);
+    free(set->members);
+    memset(set, 0, sizeof *set);
+}

@@ -1,0 +1,94 @@
+/* prof_run.c: the profile module's life: start at MPI_Init, gather and write at
+ * MPI_Finalize.
+ *
+ * Net execution time runs from the start of MPI_Init to the start of MPI_Finalize (as
+ * mpisee counts it); MPI time is the sum of the time spent in the operations recorded.
+ * At MPI_Finalize the ranks merge along a binomial tree on a private duplicate of
+ * MPI_COMM_WORLD (made at MPI_Init, so no message of the application can be mistaken for
+ * ours) and rank 0 writes DIR/mpilens.db.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpilens.h"
+#include "prof.h"
+#include "prof_merge.h"
+
+const char mpilens_module_description[] =
+    "communicator-centric profile (calls, time, volume per communicator, operation and size) "
+    "into mpilens.db";
+
+static uint64_t start_ns;
+static MPI_Comm merge_comm = MPI_COMM_NULL;
+
+int mpilens_module_init(const struct mpilens_module_args *args)
+{
+    const char *buckets = mpilens_module_arg(args, "buckets", NULL);
+    if (buckets)
+        setenv("MPILENS_BUCKETS", buckets, 1);
+    prof_setup(); /* a bad bucket list stops the run here, before main() */
+    return 0;
+}
+
+static void started(uint64_t t0, int op)
+{
+    prof_setup();
+    prof_register(MPI_COMM_WORLD, 'W', NULL);
+    PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm);
+    start_ns = t0;
+    prof_on = 1;
+    prof_add(prof_comm(MPI_COMM_WORLD), op, 0, 0, prof_now() - t0);
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    uint64_t t0 = prof_now();
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        started(t0, PROF_OP_Init);
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    uint64_t t0 = prof_now();
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) {
+        prof_threaded = *provided == MPI_THREAD_MULTIPLE;
+        started(t0, PROF_OP_Init_thread);
+    }
+    return rc;
+}
+
+static const char *output_dir(void)
+{
+    const char *dir = mpilens_output_dir ? mpilens_output_dir() : NULL;
+    if (!dir)
+        dir = getenv("MPILENS_OUTPUT");
+    return dir && *dir ? dir : ".";
+}
+
+int MPI_Finalize(void)
+{
+    if (!prof_on)
+        return PMPI_Finalize();
+    uint64_t now = prof_now();
+    prof_on = 0;
+    double net = (now - start_ns) * 1e-9;
+    int rank;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    struct profile_set set;
+    prof_collect(&set, rank, net);
+    double wall = net;
+    PMPI_Reduce(&net, &wall, 1, MPI_DOUBLE, MPI_MAX, 0, merge_comm);
+    if (prof_tree_merge(&set, merge_comm)) {
+        char err[1024] = "";
+        const char *dir = output_dir();
+        if (prof_db_write(&set, dir, wall, err, sizeof err) != 0)
+            fprintf(stderr, "mpilens: profile: %s\n", err);
+    }
+    prof_set_free(&set);
+    PMPI_Comm_free(&merge_comm);
+    return PMPI_Finalize();
+}
