@@ -166,17 +166,6 @@ void report_print_tables(const struct report_query *q, const struct report_rows 
     }
 }
 
-static void csv_text(const char *s, FILE *out)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 void report_print_csv(const struct report_query *q, const struct report_rows *rows, FILE *out)
 {
     (void)q;
@@ -185,7 +174,8 @@ void report_print_csv(const struct report_query *q, const struct report_rows *ro
     for (int i = 0; i < rows->count; i++) {
         const struct report_row *r = &rows->rows[i];
         fprintf(out, "%s,%d,", r->comm, r->comm_size);
-        csv_text(r->members, out);
+        for (const char *m = r->members; *m; m++) /* ranks space-separated: no quoting */
+            fputc(*m == ',' ? ' ' : *m, out);
         fprintf(out, ",%s,%s,%d,%lld,%lld,%lld,%.9f,%.9f,%.9f,%lld\n", r->op, r->kind, r->bucket,
                 r->bucket_min, r->bucket_max, r->calls, r->max_time, r->avg_time, r->total_time,
                 r->volume);

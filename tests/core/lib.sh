@@ -29,6 +29,12 @@ check_has() {
         bad "$1"; printf -- '--- expected a line\n%s\n--- in\n%s\n---\n' "$3" "$2"; fi
 }
 
+# check_match WHAT TEXT REGEX: some line of TEXT matches the extended REGEX
+check_match() {
+    if grep -qE -- "$3" <<<"$2"; then ok "$1"; else
+        bad "$1"; printf -- '--- expected a line matching\n%s\n--- in\n%s\n---\n' "$3" "$2"; fi
+}
+
 # check_lacks WHAT TEXT PATTERN: TEXT has no line containing PATTERN
 check_lacks() {
     if grep -qF -- "$3" <<<"$2"; then

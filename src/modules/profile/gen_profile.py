@@ -26,7 +26,7 @@ INPLACE = '(a0 == MPI_IN_PLACE ? prof_bytes(%s, %s) : prof_bytes(%s, %s))'
 P2P_SEND = lambda req=None: ('p2p', 'prof_comm(a5)', B % ('a1', 'a2'), req)
 OPS = [
     ('Send',) + P2P_SEND(),
-    ('Recv', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), None),
+    ('Recv', 'p2p', 'prof_comm(a5)', 'prof_received(a6, a1, a2)', None),
     ('Isend',) + P2P_SEND('req:6'),
     ('Irecv', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'req:6'),
     ('Sendrecv', 'p2p', 'prof_comm(a10)', B % ('a1', 'a2'), None),
@@ -108,7 +108,7 @@ OPS = [
     ('Iprobe', 'p2p', 'prof_comm(a2)', '0', None),
     ('Mprobe', 'p2p', 'prof_comm(a2)', '0', None),
     ('Improbe', 'p2p', 'prof_comm(a2)', '0', None),
-    ('Mrecv', 'p2p', 'prof_mixed()', B % ('a1', 'a2'), None),
+    ('Mrecv', 'p2p', 'prof_mixed()', 'prof_received(a4, a1, a2)', None),
     ('Sendrecv_replace', 'p2p', 'prof_comm(a7)', B % ('a1', 'a2'), None),
     ('Send_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
     ('Recv_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),

@@ -69,6 +69,8 @@ struct prof_comm *prof_register(MPI_Comm comm, char letter, const struct prof_co
 void prof_forget(MPI_Comm comm); /* after MPI_Comm_free: the record stays */
 void prof_add(struct prof_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns);
 uint64_t prof_bytes(int count, MPI_Datatype type);
+/* Bytes a receive got: from the status if there is one, else the posted count. */
+uint64_t prof_received(const MPI_Status *status, int count, MPI_Datatype type);
 uint64_t prof_sum_counts(const int counts[], MPI_Datatype type, int n);
 uint64_t prof_sum_w(const int counts[], const MPI_Datatype types[], int n);
 int prof_rank(MPI_Comm comm);

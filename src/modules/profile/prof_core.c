@@ -294,6 +294,15 @@ uint64_t prof_bytes(int count, MPI_Datatype type)
     return (uint64_t)count * (uint64_t)size;
 }
 
+uint64_t prof_received(const MPI_Status *status, int count, MPI_Datatype type)
+{
+    int got = MPI_UNDEFINED;
+    if (status == MPI_STATUS_IGNORE || PMPI_Get_count(status, type, &got) != MPI_SUCCESS ||
+        got == MPI_UNDEFINED)
+        return prof_bytes(count, type);
+    return prof_bytes(got, type);
+}
+
 uint64_t prof_sum_counts(const int counts[], MPI_Datatype type, int n)
 {
     uint64_t total = 0;
