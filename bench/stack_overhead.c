@@ -9,74 +9,26 @@
  * and 1 (one-way time), plus the time MPI_Init and the core's start-up took.
  * Usage: stack_overhead [CALLS_PER_BLOCK] [ROUNDTRIPS_PER_BLOCK] [PAIRS]
  */
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <link.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench_common.h"
 #include "mpilens.h"
 
 typedef int (*comm_rank_fn)(MPI_Comm, int *);
 typedef int (*send_fn)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
 typedef int (*recv_fn)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int find_libmpi(struct dl_phdr_info *info, size_t size, void *out)
-{
-    (void)size;
-    const char *base = strrchr(info->dlpi_name, '/');
-    base = base ? base + 1 : info->dlpi_name;
-    if (strncmp(base, "libmpi.so", 9) == 0 || strncmp(base, "libmpich.so", 11) == 0) {
-        snprintf(out, 4096, "%s", info->dlpi_name);
-        return 1;
-    }
-    return 0;
-}
-
-static void *library_function(const char *name)
-{
-    static void *lib;
-    if (!lib) {
-        char path[4096] = "";
-        dl_iterate_phdr(find_libmpi, path);
-        lib = dlopen(path, RTLD_NOLOAD | RTLD_NOW);
-        if (!lib) {
-            fprintf(stderr, "stack_overhead: cannot find the MPI library (%s)\n", path);
-            exit(1);
-        }
-    }
-    return dlsym(lib, name);
-}
-
-static int compare(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof *v, compare);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static double time_comm_rank(comm_rank_fn fn, long calls)
 {
     int rank;
-    double t = now();
+    double t = bench_now();
     for (long i = 0; i < calls; i++)
         fn(MPI_COMM_WORLD, &rank);
-    return (now() - t) / calls * 1e9;
+    return (bench_now() - t) / calls * 1e9;
 }
 
 /* One-way time in ns of a 0-byte ping-pong between ranks 0 and 1. */
@@ -84,7 +36,7 @@ static double time_pingpong(send_fn send, recv_fn recv, int rank, long trips)
 {
     char byte = 0;
     PMPI_Barrier(MPI_COMM_WORLD);
-    double t = now();
+    double t = bench_now();
     for (long i = 0; i < trips && rank < 2; i++) {
         if (rank == 0) {
             send(&byte, 0, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
@@ -94,14 +46,14 @@ static double time_pingpong(send_fn send, recv_fn recv, int rank, long trips)
             send(&byte, 0, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
         }
     }
-    return (now() - t) / (2.0 * trips) * 1e9;
+    return (bench_now() - t) / (2.0 * trips) * 1e9;
 }
 
 int main(int argc, char **argv)
 {
-    double t0 = now();
+    double t0 = bench_now();
     MPI_Init(&argc, &argv);
-    double init_ms = (now() - t0) * 1e3;
+    double init_ms = (bench_now() - t0) * 1e3;
     long calls = argc > 1 ? atol(argv[1]) : 200000;
     long trips = argc > 2 ? atol(argv[2]) : 20000;
     int pairs = argc > 3 ? atoi(argv[3]) : 15, rank;
@@ -111,9 +63,9 @@ int main(int argc, char **argv)
     comm_rank_fn stack_rank = MPI_Comm_rank;
     send_fn stack_send = MPI_Send;
     recv_fn stack_recv = MPI_Recv;
-    comm_rank_fn lib_rank = (comm_rank_fn)library_function("PMPI_Comm_rank");
-    send_fn lib_send = (send_fn)library_function("PMPI_Send");
-    recv_fn lib_recv = (recv_fn)library_function("PMPI_Recv");
+    comm_rank_fn lib_rank = (comm_rank_fn)bench_library_function("PMPI_Comm_rank");
+    send_fn lib_send = (send_fn)bench_library_function("PMPI_Send");
+    recv_fn lib_recv = (recv_fn)bench_library_function("PMPI_Recv");
 
     double rl[64], rs[64], rd[64], pl[64], ps[64], pd[64];
     if (pairs > 64)
@@ -132,8 +84,8 @@ int main(int argc, char **argv)
         printf("modules=%d comm_rank_lib_ns=%.2f comm_rank_stack_ns=%.2f comm_rank_added_ns=%.2f "
                "pingpong_lib_ns=%.1f pingpong_stack_ns=%.1f pingpong_added_ns=%.1f "
                "init_ms=%.2f boot_ms=%.2f\n",
-               mpilens_loaded() ? mpilens_module_count() : -1, median(rl, pairs), median(rs, pairs),
-               median(rd, pairs), median(pl, pairs), median(ps, pairs), median(pd, pairs), init_ms,
+               mpilens_loaded() ? mpilens_module_count() : -1, bench_median(rl, pairs), bench_median(rs, pairs),
+               bench_median(rd, pairs), bench_median(pl, pairs), bench_median(ps, pairs), bench_median(pd, pairs), init_ms,
                mpilens_boot_seconds ? 1e3 * mpilens_boot_seconds() : 0.0);
     MPI_Finalize();
     return 0;

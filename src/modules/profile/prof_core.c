@@ -18,7 +18,9 @@ int prof_threaded;
 int prof_nbuckets = 8;
 int64_t prof_bounds[PROF_MAX_BUCKETS] = {128, 1024, 8192, 65536, 262144, 1048576, 33554432};
 struct prof_comm *prof_all;
-uint64_t prof_mpi_ns;
+uint64_t prof_mpi_ticks;
+int prof_use_tsc;
+double prof_seconds_per_tick = 1e-9;
 
 struct slot {
     uintptr_t key; /* 0: empty, UINTPTR_MAX: deleted */
@@ -264,24 +266,24 @@ static struct prof_cell *row_of(struct prof_comm *rec, int op)
     return expected;
 }
 
-void prof_add(struct prof_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns)
+void prof_add(struct prof_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns /* ticks */)
 {
     struct prof_cell *cell = &row_of(rec, op)[vw ? 0 : bucket_of(bytes)];
     if (!prof_threaded) {
         cell->calls++;
-        cell->time_ns += ns;
+        cell->time_ticks += ns;
         cell->volume += bytes;
-        if (ns > cell->max_ns)
-            cell->max_ns = ns;
-        prof_mpi_ns += ns;
+        if (ns > cell->max_ticks)
+            cell->max_ticks = ns;
+        prof_mpi_ticks += ns;
         return;
     }
     __atomic_fetch_add(&cell->calls, 1, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&cell->time_ns, ns, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&cell->time_ticks, ns, __ATOMIC_RELAXED);
     __atomic_fetch_add(&cell->volume, bytes, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&prof_mpi_ns, ns, __ATOMIC_RELAXED);
-    uint64_t max = __atomic_load_n(&cell->max_ns, __ATOMIC_RELAXED);
-    while (ns > max && !__atomic_compare_exchange_n(&cell->max_ns, &max, ns, 1, __ATOMIC_RELAXED,
+    __atomic_fetch_add(&prof_mpi_ticks, ns, __ATOMIC_RELAXED);
+    uint64_t max = __atomic_load_n(&cell->max_ticks, __ATOMIC_RELAXED);
+    while (ns > max && !__atomic_compare_exchange_n(&cell->max_ticks, &max, ns, 1, __ATOMIC_RELAXED,
                                                     __ATOMIC_RELAXED))
         ;
 }
@@ -352,4 +354,34 @@ int prof_outdegree(MPI_Comm comm)
     if (topo == MPI_DIST_GRAPH)
         PMPI_Dist_graph_neighbors_count(comm, &in, &n, &weighted);
     return n;
+}
+
+static uint64_t clock_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t start_ticks, start_ns;
+
+void prof_clock_start(void)
+{
+#if defined(__x86_64__)
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[4096];
+    while (f && !prof_use_tsc && fgets(line, sizeof line, f))
+        if (strncmp(line, "flags", 5) == 0)
+            prof_use_tsc = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+    if (f)
+        fclose(f);
+#endif
+    start_ns = clock_ns();
+    start_ticks = prof_now();
+}
+
+void prof_clock_stop(void)
+{
+    uint64_t ticks = prof_now() - start_ticks, ns = clock_ns() - start_ns;
+    prof_seconds_per_tick = prof_use_tsc && ticks > 0 ? 1e-9 * (double)ns / (double)ticks : 1e-9;
 }

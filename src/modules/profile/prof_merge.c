@@ -46,7 +46,7 @@ void prof_collect(struct profile_set *set, int rank, double net_s)
     memset(set, 0, sizeof *set);
     GROW(set->ranks, 0, 1);
     set->nranks = 1;
-    set->ranks[0] = (struct wire_rank){.rank = rank, .net_s = net_s, .mpi_s = prof_mpi_ns * 1e-9};
+    set->ranks[0] = (struct wire_rank){.rank = rank, .net_s = net_s, .mpi_s = prof_mpi_ticks * prof_seconds_per_tick};
     int len = 0;
     char host[MPI_MAX_PROCESSOR_NAME];
     PMPI_Get_processor_name(host, &len);
@@ -67,9 +67,13 @@ void prof_collect(struct profile_set *set, int rank, double net_s)
                 if (!row[b].calls)
                     continue;
                 GROW(set->rows, set->nrows, 1);
-                set->rows[set->nrows++] =
-                    (struct wire_row){rank,         index,          (int16_t)op,   (int16_t)b,
-                                      row[b].calls, row[b].time_ns, row[b].max_ns, row[b].volume};
+                const double ns_per_tick = prof_seconds_per_tick * 1e9;
+                struct wire_row *w = &set->rows[set->nrows++];
+                *w = (struct wire_row){.rank = rank, .comm = index, .op = (int16_t)op,
+                                       .bucket = (int16_t)b, .calls = row[b].calls,
+                                       .volume = row[b].volume};
+                w->time_ns = (uint64_t)(row[b].time_ticks * ns_per_tick);
+                w->max_ns = (uint64_t)(row[b].max_ticks * ns_per_tick);
             }
         }
     }

@@ -43,6 +43,7 @@ static void started(uint64_t t0, int op)
 
 int MPI_Init(int *argc, char ***argv)
 {
+    prof_clock_start();
     uint64_t t0 = prof_now();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
@@ -52,6 +53,7 @@ int MPI_Init(int *argc, char ***argv)
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    prof_clock_start();
     uint64_t t0 = prof_now();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
@@ -75,7 +77,8 @@ int MPI_Finalize(void)
         return PMPI_Finalize();
     uint64_t now = prof_now();
     prof_on = 0;
-    double net = (now - start_ns) * 1e-9;
+    prof_clock_stop();
+    double net = (now - start_ns) * prof_seconds_per_tick;
     int rank;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     struct profile_set set;

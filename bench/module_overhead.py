@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""module_overhead.py: what the profile (and other) modules add to real communication.
+
+Runs build/bench/module_overhead under several configurations, interleaved for several
+rounds, and prints per operation the median ns through the stack, the ns added over the
+library's own PMPI_ function measured in the same process, and their ratio. Open MPI's
+own monitoring (--mca pml_monitoring_enable 1) lives inside the library, so it cannot be
+measured in-process: its row compares its library path with the library path of the run
+without any tool (a ratio between runs: noisier). Then the MPI_Finalize time (merge +
+database write) for 8 ranks x 100 communicators x 5 operations.
+
+Usage: bench/module_overhead.py [BUILD_DIR] [--rounds N] [--np N] [--modules profile,...]
+"""
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+
+OPS = ('pingpong0', 'pingpong1k', 'allreduce', 'alltoall')
+MPIRUN = 'mpirun --allow-run-as-root --oversubscribe'
+
+
+def run(build, np, modules, extra_mpirun='', args=()):
+    env = dict(os.environ, MPILENS_OUTPUT='/tmp/mpilens-bench-out')
+    env.pop('MPILENS_MODULES', None)
+    if modules:
+        env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
+        env['MPILENS_MODULES'] = modules
+    cmd = shlex.split(MPIRUN + ' ' + extra_mpirun) + ['-np', str(np),
+                                                      os.path.join(build, 'bench', 'module_overhead')] + list(args)
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stdout
+    line = [l for l in out.splitlines() if '=' in l and not l.startswith('mpilens')][0]
+    return {k: float(v) for k, v in (kv.split('=') for kv in line.split())}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('build', nargs='?', default='build')
+    ap.add_argument('--rounds', type=int, default=3)
+    ap.add_argument('--np', type=int, default=2)
+    ap.add_argument('--modules', default='profile')
+    args = ap.parse_args()
+    configs = [('no tool', '', '')] + [(m, m, '') for m in args.modules.split(',')]
+    configs.append(('Open MPI monitoring', '', '--mca pml_monitoring_enable 1'))
+    res = {c[0]: [] for c in configs}
+    for _ in range(args.rounds):
+        for name, modules, extra in configs:
+            res[name].append(run(args.build, args.np, modules, extra, ['4000', '9']))
+    base_lib = {op: statistics.median(r[op + '_lib_ns'] for r in res['no tool']) for op in OPS}
+    print('%-20s %-11s %10s %10s %9s %7s' % ('configuration', 'operation', 'stack ns', 'lib ns',
+                                             'added ns', 'ratio'))
+    for name, _, extra in configs:
+        for op in OPS:
+            med = lambda k: statistics.median(r[op + k] for r in res[name])
+            if extra:  # inside the library: compare with the tool-less run
+                print('%-20s %-11s %10.1f %10.1f %9.1f %7.3f' % (
+                    name, op, med('_lib_ns'), base_lib[op], med('_lib_ns') - base_lib[op],
+                    med('_lib_ns') / base_lib[op]))
+            else:
+                print('%-20s %-11s %10.1f %10.1f %9.1f %7.3f' % (
+                    name, op, med('_stack_ns'), med('_lib_ns'), med('_added_ns'),
+                    med('_stack_ns') / med('_lib_ns')))
+    print('(%d ranks; medians of %d rounds x 9 alternating blocks)' % (args.np, args.rounds))
+    for name, modules, extra in configs[:2]:
+        times = [run(args.build, 8, modules, extra, ['--finalize', '100'])['finalize_ms']
+                 for _ in range(args.rounds)]
+        print('MPI_Finalize, 8 ranks x 100 communicators x 5 operations, %s: %.1f ms' % (
+            name, statistics.median(times)))
+
+
+if __name__ == '__main__':
+    main()
