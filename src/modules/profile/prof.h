@@ -2,7 +2,7 @@
  *
  * The profile module is a PMPI tool (it works stacked by mpilens or preloaded alone). For
  * every communicator it keeps, per operation and send-buffer-size bucket, the number of
- * calls, total and maximum time and volume of this rank (struct prof_comm). At
+ * calls, total and maximum time and volume of this rank (struct lens_comm). At
  * MPI_Finalize the ranks merge their records along a binomial tree and rank 0 writes the
  * run database (prof_merge.c, prof_db.c). Counters are updated with atomics, so the module
  * is correct under MPI_THREAD_MULTIPLE.
@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "commtrack.h"
 #include "prof_op_ids.h"
 
 #define PROF_MAX_BUCKETS 32
@@ -33,26 +34,21 @@ struct prof_cell {
     uint64_t calls, time_ticks, max_ticks, volume;
 };
 
-/* One communicator as this rank saw it. Its global name is resolved at the merge:
- * LETTER + world rank of its rank 0 + "." + that rank's creation counter. Records are
- * matched across ranks by (root, members hash, ordinal), all known locally. */
-struct prof_comm {
-    char letter;           /* creating call (W, s, t, d, ...), docs/database.md */
-    int root;              /* world rank of local rank 0 */
-    int counter;           /* this process's creation counter when it was created */
-    int ordinal;           /* earlier records here with the same root and members */
-    uint64_t members_hash; /* hash of the member list */
-    int size;
-    int *members;                                 /* world ranks, size entries */
+/* The profile's data in a communicator record (commtrack.h payload). */
+struct prof_rows {
     struct prof_cell *_Atomic rows[PROF_MAX_OPS]; /* per operation, lazily: nbuckets cells */
-    struct prof_comm *next;                       /* all records of this rank */
 };
+
+/* Names the generated wrappers use. */
+#define prof_comm lens_comm
+#define prof_win lens_comm_of_win
+#define prof_mixed lens_comm_mixed
 
 extern int prof_on;                           /* recording (between MPI_Init and MPI_Finalize) */
 extern int prof_threaded;                     /* MPI_THREAD_MULTIPLE: update counters atomically */
 extern int prof_nbuckets;                     /* bounds + 1 */
 extern int64_t prof_bounds[PROF_MAX_BUCKETS]; /* upper bounds (inclusive) of buckets */
-extern struct prof_comm *prof_all;            /* list of all records */
+extern struct lens_comm *prof_all;            /* list of all records */
 
 /* Timestamps are clock ticks: the CPU's time-stamp counter where it runs at a constant
  * rate (x86-64 with constant_tsc: ~8 ns cheaper a call than clock_gettime), nanoseconds
@@ -75,11 +71,11 @@ void prof_clock_stop(void);          /* at MPI_Finalize: calibrates prof_seconds
 
 /* prof_core.c */
 void prof_setup(void);                      /* buckets from MPILENS_BUCKETS; 0 or -1 */
-struct prof_comm *prof_comm(MPI_Comm comm); /* the record of comm (registered on demand) */
-struct prof_comm *prof_mixed(void);         /* the marked entry for mixed request arrays */
-struct prof_comm *prof_register(MPI_Comm comm, char letter, const struct prof_comm *like);
+struct lens_comm *prof_comm(MPI_Comm comm); /* the record of comm (registered on demand) */
+struct lens_comm *prof_mixed(void);         /* the marked entry for mixed request arrays */
+struct lens_comm *prof_register(MPI_Comm comm, char letter, const struct lens_comm *like);
 void prof_forget(MPI_Comm comm); /* after MPI_Comm_free: the record stays */
-void prof_add(struct prof_comm *rec, int op, uint64_t bytes, int vw, uint64_t ticks);
+void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ticks);
 uint64_t prof_bytes(int count, MPI_Datatype type);
 /* Bytes a receive got: from the status if there is one, else the posted count. */
 uint64_t prof_received(const MPI_Status *status, int count, MPI_Datatype type);
@@ -90,15 +86,11 @@ int prof_size(MPI_Comm comm);
 int prof_outdegree(MPI_Comm comm);
 extern uint64_t prof_mpi_ticks; /* time inside MPI on this rank (atomic adds) */
 
-/* Windows and files remember their communicator: handle (as bits) -> record. */
-void prof_handle_set(uintptr_t key, struct prof_comm *rec);
-void prof_handle_drop(uintptr_t key);
-struct prof_comm *prof_handle_get(uintptr_t key); /* NULL if unknown */
-struct prof_comm *prof_win(MPI_Win win);          /* prof_comms.c */
-struct prof_comm *prof_file(MPI_File fh);
+/* Files remember the communicator they were opened on (prof_files.c). */
+struct lens_comm *prof_file(MPI_File fh);
 
 /* prof_requests.c: requests remember their communicator (and bytes, for Start) */
-void prof_request_remember(MPI_Request req, struct prof_comm *rec, uint64_t bytes, int persistent);
+void prof_request_remember(MPI_Request req, struct lens_comm *rec, uint64_t bytes, int persistent);
 
 /* prof_finalize.c, prof_db.c */
 int prof_write_database(const char *path, const void *merged, size_t size, double wall);

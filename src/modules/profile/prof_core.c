@@ -1,12 +1,6 @@
-/* prof_core.c: communicator records, the handle-to-record table, size buckets and the
- * per-call accounting of the profile module.
- *
- * The table maps a communicator handle to its record. Lookups (every MPI call) read it
- * without a lock; registrations (communicator creation, rare) take a mutex and publish
- * entries with release stores. A freed communicator leaves the table but its record stays
- * in prof_all, so its data and name survive until MPI_Finalize.
+/* prof_core.c: size buckets, the per-call accounting and the size helpers of the profile
+ * module. Communicator records come from commtrack.c.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,199 +11,9 @@ int prof_on;
 int prof_threaded;
 int prof_nbuckets = 8;
 int64_t prof_bounds[PROF_MAX_BUCKETS] = {128, 1024, 8192, 65536, 262144, 1048576, 33554432};
-struct prof_comm *prof_all;
 uint64_t prof_mpi_ticks;
 int prof_use_tsc;
 double prof_seconds_per_tick = 1e-9;
-
-struct slot {
-    uintptr_t key; /* 0: empty, UINTPTR_MAX: deleted */
-    struct prof_comm *rec;
-};
-struct table {
-    size_t mask;
-    struct slot slots[];
-};
-
-static struct table *_Atomic comm_table;
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static int creation_counter;
-static struct prof_comm *mixed_record;
-
-static uintptr_t handle_key(MPI_Comm comm)
-{
-    uintptr_t key = 0;
-    memcpy(&key, &comm, sizeof comm < sizeof key ? sizeof comm : sizeof key);
-    return key;
-}
-
-static size_t hash_key(uintptr_t key)
-{
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdULL;
-    key ^= key >> 33;
-    return (size_t)key;
-}
-
-static struct table *table_new(size_t capacity)
-{
-    struct table *t = calloc(1, sizeof *t + capacity * sizeof(struct slot));
-    t->mask = capacity - 1;
-    return t;
-}
-
-/* Caller holds registry_lock. Old tables are never freed: readers may still hold them. */
-static void table_put(uintptr_t key, struct prof_comm *rec)
-{
-    struct table *t = atomic_load(&comm_table);
-    size_t used = 0;
-    for (size_t i = 0; i <= t->mask; i++)
-        used += t->slots[i].key != 0;
-    if (2 * (used + 1) > t->mask + 1) {
-        struct table *bigger = table_new(2 * (t->mask + 1));
-        for (size_t i = 0; i <= t->mask; i++) {
-            uintptr_t k = t->slots[i].key;
-            if (k != 0 && k != UINTPTR_MAX) {
-                size_t j = hash_key(k) & bigger->mask;
-                while (bigger->slots[j].key)
-                    j = (j + 1) & bigger->mask;
-                bigger->slots[j] = t->slots[i];
-            }
-        }
-        atomic_store(&comm_table, bigger);
-        t = bigger;
-    }
-    size_t i = hash_key(key) & t->mask;
-    while (t->slots[i].key != 0 && t->slots[i].key != UINTPTR_MAX && t->slots[i].key != key)
-        i = (i + 1) & t->mask;
-    t->slots[i].rec = rec;
-    __atomic_store_n(&t->slots[i].key, key, __ATOMIC_RELEASE);
-}
-
-static struct prof_comm *table_get(uintptr_t key)
-{
-    struct table *t = atomic_load_explicit(&comm_table, memory_order_acquire);
-    if (!t)
-        return NULL;
-    for (size_t i = hash_key(key) & t->mask;; i = (i + 1) & t->mask) {
-        uintptr_t k = __atomic_load_n(&t->slots[i].key, __ATOMIC_ACQUIRE);
-        if (k == key)
-            return t->slots[i].rec;
-        if (k == 0)
-            return NULL;
-    }
-}
-
-static uint64_t hash_members(const int *members, int n)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < n; i++) {
-        h ^= (uint64_t)(uint32_t)members[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-/* World ranks of comm's local group. */
-static int *world_members(MPI_Comm comm, int *size)
-{
-    MPI_Group group, world;
-    PMPI_Comm_group(comm, &group);
-    PMPI_Comm_group(MPI_COMM_WORLD, &world);
-    PMPI_Group_size(group, size);
-    int *local = malloc(*size * sizeof *local), *out = malloc(*size * sizeof *out);
-    for (int i = 0; i < *size; i++)
-        local[i] = i;
-    PMPI_Group_translate_ranks(group, *size, local, world, out);
-    PMPI_Group_free(&group);
-    PMPI_Group_free(&world);
-    free(local);
-    return out;
-}
-
-struct prof_comm *prof_register(MPI_Comm comm, char letter, const struct prof_comm *like)
-{
-    struct prof_comm *rec = calloc(1, sizeof *rec);
-    rec->letter = letter;
-    if (like) { /* a duplicate: same group as its parent, no query on the new handle */
-        rec->size = like->size;
-        rec->members = malloc(rec->size * sizeof *rec->members);
-        memcpy(rec->members, like->members, rec->size * sizeof *rec->members);
-    } else {
-        rec->members = world_members(comm, &rec->size);
-    }
-    rec->root = rec->size > 0 ? rec->members[0] : -1;
-    rec->members_hash = hash_members(rec->members, rec->size);
-    pthread_mutex_lock(&registry_lock);
-    rec->counter = creation_counter++;
-    for (struct prof_comm *o = prof_all; o; o = o->next)
-        rec->ordinal +=
-            o->root == rec->root && o->members_hash == rec->members_hash && o->letter != 'M';
-    rec->next = prof_all;
-    prof_all = rec;
-    if (!atomic_load(&comm_table))
-        atomic_store(&comm_table, table_new(64));
-    table_put(handle_key(comm), rec);
-    pthread_mutex_unlock(&registry_lock);
-    return rec;
-}
-
-void prof_handle_set(uintptr_t key, struct prof_comm *rec)
-{
-    pthread_mutex_lock(&registry_lock);
-    if (!atomic_load(&comm_table))
-        atomic_store(&comm_table, table_new(64));
-    table_put(key, rec);
-    pthread_mutex_unlock(&registry_lock);
-}
-
-struct prof_comm *prof_handle_get(uintptr_t key)
-{
-    return table_get(key);
-}
-
-void prof_forget(MPI_Comm comm)
-{
-    prof_handle_drop(handle_key(comm));
-}
-
-void prof_handle_drop(uintptr_t key)
-{
-    pthread_mutex_lock(&registry_lock);
-    struct table *t = atomic_load(&comm_table);
-    for (size_t i = hash_key(key) & t->mask; t && t->slots[i].key != 0; i = (i + 1) & t->mask) {
-        if (t->slots[i].key == key) {
-            __atomic_store_n(&t->slots[i].key, UINTPTR_MAX, __ATOMIC_RELEASE);
-            break;
-        }
-    }
-    pthread_mutex_unlock(&registry_lock);
-}
-
-struct prof_comm *prof_comm(MPI_Comm comm)
-{
-    struct prof_comm *rec = table_get(handle_key(comm));
-    if (rec)
-        return rec;
-    if (comm == MPI_COMM_NULL)
-        return prof_mixed();
-    /* Created where we could not see it (spawn, connect/accept, before MPI_Init). */
-    return prof_register(comm, comm == MPI_COMM_SELF ? 'f' : 'n', NULL);
-}
-
-struct prof_comm *prof_mixed(void)
-{
-    pthread_mutex_lock(&registry_lock);
-    if (!mixed_record) {
-        mixed_record = calloc(1, sizeof *mixed_record);
-        mixed_record->letter = 'M';
-        mixed_record->root = -1;
-        mixed_record->next = prof_all;
-        prof_all = mixed_record;
-    }
-    pthread_mutex_unlock(&registry_lock);
-    return mixed_record;
-}
 
 /* Rank from the launcher's environment (errors before MPI_Init are said once, by rank 0). */
 static int launcher_rank(void)
@@ -254,8 +58,9 @@ static int bucket_of(uint64_t bytes)
     return b;
 }
 
-static struct prof_cell *row_of(struct prof_comm *rec, int op)
+static struct prof_cell *row_of(struct lens_comm *comm, int op)
 {
+    struct prof_rows *rec = lens_comm_payload(comm, sizeof *rec);
     struct prof_cell *row = atomic_load_explicit(&rec->rows[op], memory_order_acquire);
     if (row)
         return row;
@@ -266,7 +71,7 @@ static struct prof_cell *row_of(struct prof_comm *rec, int op)
     return expected;
 }
 
-void prof_add(struct prof_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns /* ticks */)
+void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns /* ticks */)
 {
     struct prof_cell *cell = &row_of(rec, op)[vw ? 0 : bucket_of(bytes)];
     if (!prof_threaded) {

@@ -27,50 +27,6 @@ static const char profile_schema[] =
     "  b.min AS buffer_size_min, b.max AS buffer_size_max, p.calls, p.time, p.volume"
     "  FROM profile p JOIN buckets b ON b.bucket = p.bucket;";
 
-static const char *creator_of(int letter)
-{
-    switch (letter) {
-    case 'W':
-        return "MPI_COMM_WORLD";
-    case 'f':
-        return "MPI_COMM_SELF";
-    case 's':
-        return "MPI_Comm_split";
-    case 't':
-        return "MPI_Comm_split_type";
-    case 'd':
-        return "MPI_Comm_dup";
-    case 'e':
-        return "MPI_Comm_dup_with_info";
-    case 'i':
-        return "MPI_Comm_idup";
-    case 'o':
-        return "MPI_Comm_idup_with_info";
-    case 'c':
-        return "MPI_Comm_create";
-    case 'u':
-        return "MPI_Comm_create_group";
-    case 'a':
-        return "MPI_Cart_create";
-    case 'b':
-        return "MPI_Cart_sub";
-    case 'r':
-        return "MPI_Graph_create";
-    case 'g':
-        return "MPI_Dist_graph_create";
-    case 'j':
-        return "MPI_Dist_graph_create_adjacent";
-    case 'x':
-        return "MPI_Intercomm_create";
-    case 'm':
-        return "MPI_Intercomm_merge";
-    case 'M':
-        return "(requests of several communicators)";
-    default:
-        return "(created out of sight: spawn, connect, accept)";
-    }
-}
-
 static int put_meta(sqlite3 *db, const char *key, const char *value)
 {
     sqlite3_stmt *st;
@@ -127,14 +83,6 @@ static int write_metadata(sqlite3 *db, const struct profile_set *set, double wal
     return rc;
 }
 
-static void comm_name(const struct wire_comm *c, char *out, size_t len)
-{
-    if (c->letter == 'M')
-        snprintf(out, len, "mixed");
-    else
-        snprintf(out, len, "%c%d.%d", c->letter, c->root, c->root_counter);
-}
-
 static int write_tables(sqlite3 *db, const struct profile_set *set)
 {
     sqlite3_stmt *st;
@@ -172,39 +120,8 @@ static int write_tables(sqlite3 *db, const struct profile_set *set)
     }
     sqlite3_finalize(st);
 
-    /* Communicators: ids in order of (size descending, name), world first. */
-    int *ids = calloc(set->ncomms + 1, sizeof *ids);
-    sqlite3_stmt *find;
-    sqlite3_prepare_v2(db,
-                       "INSERT OR IGNORE INTO communicators (name, size, creator, members) "
-                       "VALUES (?, ?, ?, ?)",
-                       -1, &st, NULL);
-    sqlite3_prepare_v2(db, "SELECT id FROM communicators WHERE name = ?", -1, &find, NULL);
-    for (size_t i = 0; i < set->ncomms; i++) {
-        const struct wire_comm *c = &set->comms[i];
-        char name[64];
-        comm_name(c, name, sizeof name);
-        size_t cap = 16 + 12 * (size_t)c->size, used = 0;
-        char *members = malloc(cap);
-        members[0] = '\0';
-        for (int m = 0; m < c->size; m++)
-            used += snprintf(members + used, cap - used, "%s%d", m ? "," : "",
-                             set->members[c->members_off + m]);
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(st, 2, c->size);
-        sqlite3_bind_text(st, 3, creator_of(c->letter), -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 4, members, -1, SQLITE_TRANSIENT);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
-        free(members);
-        sqlite3_bind_text(find, 1, name, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step(find) == SQLITE_ROW)
-            ids[i] = sqlite3_column_int(find, 0);
-        sqlite3_reset(find);
-    }
-    sqlite3_finalize(st);
-    sqlite3_finalize(find);
-
+    int *ids = calloc(set->comms.ncomms + 1, sizeof *ids);
+    rc |= lens_comm_set_write(db, &set->comms, ids);
     sqlite3_prepare_v2(db, "INSERT INTO profile VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
     for (size_t i = 0; i < set->nrows; i++) {
         const struct wire_row *r = &set->rows[i];

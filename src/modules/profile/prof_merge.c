@@ -16,61 +16,35 @@
 
 #define GROW(ptr, n, extra) ptr = realloc(ptr, ((n) + (extra) + 1) * sizeof *(ptr))
 
-static int find_comm(const struct profile_set *s, int32_t root, uint64_t hash, int32_t ordinal)
-{
-    for (size_t i = 0; i < s->ncomms; i++)
-        if (s->comms[i].root == root && s->comms[i].hash == hash && s->comms[i].ordinal == ordinal)
-            return (int)i;
-    return -1;
-}
-
-static int add_comm(struct profile_set *s, const struct wire_comm *c, const int32_t *members)
-{
-    int i = find_comm(s, c->root, c->hash, c->ordinal);
-    if (i >= 0) {
-        if (s->comms[i].root_counter < 0)
-            s->comms[i].root_counter = c->root_counter;
-        return i;
-    }
-    GROW(s->comms, s->ncomms, 1);
-    GROW(s->members, s->nmembers, c->size);
-    s->comms[s->ncomms] = *c;
-    s->comms[s->ncomms].members_off = (int32_t)s->nmembers;
-    memcpy(s->members + s->nmembers, members, c->size * sizeof *members);
-    s->nmembers += c->size;
-    return (int)s->ncomms++;
-}
-
 void prof_collect(struct profile_set *set, int rank, double net_s)
 {
     memset(set, 0, sizeof *set);
     GROW(set->ranks, 0, 1);
     set->nranks = 1;
-    set->ranks[0] = (struct wire_rank){.rank = rank, .net_s = net_s, .mpi_s = prof_mpi_ticks * prof_seconds_per_tick};
+    set->ranks[0] = (struct wire_rank){
+        .rank = rank, .net_s = net_s, .mpi_s = prof_mpi_ticks * prof_seconds_per_tick};
     int len = 0;
     char host[MPI_MAX_PROCESSOR_NAME];
     PMPI_Get_processor_name(host, &len);
     snprintf(set->ranks[0].host, sizeof set->ranks[0].host, "%s", host);
-    for (struct prof_comm *c = prof_all; c; c = c->next) {
-        int has_data = 0;
-        for (int op = 0; op < prof_op_count && !has_data; op++)
-            has_data = atomic_load(&c->rows[op]) != NULL;
-        if (!has_data && c->letter != 'W')
+    for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
+        struct prof_rows *data = atomic_load(&c->payload);
+        if (!data && c->letter != 'W')
             continue;
-        struct wire_comm w = {
-            c->root, c->ordinal, c->members_hash, c->letter, c->root == rank ? c->counter : -1,
-            c->size, 0};
-        int index = add_comm(set, &w, c->members);
-        for (int op = 0; op < prof_op_count; op++) {
-            struct prof_cell *row = atomic_load(&c->rows[op]);
+        int index = lens_comm_set_add_local(&set->comms, c, rank);
+        for (int op = 0; data && op < prof_op_count; op++) {
+            struct prof_cell *row = atomic_load(&data->rows[op]);
             for (int b = 0; row && b < prof_nbuckets; b++) {
                 if (!row[b].calls)
                     continue;
                 GROW(set->rows, set->nrows, 1);
                 const double ns_per_tick = prof_seconds_per_tick * 1e9;
                 struct wire_row *w = &set->rows[set->nrows++];
-                *w = (struct wire_row){.rank = rank, .comm = index, .op = (int16_t)op,
-                                       .bucket = (int16_t)b, .calls = row[b].calls,
+                *w = (struct wire_row){.rank = rank,
+                                       .comm = index,
+                                       .op = (int16_t)op,
+                                       .bucket = (int16_t)b,
+                                       .calls = row[b].calls,
                                        .volume = row[b].volume};
                 w->time_ns = (uint64_t)(row[b].time_ticks * ns_per_tick);
                 w->max_ns = (uint64_t)(row[b].max_ticks * ns_per_tick);
@@ -82,18 +56,19 @@ void prof_collect(struct profile_set *set, int rank, double net_s)
 /* Wire layout: five counts, then ranks, comms, rows, members. */
 static void *pack(const struct profile_set *s, int *len)
 {
-    uint64_t counts[4] = {s->nranks, s->ncomms, s->nrows, s->nmembers};
-    size_t size = sizeof counts + s->nranks * sizeof *s->ranks + s->ncomms * sizeof *s->comms +
-                  s->nrows * sizeof *s->rows + s->nmembers * sizeof *s->members;
+    const struct lens_comm_set *c = &s->comms;
+    uint64_t counts[4] = {s->nranks, c->ncomms, s->nrows, c->nmembers};
+    size_t size = sizeof counts + s->nranks * sizeof *s->ranks + c->ncomms * sizeof *c->comms +
+                  s->nrows * sizeof *s->rows + c->nmembers * sizeof *c->members;
     char *buf = malloc(size), *p = buf;
 #define PUT(src, bytes)                                                                            \
     memcpy(p, src, bytes);                                                                         \
     p += bytes
     PUT(counts, sizeof counts);
     PUT(s->ranks, s->nranks * sizeof *s->ranks);
-    PUT(s->comms, s->ncomms * sizeof *s->comms);
+    PUT(c->comms, c->ncomms * sizeof *c->comms);
     PUT(s->rows, s->nrows * sizeof *s->rows);
-    PUT(s->members, s->nmembers * sizeof *s->members);
+    PUT(c->members, c->nmembers * sizeof *c->members);
 #undef PUT
     *len = (int)size;
     return buf;
@@ -104,7 +79,7 @@ static void merge_packed(struct profile_set *s, const char *buf)
     uint64_t counts[4];
     memcpy(counts, buf, sizeof counts);
     const struct wire_rank *ranks = (const void *)(buf + sizeof counts);
-    const struct wire_comm *comms = (const void *)(ranks + counts[0]);
+    const struct lens_wire_comm *comms = (const void *)(ranks + counts[0]);
     const struct wire_row *rows = (const void *)(comms + counts[1]);
     const int32_t *members = (const void *)(rows + counts[2]);
     GROW(s->ranks, s->nranks, counts[0]);
@@ -112,7 +87,7 @@ static void merge_packed(struct profile_set *s, const char *buf)
     s->nranks += counts[0];
     int *remap = malloc((counts[1] + 1) * sizeof *remap);
     for (uint64_t i = 0; i < counts[1]; i++)
-        remap[i] = add_comm(s, &comms[i], members + comms[i].members_off);
+        remap[i] = lens_comm_set_add(&s->comms, &comms[i], members + comms[i].members_off);
     GROW(s->rows, s->nrows, counts[2]);
     for (uint64_t i = 0; i < counts[2]; i++) {
         s->rows[s->nrows] = rows[i];
@@ -152,8 +127,7 @@ int prof_tree_merge(struct profile_set *set, MPI_Comm comm)
 void prof_set_free(struct profile_set *set)
 {
     free(set->ranks);
-    free(set->comms);
     free(set->rows);
-    free(set->members);
+    lens_comm_set_free(&set->comms);
     memset(set, 0, sizeof *set);
 }

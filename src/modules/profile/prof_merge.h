@@ -6,22 +6,14 @@
 
 #include <stddef.h>
 #include <mpi.h>
+
+#include "commtrack.h"
 #include <stdint.h>
 
 struct wire_rank {
     int32_t rank;
     char host[64];
     double net_s, mpi_s;
-};
-
-/* A communicator, deduplicated across ranks by (root, hash, ordinal). */
-struct wire_comm {
-    int32_t root, ordinal;
-    uint64_t hash;
-    int32_t letter;
-    int32_t root_counter; /* the root's creation counter, -1 until the root's copy is merged */
-    int32_t size;
-    int32_t members_off; /* into the members pool */
 };
 
 struct wire_row {
@@ -32,10 +24,9 @@ struct wire_row {
 
 struct profile_set {
     struct wire_rank *ranks;
-    struct wire_comm *comms;
     struct wire_row *rows;
-    int32_t *members;
-    size_t nranks, ncomms, nrows, nmembers;
+    size_t nranks, nrows;
+    struct lens_comm_set comms; /* the communicators rows refer to (commtrack.h) */
 };
 
 /* This rank's data. */

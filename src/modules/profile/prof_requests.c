@@ -13,7 +13,7 @@
 
 struct req_entry {
     uintptr_t key; /* 0 empty, UINTPTR_MAX deleted */
-    struct prof_comm *rec;
+    struct lens_comm *rec;
     uint64_t bytes;
     int persistent;
 };
@@ -55,7 +55,7 @@ static void grow(void)
     free(old);
 }
 
-void prof_request_remember(MPI_Request req, struct prof_comm *rec, uint64_t bytes, int persistent)
+void prof_request_remember(MPI_Request req, struct lens_comm *rec, uint64_t bytes, int persistent)
 {
     if (req == MPI_REQUEST_NULL)
         return;
@@ -107,9 +107,9 @@ static void forget(MPI_Request req)
 
 /* The record a set of requests is charged to: their common communicator, "mixed" if
  * they come from several, or MPI_COMM_WORLD's if none is known (as mpisee). */
-static struct prof_comm *charge_of(const MPI_Request reqs[], int n)
+static struct lens_comm *charge_of(const MPI_Request reqs[], int n)
 {
-    struct prof_comm *rec = NULL;
+    struct lens_comm *rec = NULL;
     struct req_entry e;
     for (int i = 0; i < n; i++) {
         if (!lookup(reqs[i], &e, 0))
@@ -138,7 +138,7 @@ static void drop_completed(const MPI_Request before[], const MPI_Request after[]
         return CALL;                                                                               \
     MPI_Request small_[SMALL], *before_ = (N) <= SMALL ? small_ : malloc((N) * sizeof *before_);   \
     memcpy(before_, REQS, (N) * sizeof *before_);                                                  \
-    struct prof_comm *rec_ = charge_of(before_, N);                                                \
+    struct lens_comm *rec_ = charge_of(before_, N);                                                \
     uint64_t t0_ = prof_now();                                                                     \
     int rc_ = CALL;                                                                                \
     prof_add(rec_, OP, 0, 0, prof_now() - t0_);                                                    \
@@ -208,7 +208,7 @@ int MPI_Startall(int n, MPI_Request reqs[])
     for (int i = 0; i < n; i++)
         if (lookup(reqs[i], &e, 0))
             bytes += e.bytes;
-    struct prof_comm *rec = charge_of(reqs, n);
+    struct lens_comm *rec = charge_of(reqs, n);
     uint64_t t0 = prof_now();
     int rc = PMPI_Startall(n, reqs);
     prof_add(rec, PROF_OP_Startall, bytes, 0, prof_now() - t0);

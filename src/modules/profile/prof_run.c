@@ -34,7 +34,7 @@ int mpilens_module_init(const struct mpilens_module_args *args)
 static void started(uint64_t t0, int op)
 {
     prof_setup();
-    prof_register(MPI_COMM_WORLD, 'W', NULL);
+    lens_comm_register(MPI_COMM_WORLD, 'W', NULL);
     PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm);
     start_ns = t0;
     prof_on = 1;

@@ -1,27 +1,20 @@
-/* prof_comms.c: communicators, windows and files as the profile module tracks them.
+/* commtrack_wrap.c: the wrappers that register communicators and windows.
  *
  * Every creating call registers the new communicator with the letter of Table 1 of the
  * mpisee paper (docs/database.md lists them all, with our choices for the calls the
  * paper does not name). No collective is added anywhere: members are read from the new
  * communicator's group (a local call), or copied from the parent for duplicates (whose
  * handle may not be used before an idup completes). MPI_Comm_free stays local; the
- * record keeps its data. Windows and files remember the communicator they were made on.
+ * record keeps its data. Windows remember the communicator they were made on.
  */
 #include <string.h>
 
-#include "prof.h"
+#include "commtrack.h"
 
-static uintptr_t key_of(const void *handle, size_t size)
-{
-    uintptr_t key = 0;
-    memcpy(&key, handle, size < sizeof key ? size : sizeof key);
-    return key;
-}
-
-static int registered(int rc, MPI_Comm *newcomm, char letter, const struct prof_comm *like)
+static int registered(int rc, MPI_Comm *newcomm, char letter, const struct lens_comm *like)
 {
     if (rc == MPI_SUCCESS && newcomm && *newcomm != MPI_COMM_NULL)
-        prof_register(*newcomm, letter, like);
+        lens_comm_register(*newcomm, letter, like);
     return rc;
 }
 
@@ -37,24 +30,24 @@ int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Com
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return registered(PMPI_Comm_dup(comm, newcomm), newcomm, 'd', prof_comm(comm));
+    return registered(PMPI_Comm_dup(comm, newcomm), newcomm, 'd', lens_comm(comm));
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return registered(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm, 'e', prof_comm(comm));
+    return registered(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm, 'e', lens_comm(comm));
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 {
-    return registered(PMPI_Comm_idup(comm, newcomm, req), newcomm, 'i', prof_comm(comm));
+    return registered(PMPI_Comm_idup(comm, newcomm, req), newcomm, 'i', lens_comm(comm));
 }
 
 #if MPI_VERSION >= 4
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *req)
 {
     return registered(PMPI_Comm_idup_with_info(comm, info, newcomm, req), newcomm, 'o',
-                      prof_comm(comm));
+                      lens_comm(comm));
 }
 #endif
 
@@ -122,7 +115,7 @@ int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm)
 int MPI_Comm_free(MPI_Comm *comm)
 {
     if (comm && *comm != MPI_COMM_NULL)
-        prof_forget(*comm);
+        lens_comm_forget(*comm);
     return PMPI_Comm_free(comm);
 }
 
@@ -131,7 +124,7 @@ int MPI_Comm_free(MPI_Comm *comm)
 static int window_made(int rc, MPI_Comm comm, MPI_Win *win)
 {
     if (rc == MPI_SUCCESS)
-        prof_handle_set(key_of(win, sizeof *win), prof_comm(comm));
+        lens_handle_set(lens_handle_key(win, sizeof *win), lens_comm(comm));
     return rc;
 }
 
@@ -159,45 +152,12 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 
 int MPI_Win_free(MPI_Win *win)
 {
-    prof_handle_drop(key_of(win, sizeof *win));
+    lens_handle_drop(lens_handle_key(win, sizeof *win));
     return PMPI_Win_free(win);
 }
 
-struct prof_comm *prof_win(MPI_Win win)
+struct lens_comm *lens_comm_of_win(MPI_Win win)
 {
-    struct prof_comm *rec = prof_handle_get(key_of(&win, sizeof win));
-    return rec ? rec : prof_comm(MPI_COMM_WORLD);
-}
-
-/* ---- files ---- */
-
-int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh)
-{
-    if (!prof_on)
-        return PMPI_File_open(comm, name, amode, info, fh);
-    uint64_t t0 = prof_now();
-    int rc = PMPI_File_open(comm, name, amode, info, fh);
-    struct prof_comm *rec = prof_comm(comm);
-    prof_add(rec, PROF_OP_File_open, 0, 0, prof_now() - t0);
-    if (rc == MPI_SUCCESS)
-        prof_handle_set(key_of(fh, sizeof *fh), rec);
-    return rc;
-}
-
-int MPI_File_close(MPI_File *fh)
-{
-    if (!prof_on)
-        return PMPI_File_close(fh);
-    struct prof_comm *rec = prof_file(*fh);
-    prof_handle_drop(key_of(fh, sizeof *fh));
-    uint64_t t0 = prof_now();
-    int rc = PMPI_File_close(fh);
-    prof_add(rec, PROF_OP_File_close, 0, 0, prof_now() - t0);
-    return rc;
-}
-
-struct prof_comm *prof_file(MPI_File fh)
-{
-    struct prof_comm *rec = prof_handle_get(key_of(&fh, sizeof fh));
-    return rec ? rec : prof_comm(MPI_COMM_WORLD);
+    struct lens_comm *rec = lens_handle_get(lens_handle_key(&win, sizeof win));
+    return rec ? rec : lens_comm(MPI_COMM_WORLD);
 }

@@ -1,0 +1,87 @@
+/* commtrack.h: communicators as mpilens modules track them, with globally consistent
+ * names and no collective at creation (the mpisee scheme, docs/database.md).
+ *
+ * Each module that needs communicators links these files (an object library: each module
+ * gets its own copy of the state, nothing is shared between modules). The creation
+ * wrappers (commtrack_wrap.c) register every new communicator; lens_comm() finds the
+ * record of a handle on every call; a module keeps its own data in the record's payload.
+ * At MPI_Finalize, commtrack_wire.c gives the records a wire form that merges across
+ * ranks and resolves the names, and writes them into the run database.
+ */
+#ifndef LENS_COMMTRACK_H
+#define LENS_COMMTRACK_H
+
+#include <mpi.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LENS_HIDDEN_API __attribute__((visibility("hidden")))
+
+struct lens_comm {
+    char letter;           /* creating call (W, s, t, d, ...) */
+    int root;              /* world rank of local rank 0 (-1 for the mixed entry) */
+    int counter;           /* this process's creation counter when it was created */
+    int ordinal;           /* earlier records here with the same root and members */
+    uint64_t members_hash; /* hash of the member list */
+    int size;
+    int *members;           /* world ranks of the local group */
+    void *_Atomic payload;  /* the module's data, see lens_comm_payload() */
+    struct lens_comm *next; /* all records of this process, newest first */
+};
+
+/* The record of comm, registered on demand (MPI_COMM_SELF as 'f', others 'n'). */
+LENS_HIDDEN_API struct lens_comm *lens_comm(MPI_Comm comm);
+/* Registers a new communicator; like: the parent of a duplicate (members copied). */
+LENS_HIDDEN_API struct lens_comm *lens_comm_register(MPI_Comm comm, char letter,
+                                                     const struct lens_comm *like);
+/* The marked entry for request arrays spanning several communicators. */
+LENS_HIDDEN_API struct lens_comm *lens_comm_mixed(void);
+LENS_HIDDEN_API struct lens_comm *lens_comm_all(void);
+/* The module's payload of rec (size bytes, zeroed, allocated once, thread-safe). */
+LENS_HIDDEN_API void *lens_comm_payload(struct lens_comm *rec, size_t size);
+/* World rank of rank `rank` of comm's remote group (local group for intracommunicators). */
+LENS_HIDDEN_API int lens_comm_peer_world_rank(MPI_Comm comm, int rank);
+
+/* Other handles (windows, files) remembered against a communicator record. */
+LENS_HIDDEN_API void lens_handle_set(uintptr_t key, struct lens_comm *rec);
+LENS_HIDDEN_API struct lens_comm *lens_handle_get(uintptr_t key);
+LENS_HIDDEN_API void lens_handle_drop(uintptr_t key);
+LENS_HIDDEN_API uintptr_t lens_handle_key(const void *handle, size_t size);
+/* Forget comm after MPI_Comm_free (its record stays). */
+LENS_HIDDEN_API void lens_comm_forget(MPI_Comm comm);
+/* The communicator a window was made on (MPI_COMM_WORLD's record if unknown). */
+LENS_HIDDEN_API struct lens_comm *lens_comm_of_win(MPI_Win win);
+
+/* ---- wire form (commtrack_wire.c) ---- */
+
+struct lens_wire_comm {
+    int32_t root, ordinal;
+    uint64_t hash;
+    int32_t letter;
+    int32_t root_counter; /* the root's creation counter, -1 until the root's copy is merged */
+    int32_t size;
+    int32_t members_off; /* into the members pool */
+};
+
+struct lens_comm_set {
+    struct lens_wire_comm *comms;
+    int32_t *members;
+    size_t ncomms, nmembers;
+};
+
+/* Adds a communicator (deduplicated by root, members and ordinal); returns its index. */
+LENS_HIDDEN_API int lens_comm_set_add(struct lens_comm_set *set, const struct lens_wire_comm *c,
+                                      const int32_t *members);
+/* Adds this process's record rec. */
+LENS_HIDDEN_API int lens_comm_set_add_local(struct lens_comm_set *set, const struct lens_comm *rec,
+                                            int my_world_rank);
+LENS_HIDDEN_API void lens_comm_set_free(struct lens_comm_set *set);
+/* "s0.1", "W0.0", "mixed". */
+LENS_HIDDEN_API void lens_comm_name(const struct lens_wire_comm *c, char *out, size_t len);
+/* Inserts the set into table communicators (INSERT OR IGNORE by name); ids[i] receives
+ * the row id of set->comms[i]. 0 or -1. */
+LENS_HIDDEN_API int lens_comm_set_write(sqlite3 *db, const struct lens_comm_set *set, int *ids);
+
+#endif

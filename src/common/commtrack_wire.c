@@ -1,0 +1,147 @@
+/* commtrack_wire.c: communicators across ranks: a wire form that merges (deduplicated by
+ * root, members and creation order, all known locally), the names resolved from the root's
+ * creation counter, and the rows of the run database's communicators table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commtrack.h"
+
+#define GROW(ptr, n, extra) ptr = realloc(ptr, ((n) + (extra) + 1) * sizeof *(ptr))
+
+static int find_comm(const struct lens_comm_set *s, int32_t root, uint64_t hash, int32_t ordinal)
+{
+    for (size_t i = 0; i < s->ncomms; i++)
+        if (s->comms[i].root == root && s->comms[i].hash == hash && s->comms[i].ordinal == ordinal)
+            return (int)i;
+    return -1;
+}
+
+int lens_comm_set_add(struct lens_comm_set *s, const struct lens_wire_comm *c,
+                      const int32_t *members)
+{
+    int i = find_comm(s, c->root, c->hash, c->ordinal);
+    if (i >= 0) {
+        if (s->comms[i].root_counter < 0)
+            s->comms[i].root_counter = c->root_counter;
+        return i;
+    }
+    GROW(s->comms, s->ncomms, 1);
+    GROW(s->members, s->nmembers, c->size);
+    s->comms[s->ncomms] = *c;
+    s->comms[s->ncomms].members_off = (int32_t)s->nmembers;
+    memcpy(s->members + s->nmembers, members, c->size * sizeof *members);
+    s->nmembers += c->size;
+    return (int)s->ncomms++;
+}
+
+int lens_comm_set_add_local(struct lens_comm_set *set, const struct lens_comm *rec,
+                            int my_world_rank)
+{
+    struct lens_wire_comm w = {rec->root,
+                               rec->ordinal,
+                               rec->members_hash,
+                               rec->letter,
+                               rec->root == my_world_rank ? rec->counter : -1,
+                               rec->size,
+                               0};
+    return lens_comm_set_add(set, &w, rec->members);
+}
+
+void lens_comm_set_free(struct lens_comm_set *set)
+{
+    free(set->comms);
+    free(set->members);
+    memset(set, 0, sizeof *set);
+}
+
+static const char *creator_of(int letter)
+{
+    switch (letter) {
+    case 'W':
+        return "MPI_COMM_WORLD";
+    case 'f':
+        return "MPI_COMM_SELF";
+    case 's':
+        return "MPI_Comm_split";
+    case 't':
+        return "MPI_Comm_split_type";
+    case 'd':
+        return "MPI_Comm_dup";
+    case 'e':
+        return "MPI_Comm_dup_with_info";
+    case 'i':
+        return "MPI_Comm_idup";
+    case 'o':
+        return "MPI_Comm_idup_with_info";
+    case 'c':
+        return "MPI_Comm_create";
+    case 'u':
+        return "MPI_Comm_create_group";
+    case 'a':
+        return "MPI_Cart_create";
+    case 'b':
+        return "MPI_Cart_sub";
+    case 'r':
+        return "MPI_Graph_create";
+    case 'g':
+        return "MPI_Dist_graph_create";
+    case 'j':
+        return "MPI_Dist_graph_create_adjacent";
+    case 'x':
+        return "MPI_Intercomm_create";
+    case 'm':
+        return "MPI_Intercomm_merge";
+    case 'M':
+        return "(requests of several communicators)";
+    default:
+        return "(created out of sight: spawn, connect, accept)";
+    }
+}
+
+void lens_comm_name(const struct lens_wire_comm *c, char *out, size_t len)
+{
+    if (c->letter == 'M')
+        snprintf(out, len, "mixed");
+    else
+        snprintf(out, len, "%c%d.%d", c->letter, c->root, c->root_counter);
+}
+
+int lens_comm_set_write(sqlite3 *db, const struct lens_comm_set *set, int *ids)
+{
+    sqlite3_stmt *st;
+    int rc = 0;
+    sqlite3_stmt *find;
+    sqlite3_prepare_v2(db,
+                       "INSERT OR IGNORE INTO communicators (name, size, creator, members) "
+                       "VALUES (?, ?, ?, ?)",
+                       -1, &st, NULL);
+    sqlite3_prepare_v2(db, "SELECT id FROM communicators WHERE name = ?", -1, &find, NULL);
+    for (size_t i = 0; i < set->ncomms; i++) {
+        const struct lens_wire_comm *c = &set->comms[i];
+        char name[64];
+        lens_comm_name(c, name, sizeof name);
+        size_t cap = 16 + 12 * (size_t)c->size, used = 0;
+        char *members = malloc(cap);
+        members[0] = '\0';
+        for (int m = 0; m < c->size; m++)
+            used += snprintf(members + used, cap - used, "%s%d", m ? "," : "",
+                             set->members[c->members_off + m]);
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 2, c->size);
+        sqlite3_bind_text(st, 3, creator_of(c->letter), -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, members, -1, SQLITE_TRANSIENT);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+        free(members);
+        sqlite3_bind_text(find, 1, name, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(find) == SQLITE_ROW)
+            ids[i] = sqlite3_column_int(find, 0);
+        sqlite3_reset(find);
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(find);
+
+    return rc ? -1 : 0;
+}
