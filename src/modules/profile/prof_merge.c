@@ -1,9 +1,7 @@
-/* prof_merge.c: gather the ranks' profiles to rank 0 along a binomial tree.
- *
- * In round k, every rank whose rank has bit k set (and no lower bit) sends its partial
- * set to rank - 2^k and stops; the receiver merges it: ranks and rows are appended,
+/* prof_merge.c: gather the ranks' profiles to rank 0 along a binomial tree
+ * (tree_merge.c). A receiver merges what it gets: ranks and rows are appended,
  * communicators deduplicated by (root, members hash, ordinal), so a communicator's
- * definition travels once per subtree. Rank 0 receives log2(P) messages, not P-1.
+ * definition travels once per subtree.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -13,6 +11,7 @@
 
 #include "prof.h"
 #include "prof_merge.h"
+#include "tree_merge.h"
 
 #define GROW(ptr, n, extra) ptr = realloc(ptr, ((n) + (extra) + 1) * sizeof *(ptr))
 
@@ -96,32 +95,21 @@ static void merge_packed(struct profile_set *s, const char *buf)
     free(remap);
 }
 
+static void *pack_set(void *ctx, int *len)
+{
+    return pack(ctx, len);
+}
+
+static void absorb_set(void *ctx, const void *data, int len)
+{
+    (void)len;
+    merge_packed(ctx, data);
+}
+
 int prof_tree_merge(struct profile_set *set, MPI_Comm comm)
 {
-    int rank, size;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    const int tag = 1;
-    for (int step = 1; step < size; step <<= 1) {
-        if (rank & step) {
-            int len;
-            void *buf = pack(set, &len);
-            PMPI_Send(buf, len, MPI_BYTE, rank - step, tag, comm);
-            free(buf);
-            return 0;
-        }
-        if (rank + step < size) {
-            MPI_Status status;
-            int len;
-            PMPI_Probe(rank + step, tag, comm, &status);
-            PMPI_Get_count(&status, MPI_BYTE, &len);
-            char *buf = malloc(len);
-            PMPI_Recv(buf, len, MPI_BYTE, rank + step, tag, comm, MPI_STATUS_IGNORE);
-            merge_packed(set, buf);
-            free(buf);
-        }
-    }
-    return rank == 0;
+    static const struct lens_merge_ops ops = {pack_set, absorb_set};
+    return lens_tree_merge(comm, set, &ops);
 }
 
 void prof_set_free(struct profile_set *set)

@@ -1,0 +1,19 @@
+/* tree_merge.h: gather every rank's data on rank 0 along a binomial tree. In round k, a
+ * rank with bit k set (and no lower bit) sends its packed state to rank - 2^k and stops;
+ * the receiver absorbs it. Rank 0 receives log2(P) messages instead of P-1.
+ */
+#ifndef LENS_TREE_MERGE_H
+#define LENS_TREE_MERGE_H
+
+#include <mpi.h>
+
+struct lens_merge_ops {
+    void *(*pack)(void *ctx, int *len);                     /* malloc'ed bytes of ctx */
+    void (*absorb)(void *ctx, const void *data, int len);   /* merge a packed state into ctx */
+};
+
+/* Returns 1 on rank 0 of comm (ctx then holds everything), 0 elsewhere. */
+__attribute__((visibility("hidden"))) int lens_tree_merge(MPI_Comm comm, void *ctx,
+                                                          const struct lens_merge_ops *ops);
+
+#endif
