@@ -77,6 +77,56 @@ static inline int mpilens_publish(const char *name, void *pointer, size_t size)
     return mpilens_service_publish ? mpilens_service_publish(name, pointer, size) : -1;
 }
 
+/* ---- The monitor module's API (safe without mpilens or without the module) ---- */
+
+/* Matrix kinds for mpilens_monitor_read. */
+enum mpilens_monitor_kind {
+    MPILENS_MONITOR_P2P = 0,     /* point-to-point messages sent, by world rank */
+    MPILENS_MONITOR_COLL = 1,    /* collectives, decomposed as Open MPI's monitoring does */
+    MPILENS_MONITOR_RMA = 2,     /* one-sided data sent to targets */
+    MPILENS_MONITOR_RMA_RECV = 3 /* one-sided data received from targets (Get, results) */
+};
+
+struct mpilens_monitor_api {
+    int (*start)(void);
+    int (*stop)(void);
+    int (*reset)(void);
+    int (*read)(int kind, unsigned long long *counts, unsigned long long *bytes, int n);
+    int (*flush)(const char *phase);
+};
+
+static inline struct mpilens_monitor_api *mpilens_monitor_api_(void)
+{
+    return (struct mpilens_monitor_api *)mpilens_lookup("monitor.api", NULL);
+}
+/* Start / stop recording (it starts at MPI_Init unless MPILENS_MONITOR_START=0).
+ * Each returns 0, or -1 when the monitor is not loaded. */
+static inline int mpilens_monitor_start(void)
+{
+    return mpilens_monitor_api_() ? mpilens_monitor_api_()->start() : -1;
+}
+static inline int mpilens_monitor_stop(void)
+{
+    return mpilens_monitor_api_() ? mpilens_monitor_api_()->stop() : -1;
+}
+/* Zero the current counters (closed phases are kept). */
+static inline int mpilens_monitor_reset(void)
+{
+    return mpilens_monitor_api_() ? mpilens_monitor_api_()->reset() : -1;
+}
+/* This rank's current counters of kind toward each world rank, into counts[n] and bytes[n]
+ * (either may be NULL); n must be at least the size of MPI_COMM_WORLD. */
+static inline int mpilens_monitor_read(int kind, unsigned long long *counts,
+                                       unsigned long long *bytes, int n)
+{
+    return mpilens_monitor_api_() ? mpilens_monitor_api_()->read(kind, counts, bytes, n) : -1;
+}
+/* Close the current phase under a name (`mpilens matrix --phase NAME`) and start a new one. */
+static inline int mpilens_monitor_flush(const char *phase)
+{
+    return mpilens_monitor_api_() ? mpilens_monitor_api_()->flush(phase) : -1;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -135,6 +135,10 @@ struct lens_comm *lens_comm_register(MPI_Comm comm, char letter, const struct le
     } else {
         rec->members = world_members(comm, &rec->size);
     }
+    if (like)
+        rec->inter = like->inter;
+    else
+        PMPI_Comm_test_inter(comm, &rec->inter);
     rec->root = rec->size > 0 ? rec->members[0] : -1;
     rec->members_hash = hash_members(rec->members, rec->size);
     pthread_mutex_lock(&registry_lock);

@@ -26,6 +26,7 @@ struct lens_comm {
     int ordinal;           /* earlier records here with the same root and members */
     uint64_t members_hash; /* hash of the member list */
     int size;
+    int inter;              /* an intercommunicator (peers are in the remote group) */
     int *members;           /* world ranks of the local group */
     void *_Atomic payload;  /* the module's data, see lens_comm_payload() */
     struct lens_comm *next; /* all records of this process, newest first */

@@ -1,0 +1,32 @@
+/* matrix.h: the pieces of `mpilens matrix`: loading (matrix_load.c) and the output
+ * formats (matrix_output.c, matrix_prof.c).
+ */
+#ifndef LENS_MATRIX_H
+#define LENS_MATRIX_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct matrix_query {
+    const char *db, *kind, *metric, *format, *phase, *output;
+    int histogram;
+};
+
+struct matrix {
+    int n;                             /* ranks */
+    unsigned long long *count, *bytes; /* n x n, row = sender */
+};
+
+int matrix_has_monitor(sqlite3 *db);
+int matrix_phase_exists(sqlite3 *db, const char *phase);
+int matrix_load(sqlite3 *db, const struct matrix_query *q, struct matrix *m);
+void matrix_print_text(const struct matrix *m, const struct matrix_query *q, FILE *out);
+void matrix_print_csv(const struct matrix *m, const struct matrix_query *q, FILE *out);
+void matrix_print_svg(const struct matrix *m, const struct matrix_query *q, FILE *out);
+void matrix_print_html(const struct matrix *m, const struct matrix_query *q, FILE *out);
+int matrix_print_histogram(sqlite3 *db, const struct matrix_query *q, FILE *out);
+int matrix_print_io(sqlite3 *db, const struct matrix_query *q, FILE *out);
+int matrix_print_prof(sqlite3 *db, const struct matrix_query *q);
+
+#endif

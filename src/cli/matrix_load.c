@@ -1,0 +1,68 @@
+/* matrix_load.c: read the monitor's matrix (summed over phases unless one is asked for)
+ * from the run database; every filter is a bound parameter.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix.h"
+#include "report.h"
+
+int matrix_has_monitor(sqlite3 *db)
+{
+    return report_has_table(db, "monitor_matrix");
+}
+
+int matrix_phase_exists(sqlite3 *db, const char *phase)
+{
+    sqlite3_stmt *st;
+    int found = 0;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM monitor_phases WHERE name = ?", -1, &st, NULL) ==
+        SQLITE_OK) {
+        sqlite3_bind_text(st, 1, phase, -1, SQLITE_STATIC);
+        found = sqlite3_step(st) == SQLITE_ROW;
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
+static int ranks_of(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    int n = 0;
+    sqlite3_prepare_v2(db,
+                       "SELECT MAX(COALESCE((SELECT CAST(value AS INTEGER) FROM metadata"
+                       " WHERE key = 'Processes'), 0), (SELECT MAX(MAX(src), MAX(dst)) + 1"
+                       " FROM monitor_matrix))",
+                       -1, &st, NULL);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+int matrix_load(sqlite3 *db, const struct matrix_query *q, struct matrix *m)
+{
+    m->n = ranks_of(db);
+    m->count = calloc((size_t)2 * m->n * m->n + 1, sizeof *m->count);
+    m->bytes = m->count + (size_t)m->n * m->n;
+    sqlite3_stmt *st;
+    const char *sql = "SELECT m.src, m.dst, SUM(m.messages), SUM(m.bytes) FROM monitor_matrix m"
+                      " JOIN monitor_phases p ON p.id = m.phase_id"
+                      " WHERE (?1 IS NULL OR p.name = ?1)"
+                      " AND (m.kind = ?2 OR (?2 = 'all' AND m.kind IN ('p2p', 'coll', 'rma')))"
+                      " GROUP BY m.src, m.dst";
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (q->phase)
+        sqlite3_bind_text(st, 1, q->phase, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, q->kind, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int s = sqlite3_column_int(st, 0), d = sqlite3_column_int(st, 1);
+        if (s < 0 || d < 0 || s >= m->n || d >= m->n)
+            continue;
+        m->count[(size_t)s * m->n + d] = (unsigned long long)sqlite3_column_int64(st, 2);
+        m->bytes[(size_t)s * m->n + d] = (unsigned long long)sqlite3_column_int64(st, 3);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}

@@ -1,0 +1,189 @@
+/* matrix_output.c: the matrix as a shaded terminal table, CSV, SVG or HTML heatmap; the
+ * histograms of one rank; the I/O table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix.h"
+#include "report.h"
+
+#define MAX_COLUMNS 12
+
+static unsigned long long value(const struct matrix *m, const struct matrix_query *q, int s, int d)
+{
+    return (strcmp(q->metric, "count") == 0 ? m->count : m->bytes)[(size_t)s * m->n + d];
+}
+
+static void compact(unsigned long long v, int bytes, char *out, size_t len)
+{
+    static const char *const units[] = {"", "K", "M", "G", "T", "P"};
+    double x = (double)v;
+    int u = 0;
+    while (x >= (bytes ? 1024 : 1000) && u < 5) {
+        x /= bytes ? 1024 : 1000;
+        u++;
+    }
+    if (u == 0)
+        snprintf(out, len, "%llu", v);
+    else
+        snprintf(out, len, x < 10 ? "%.1f%s" : "%.0f%s", x, units[u]);
+}
+
+void matrix_print_text(const struct matrix *m, const struct matrix_query *q, FILE *out)
+{
+    int block = (m->n + MAX_COLUMNS - 1) / MAX_COLUMNS, cols = (m->n + block - 1) / block;
+    int bytes = strcmp(q->metric, "bytes") == 0;
+    static const char *const shades[] = {" ", "░", "▒", "▓", "█"};
+    unsigned long long *cell = calloc((size_t)cols * cols + 1, sizeof *cell), max = 0;
+    for (int s = 0; s < m->n; s++)
+        for (int d = 0; d < m->n; d++)
+            cell[(s / block) * cols + d / block] += value(m, q, s, d);
+    for (int i = 0; i < cols * cols; i++)
+        max = cell[i] > max ? cell[i] : max;
+    fprintf(out, "%s %s matrix%s%s, %d ranks%s (rows: senders, columns: receivers)\n", q->kind,
+            bytes ? "bytes" : "message", q->phase ? ", phase " : "", q->phase ? q->phase : "", m->n,
+            block > 1 ? ", ranks grouped" : "");
+    fprintf(out, "%9s", "");
+    for (int c = 0; c < cols; c++) {
+        char label[16];
+        if (block > 1)
+            snprintf(label, sizeof label, "%d-%d", c * block,
+                     (c + 1) * block - 1 < m->n - 1 ? (c + 1) * block - 1 : m->n - 1);
+        else
+            snprintf(label, sizeof label, "%d", c);
+        fprintf(out, " %7s", label);
+    }
+    fputc('\n', out);
+    for (int r = 0; r < cols; r++) {
+        char label[16];
+        if (block > 1)
+            snprintf(label, sizeof label, "%d-%d", r * block,
+                     (r + 1) * block - 1 < m->n - 1 ? (r + 1) * block - 1 : m->n - 1);
+        else
+            snprintf(label, sizeof label, "%d", r);
+        fprintf(out, "%9s", label);
+        for (int c = 0; c < cols; c++) {
+            unsigned long long v = cell[r * cols + c];
+            char num[16];
+            compact(v, bytes, num, sizeof num);
+            int shade = v == 0 || max == 0 ? 0 : 1 + (int)(3.999 * (double)v / (double)max);
+            fprintf(out, " %6s%s", v ? num : ".", shades[shade]);
+        }
+        fputc('\n', out);
+    }
+    free(cell);
+}
+
+void matrix_print_csv(const struct matrix *m, const struct matrix_query *q, FILE *out)
+{
+    fprintf(out, "kind,src,dst,messages,bytes\n");
+    for (int s = 0; s < m->n; s++)
+        for (int d = 0; d < m->n; d++)
+            if (m->count[(size_t)s * m->n + d] || m->bytes[(size_t)s * m->n + d])
+                fprintf(out, "%s,%d,%d,%llu,%llu\n", q->kind, s, d, m->count[(size_t)s * m->n + d],
+                        m->bytes[(size_t)s * m->n + d]);
+}
+
+void matrix_print_svg(const struct matrix *m, const struct matrix_query *q, FILE *out)
+{
+    int cell = m->n <= 32 ? 24 : m->n <= 128 ? 6 : 2, margin = 40, size = margin + cell * m->n + 10;
+    unsigned long long max = 0;
+    for (int s = 0; s < m->n; s++)
+        for (int d = 0; d < m->n; d++)
+            max = value(m, q, s, d) > max ? value(m, q, s, d) : max;
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n", size,
+            size + 20);
+    fprintf(out,
+            "<text x=\"%d\" y=\"14\" font-size=\"12\">%s %s (rows: senders, columns: "
+            "receivers; max %llu)</text>\n",
+            margin, q->kind, q->metric, max);
+    for (int s = 0; s < m->n; s++) {
+        for (int d = 0; d < m->n; d++) {
+            unsigned long long v = value(m, q, s, d);
+            int shade = max ? (int)(255 - 200.0 * (double)v / (double)max) : 255;
+            fprintf(out,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,255)\""
+                    "><title>%d to %d: %llu</title></rect>\n",
+                    margin + d * cell, margin + s * cell, cell, cell, v ? shade : 255,
+                    v ? shade : 255, s, d, v);
+        }
+        if (cell >= 12)
+            fprintf(out, "<text x=\"4\" y=\"%d\" font-size=\"10\">%d</text>\n",
+                    margin + s * cell + cell - 6, s);
+    }
+    fputs("</svg>\n", out);
+}
+
+void matrix_print_html(const struct matrix *m, const struct matrix_query *q, FILE *out)
+{
+    fprintf(out,
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mpilens matrix"
+            "</title></head><body style=\"font-family:sans-serif\">\n<h1>%s %s matrix</h1>\n",
+            q->kind, q->metric);
+    matrix_print_svg(m, q, out);
+    fputs("<pre>\n", out);
+    matrix_print_csv(m, q, out);
+    fputs("</pre></body></html>\n", out);
+}
+
+int matrix_print_histogram(sqlite3 *db, const struct matrix_query *q, FILE *out)
+{
+    sqlite3_stmt *st;
+    const char *sql = "SELECT h.dst, h.bin, SUM(h.messages) FROM monitor_histogram h"
+                      " JOIN monitor_phases p ON p.id = h.phase_id"
+                      " WHERE h.src = ?1 AND (?2 IS NULL OR p.name = ?2)"
+                      " GROUP BY h.dst, h.bin ORDER BY h.dst, h.bin";
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return 2;
+    sqlite3_bind_int(st, 1, q->histogram);
+    if (q->phase)
+        sqlite3_bind_text(st, 2, q->phase, -1, SQLITE_STATIC);
+    fprintf(out, "point-to-point message sizes sent by rank %d\n%6s  %-21s %10s\n", q->histogram,
+            "PEER", "SIZE (bytes)", "MESSAGES");
+    int rows = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int bin = sqlite3_column_int(st, 1);
+        char range[48];
+        if (bin == 0)
+            snprintf(range, sizeof range, "0");
+        else if (bin == 1)
+            snprintf(range, sizeof range, "1");
+        else
+            snprintf(range, sizeof range, "%llu-%llu", 1ULL << (bin - 1),
+                     bin >= 64 ? ~0ULL : (1ULL << bin) - 1);
+        fprintf(out, "%6d  %-21s %10lld\n", sqlite3_column_int(st, 0), range,
+                (long long)sqlite3_column_int64(st, 2));
+        rows++;
+    }
+    sqlite3_finalize(st);
+    if (rows == 0)
+        fprintf(out, "(rank %d sent no point-to-point message)\n", q->histogram);
+    return 0;
+}
+
+int matrix_print_io(sqlite3 *db, const struct matrix_query *q, FILE *out)
+{
+    sqlite3_stmt *st;
+    const char *sql =
+        "SELECT i.rank, i.file, SUM(i.reads), SUM(i.bytes_read), SUM(i.writes),"
+        " SUM(i.bytes_written) FROM monitor_io i"
+        " JOIN monitor_phases p ON p.id = i.phase_id WHERE (?1 IS NULL OR p.name = ?1)"
+        " GROUP BY i.rank, i.file ORDER BY i.file, i.rank";
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return 2;
+    if (q->phase)
+        sqlite3_bind_text(st, 1, q->phase, -1, SQLITE_STATIC);
+    int csv = strcmp(q->format, "csv") == 0;
+    fprintf(out,
+            csv ? "rank,file,reads,bytes_read,writes,bytes_written\n"
+                : "%6s  %-40s %8s %12s %8s %12s\n",
+            "RANK", "FILE", "READS", "BYTES READ", "WRITES", "BYTES WRITTEN");
+    while (sqlite3_step(st) == SQLITE_ROW)
+        fprintf(out,
+                csv ? "%d,%s,%lld,%lld,%lld,%lld\n" : "%6d  %-40.40s %8lld %12lld %8lld %12lld\n",
+                sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1),
+                (long long)sqlite3_column_int64(st, 2), (long long)sqlite3_column_int64(st, 3),
+                (long long)sqlite3_column_int64(st, 4), (long long)sqlite3_column_int64(st, 5));
+    sqlite3_finalize(st);
+    return 0;
+}

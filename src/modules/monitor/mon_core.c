@@ -1,0 +1,214 @@
+/* mon_core.c: the monitor's counters, histograms, phases and files, and its control. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mon.h"
+#include "mon_set.h"
+
+int mon_on, mon_threaded, mon_nprocs, mon_rank;
+
+static uint64_t *counts[MON_KINDS], *bytes[MON_KINDS];
+static uint64_t *_Atomic *histograms; /* per peer, MON_BINS counters */
+
+struct mon_file {
+    uintptr_t key;
+    char name[256];
+    uint64_t v[4]; /* reads, bytes read, writes, bytes written */
+    struct mon_file *next;
+};
+static struct mon_file *files;
+static pthread_mutex_t files_lock = PTHREAD_MUTEX_INITIALIZER;
+struct mon_set mon_local; /* closed phases of this rank */
+
+struct mon_comm_data {
+    uint64_t v[6];
+};
+
+static inline void add(uint64_t *p, uint64_t v)
+{
+    if (mon_threaded)
+        __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    else
+        *p += v;
+}
+
+void mon_setup(void)
+{
+    PMPI_Comm_size(MPI_COMM_WORLD, &mon_nprocs);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &mon_rank);
+    uint64_t *all = calloc((size_t)2 * MON_KINDS * mon_nprocs, sizeof *all);
+    for (int k = 0; k < MON_KINDS; k++) {
+        counts[k] = all + (size_t)2 * k * mon_nprocs;
+        bytes[k] = counts[k] + mon_nprocs;
+    }
+    histograms = calloc(mon_nprocs, sizeof *histograms);
+}
+
+static int bin_of(uint64_t size)
+{
+    return size == 0 ? 0 : 64 - __builtin_clzll(size);
+}
+
+void mon_record(int kind, int peer, uint64_t size)
+{
+    if (peer < 0 || peer >= mon_nprocs)
+        return;
+    add(&counts[kind][peer], 1);
+    add(&bytes[kind][peer], size);
+    if (kind != MON_P2P)
+        return;
+    uint64_t *h = atomic_load_explicit(&histograms[peer], memory_order_acquire);
+    if (!h) {
+        uint64_t *fresh = calloc(MON_BINS, sizeof *fresh), *expected = NULL;
+        h = atomic_compare_exchange_strong(&histograms[peer], &expected, fresh) ? fresh : expected;
+        if (h != fresh)
+            free(fresh);
+    }
+    add(&h[bin_of(size)], 1);
+}
+
+void mon_record_coll_kind(MPI_Comm comm, int which, uint64_t size)
+{
+    struct mon_comm_data *d = lens_comm_payload(lens_comm(comm), sizeof *d);
+    add(&d->v[2 * which], 1);
+    add(&d->v[2 * which + 1], size);
+}
+
+void mon_coll_kinds(MPI_Comm comm, uint64_t v[6])
+{
+    struct mon_comm_data *d = lens_comm_payload(lens_comm(comm), sizeof *d);
+    memcpy(v, d->v, sizeof d->v);
+}
+
+uint64_t mon_bytes(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
+        return 0;
+    return (uint64_t)count * (uint64_t)size;
+}
+
+int mon_world_rank(MPI_Comm comm, int r)
+{
+    if (r < 0) /* MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT */
+        return -1;
+    if (comm == MPI_COMM_WORLD)
+        return r;
+    struct lens_comm *rec = lens_comm(comm);
+    if (!rec->inter)
+        return r < rec->size ? rec->members[r] : -1;
+    return lens_comm_peer_world_rank(comm, r);
+}
+
+static struct mon_file *file_of(uintptr_t key)
+{
+    for (struct mon_file *f = files; f; f = f->next)
+        if (f->key == key)
+            return f;
+    return NULL;
+}
+
+void mon_file_opened(MPI_File fh, const char *name)
+{
+    struct mon_file *f = calloc(1, sizeof *f);
+    f->key = lens_handle_key(&fh, sizeof fh);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    pthread_mutex_lock(&files_lock);
+    f->next = files;
+    files = f;
+    pthread_mutex_unlock(&files_lock);
+}
+
+void mon_file_closed(MPI_File fh)
+{
+    pthread_mutex_lock(&files_lock);
+    struct mon_file *f = file_of(lens_handle_key(&fh, sizeof fh));
+    if (f)
+        f->key = 0; /* keeps its counters for the database */
+    pthread_mutex_unlock(&files_lock);
+}
+
+void mon_record_io(MPI_File fh, int write, uint64_t size)
+{
+    pthread_mutex_lock(&files_lock);
+    struct mon_file *f = file_of(lens_handle_key(&fh, sizeof fh));
+    if (f) {
+        f->v[2 * write] += 1;
+        f->v[2 * write + 1] += size;
+    }
+    pthread_mutex_unlock(&files_lock);
+}
+
+int mon_read(int kind, uint64_t *c, uint64_t *b, int n)
+{
+    if (kind < 0 || kind >= MON_KINDS || n < mon_nprocs)
+        return -1;
+    for (int p = 0; p < mon_nprocs; p++) {
+        if (c)
+            c[p] = __atomic_load_n(&counts[kind][p], __ATOMIC_RELAXED);
+        if (b)
+            b[p] = __atomic_load_n(&bytes[kind][p], __ATOMIC_RELAXED);
+    }
+    return 0;
+}
+
+void mon_reset(void)
+{
+    for (int k = 0; k < MON_KINDS; k++) {
+        memset(counts[k], 0, mon_nprocs * sizeof *counts[k]);
+        memset(bytes[k], 0, mon_nprocs * sizeof *bytes[k]);
+    }
+    for (int p = 0; p < mon_nprocs; p++) {
+        uint64_t *h = atomic_load(&histograms[p]);
+        if (h)
+            memset(h, 0, MON_BINS * sizeof *h);
+    }
+    for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
+        struct mon_comm_data *d = atomic_load(&c->payload);
+        if (d)
+            memset(d, 0, sizeof *d);
+    }
+    pthread_mutex_lock(&files_lock);
+    for (struct mon_file *f = files; f; f = f->next)
+        memset(f->v, 0, sizeof f->v);
+    pthread_mutex_unlock(&files_lock);
+}
+
+int mon_flush(const char *name)
+{
+    int phase = mon_set_phase(&mon_local, name && *name ? name : "run");
+    for (int k = 0; k < MON_KINDS; k++)
+        for (int p = 0; p < mon_nprocs; p++)
+            if (counts[k][p])
+                mon_set_add_row(&mon_local, &(struct mon_row){phase, k, mon_rank, p, counts[k][p],
+                                                              bytes[k][p]});
+    for (int p = 0; p < mon_nprocs; p++) {
+        uint64_t *h = atomic_load(&histograms[p]);
+        for (int b = 0; h && b < MON_BINS; b++)
+            if (h[b])
+                mon_set_add_hist(&mon_local, &(struct mon_hist_row){phase, mon_rank, p, b, h[b]});
+    }
+    for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
+        struct mon_comm_data *d = atomic_load(&c->payload);
+        if (!d || !(d->v[0] | d->v[2] | d->v[4]))
+            continue;
+        struct mon_coll_row row = {
+            phase, lens_comm_set_add_local(&mon_local.comms, c, mon_rank), mon_rank, {0}};
+        memcpy(row.v, d->v, sizeof row.v);
+        mon_set_add_coll(&mon_local, &row);
+    }
+    pthread_mutex_lock(&files_lock);
+    for (struct mon_file *f = files; f; f = f->next) {
+        if (!(f->v[0] | f->v[2]))
+            continue;
+        struct mon_io_row row = {phase, mon_rank, "", {0}};
+        snprintf(row.file, sizeof row.file, "%s", f->name);
+        memcpy(row.v, f->v, sizeof row.v);
+        mon_set_add_io(&mon_local, &row);
+    }
+    pthread_mutex_unlock(&files_lock);
+    mon_reset();
+    return 0;
+}

@@ -1,0 +1,124 @@
+/* mon_p2p.c: point-to-point sends, counted to the destination's world rank before the
+ * call (so each wrapper ends in a tail call). MPI_PROC_NULL is not counted; receives are
+ * not counted (the matrix is of messages sent). Persistent sends count at each start.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mon.h"
+
+#define SEND_WRAPPER(NAME)                                                                         \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
+                   MPI_Comm comm)                                                                  \
+    {                                                                                              \
+        if (mon_on)                                                                                \
+            mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(count, type));               \
+        return PMPI_##NAME(buf, count, type, dest, tag, comm);                                     \
+    }
+#define ISEND_WRAPPER(NAME)                                                                        \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
+                   MPI_Comm comm, MPI_Request *req)                                                \
+    {                                                                                              \
+        if (mon_on)                                                                                \
+            mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(count, type));               \
+        return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                                \
+    }
+
+SEND_WRAPPER(Send)
+SEND_WRAPPER(Ssend)
+SEND_WRAPPER(Rsend)
+SEND_WRAPPER(Bsend)
+ISEND_WRAPPER(Isend)
+ISEND_WRAPPER(Issend)
+ISEND_WRAPPER(Irsend)
+ISEND_WRAPPER(Ibsend)
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
+                 int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
+                 MPI_Status *status)
+{
+    if (mon_on)
+        mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(scount, stype));
+    return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm,
+                         status);
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag, int src,
+                         int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    if (mon_on)
+        mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(count, type));
+    return PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, status);
+}
+
+/* ---- persistent sends: remembered at init, counted at each start ---- */
+
+struct persistent {
+    MPI_Request req;
+    int peer;
+    uint64_t bytes;
+};
+static struct persistent *persistents;
+static int npersistent;
+static pthread_mutex_t persistent_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int remembered(int rc, MPI_Request *req, MPI_Comm comm, int dest, int count,
+                      MPI_Datatype type)
+{
+    if (rc != MPI_SUCCESS)
+        return rc;
+    pthread_mutex_lock(&persistent_lock);
+    persistents = realloc(persistents, (npersistent + 1) * sizeof *persistents);
+    persistents[npersistent++] =
+        (struct persistent){*req, mon_world_rank(comm, dest), mon_bytes(count, type)};
+    pthread_mutex_unlock(&persistent_lock);
+    return rc;
+}
+
+#define SEND_INIT_WRAPPER(NAME)                                                                    \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
+                   MPI_Comm comm, MPI_Request *req)                                                \
+    {                                                                                              \
+        return remembered(PMPI_##NAME(buf, count, type, dest, tag, comm, req), req, comm, dest,    \
+                          count, type);                                                            \
+    }
+
+SEND_INIT_WRAPPER(Send_init)
+SEND_INIT_WRAPPER(Ssend_init)
+SEND_INIT_WRAPPER(Rsend_init)
+SEND_INIT_WRAPPER(Bsend_init)
+
+static void started(MPI_Request req)
+{
+    if (!mon_on || npersistent == 0)
+        return;
+    pthread_mutex_lock(&persistent_lock);
+    for (int i = 0; i < npersistent; i++)
+        if (persistents[i].req == req)
+            mon_record(MON_P2P, persistents[i].peer, persistents[i].bytes);
+    pthread_mutex_unlock(&persistent_lock);
+}
+
+int MPI_Start(MPI_Request *req)
+{
+    started(*req);
+    return PMPI_Start(req);
+}
+
+int MPI_Startall(int n, MPI_Request reqs[])
+{
+    for (int i = 0; i < n; i++)
+        started(reqs[i]);
+    return PMPI_Startall(n, reqs);
+}
+
+int MPI_Request_free(MPI_Request *req)
+{
+    pthread_mutex_lock(&persistent_lock);
+    for (int i = 0; i < npersistent; i++)
+        if (persistents[i].req == *req)
+            persistents[i] = persistents[--npersistent];
+    pthread_mutex_unlock(&persistent_lock);
+    return PMPI_Request_free(req);
+}

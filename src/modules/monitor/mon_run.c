@@ -1,0 +1,107 @@
+/* mon_run.c: the monitor's life and its C API.
+ *
+ * Recording starts at MPI_Init (unless MPILENS_MONITOR_START=0 or the module argument
+ * start=0: then the application starts it through the API or MPI_T). The API is published
+ * as the service "monitor.api" (mpilens.h's mpilens_monitor_* helpers look it up, so an
+ * application calling them runs unchanged without mpilens). At MPI_Finalize the open
+ * phase is closed as "run", the ranks merge along a binomial tree on a private duplicate
+ * of MPI_COMM_WORLD, and rank 0 writes the monitor tables into DIR/mpilens.db.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mon.h"
+#include "mon_set.h"
+#include "mpilens.h"
+#include "tree_merge.h"
+
+const char mpilens_module_description[] =
+    "who sends how much to whom: per-peer matrices (p2p, coll, rma, io), size histograms";
+
+static int start_at_init = 1;
+static MPI_Comm merge_comm = MPI_COMM_NULL;
+
+static int api_start(void)
+{
+    mon_on = 1;
+    return 0;
+}
+static int api_stop(void)
+{
+    mon_on = 0;
+    return 0;
+}
+static int api_reset(void)
+{
+    mon_reset();
+    return 0;
+}
+static int api_read(int kind, unsigned long long *counts, unsigned long long *bytes, int n)
+{
+    return mon_read(kind, (uint64_t *)counts, (uint64_t *)bytes, n);
+}
+
+static struct mpilens_monitor_api api = {api_start, api_stop, api_reset, api_read, mon_flush};
+
+int mpilens_module_init(const struct mpilens_module_args *args)
+{
+    const char *start = mpilens_module_arg(args, "start", getenv("MPILENS_MONITOR_START"));
+    start_at_init = !(start && strcmp(start, "0") == 0);
+    mpilens_publish("monitor.api", &api, sizeof api);
+    return 0;
+}
+
+static void started(void)
+{
+    mon_setup();
+    lens_comm_register(MPI_COMM_WORLD, 'W', NULL);
+    PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm);
+    if (!mpilens_lookup("monitor.api", NULL)) /* preloaded alone: publish failed quietly */
+        start_at_init =
+            !(getenv("MPILENS_MONITOR_START") && strcmp(getenv("MPILENS_MONITOR_START"), "0") == 0);
+    mon_on = start_at_init;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        started();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) {
+        mon_threaded = *provided == MPI_THREAD_MULTIPLE;
+        started();
+    }
+    return rc;
+}
+
+static const char *output_dir(void)
+{
+    const char *dir = mpilens_output_dir ? mpilens_output_dir() : NULL;
+    if (!dir)
+        dir = getenv("MPILENS_OUTPUT");
+    return dir && *dir ? dir : ".";
+}
+
+int MPI_Finalize(void)
+{
+    if (merge_comm == MPI_COMM_NULL)
+        return PMPI_Finalize();
+    mon_on = 0;
+    mon_flush("run");
+    static const struct lens_merge_ops ops = {mon_set_pack, mon_set_absorb};
+    if (lens_tree_merge(merge_comm, &mon_local, &ops)) {
+        char err[1024] = "";
+        if (mon_set_write(&mon_local, output_dir(), err, sizeof err) != 0)
+            fprintf(stderr, "mpilens: monitor: %s\n", err);
+    }
+    mon_set_free(&mon_local);
+    PMPI_Comm_free(&merge_comm);
+    return PMPI_Finalize();
+}

@@ -1,0 +1,242 @@
+/* mon_set.c: the monitor's wire form: building, packing and merging it, and writing it
+ * into the run database (tables monitor_*, docs/database.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mon.h"
+#include "mon_set.h"
+#include "mpilens.h"
+#include "rundb.h"
+
+#define APPEND(arr, n, item)                                                                       \
+    do {                                                                                           \
+        arr = realloc(arr, ((n) + 1) * sizeof *(arr));                                             \
+        arr[(n)++] = *(item);                                                                      \
+    } while (0)
+
+int mon_set_phase(struct mon_set *s, const char *name)
+{
+    for (size_t i = 0; i < s->nphases; i++)
+        if (strcmp(s->phases[i].name, name) == 0)
+            return (int)i;
+    struct mon_phase_name p;
+    snprintf(p.name, sizeof p.name, "%s", name);
+    APPEND(s->phases, s->nphases, &p);
+    return (int)s->nphases - 1;
+}
+
+void mon_set_add_row(struct mon_set *s, const struct mon_row *r)
+{
+    APPEND(s->rows, s->nrows, r);
+}
+void mon_set_add_hist(struct mon_set *s, const struct mon_hist_row *r)
+{
+    APPEND(s->hist, s->nhist, r);
+}
+void mon_set_add_coll(struct mon_set *s, const struct mon_coll_row *r)
+{
+    APPEND(s->coll, s->ncoll, r);
+}
+void mon_set_add_io(struct mon_set *s, const struct mon_io_row *r)
+{
+    APPEND(s->io, s->nio, r);
+}
+
+/* Layout: 7 counts, then phases, rows, hist, coll, io, comms, members. */
+void *mon_set_pack(void *ctx, int *len)
+{
+    struct mon_set *s = ctx;
+    uint64_t n[7] = {s->nphases, s->nrows,        s->nhist,         s->ncoll,
+                     s->nio,     s->comms.ncomms, s->comms.nmembers};
+    size_t size = sizeof n + n[0] * sizeof *s->phases + n[1] * sizeof *s->rows +
+                  n[2] * sizeof *s->hist + n[3] * sizeof *s->coll + n[4] * sizeof *s->io +
+                  n[5] * sizeof *s->comms.comms + n[6] * sizeof *s->comms.members;
+    char *buf = malloc(size), *p = buf;
+#define PUT(src, bytes)                                                                            \
+    memcpy(p, src, bytes);                                                                         \
+    p += bytes
+    PUT(n, sizeof n);
+    PUT(s->phases, n[0] * sizeof *s->phases);
+    PUT(s->rows, n[1] * sizeof *s->rows);
+    PUT(s->hist, n[2] * sizeof *s->hist);
+    PUT(s->coll, n[3] * sizeof *s->coll);
+    PUT(s->io, n[4] * sizeof *s->io);
+    PUT(s->comms.comms, n[5] * sizeof *s->comms.comms);
+    PUT(s->comms.members, n[6] * sizeof *s->comms.members);
+#undef PUT
+    *len = (int)size;
+    return buf;
+}
+
+void mon_set_absorb(void *ctx, const void *data, int len)
+{
+    (void)len;
+    struct mon_set *s = ctx;
+    uint64_t n[7];
+    memcpy(n, data, sizeof n);
+    const struct mon_phase_name *phases = (const void *)((const char *)data + sizeof n);
+    const struct mon_row *rows = (const void *)(phases + n[0]);
+    const struct mon_hist_row *hist = (const void *)(rows + n[1]);
+    const struct mon_coll_row *coll = (const void *)(hist + n[2]);
+    const struct mon_io_row *io = (const void *)(coll + n[3]);
+    const struct lens_wire_comm *comms = (const void *)(io + n[4]);
+    const int32_t *members = (const void *)(comms + n[5]);
+    int *phase_map = malloc((n[0] + 1) * sizeof *phase_map);
+    int *comm_map = malloc((n[5] + 1) * sizeof *comm_map);
+    for (uint64_t i = 0; i < n[0]; i++)
+        phase_map[i] = mon_set_phase(s, phases[i].name);
+    for (uint64_t i = 0; i < n[5]; i++)
+        comm_map[i] = lens_comm_set_add(&s->comms, &comms[i], members + comms[i].members_off);
+    for (uint64_t i = 0; i < n[1]; i++) {
+        struct mon_row r = rows[i];
+        r.phase = phase_map[r.phase];
+        mon_set_add_row(s, &r);
+    }
+    for (uint64_t i = 0; i < n[2]; i++) {
+        struct mon_hist_row r = hist[i];
+        r.phase = phase_map[r.phase];
+        mon_set_add_hist(s, &r);
+    }
+    for (uint64_t i = 0; i < n[3]; i++) {
+        struct mon_coll_row r = coll[i];
+        r.phase = phase_map[r.phase];
+        r.comm = comm_map[r.comm];
+        mon_set_add_coll(s, &r);
+    }
+    for (uint64_t i = 0; i < n[4]; i++) {
+        struct mon_io_row r = io[i];
+        r.phase = phase_map[r.phase];
+        mon_set_add_io(s, &r);
+    }
+    free(phase_map);
+    free(comm_map);
+}
+
+void mon_set_free(struct mon_set *s)
+{
+    free(s->phases);
+    free(s->rows);
+    free(s->hist);
+    free(s->coll);
+    free(s->io);
+    lens_comm_set_free(&s->comms);
+    memset(s, 0, sizeof *s);
+}
+
+static const char monitor_schema[] =
+    "CREATE TABLE IF NOT EXISTS monitor_phases (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
+    "CREATE TABLE IF NOT EXISTS monitor_matrix (phase_id INTEGER, kind TEXT, src INTEGER,"
+    "  dst INTEGER, messages INTEGER, bytes INTEGER);"
+    "CREATE TABLE IF NOT EXISTS monitor_histogram (phase_id INTEGER, src INTEGER, dst INTEGER,"
+    "  bin INTEGER, messages INTEGER);"
+    "CREATE TABLE IF NOT EXISTS monitor_collectives (phase_id INTEGER, comm_id INTEGER,"
+    "  rank INTEGER, o2a_count INTEGER, o2a_bytes INTEGER, a2o_count INTEGER,"
+    "  a2o_bytes INTEGER, a2a_count INTEGER, a2a_bytes INTEGER);"
+    "CREATE TABLE IF NOT EXISTS monitor_io (phase_id INTEGER, rank INTEGER, file TEXT,"
+    "  reads INTEGER, bytes_read INTEGER, writes INTEGER, bytes_written INTEGER);";
+
+static const char *const kind_names[MON_KINDS] = {"p2p", "coll", "rma", "rma_recv"};
+
+static int write_rows(sqlite3 *db, const struct mon_set *s, const int *comm_ids)
+{
+    sqlite3_stmt *st;
+    int rc = 0;
+    sqlite3_prepare_v2(db, "INSERT INTO monitor_phases VALUES (?, ?)", -1, &st, NULL);
+    for (size_t i = 0; i < s->nphases; i++) {
+        sqlite3_bind_int(st, 1, (int)i);
+        sqlite3_bind_text(st, 2, s->phases[i].name, -1, SQLITE_STATIC);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_prepare_v2(db, "INSERT INTO monitor_matrix VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+    for (size_t i = 0; i < s->nrows; i++) {
+        const struct mon_row *r = &s->rows[i];
+        sqlite3_bind_int(st, 1, r->phase);
+        sqlite3_bind_text(st, 2, kind_names[r->kind], -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 3, r->src);
+        sqlite3_bind_int(st, 4, r->dst);
+        sqlite3_bind_int64(st, 5, (sqlite3_int64)r->count);
+        sqlite3_bind_int64(st, 6, (sqlite3_int64)r->bytes);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_prepare_v2(db, "INSERT INTO monitor_histogram VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
+    for (size_t i = 0; i < s->nhist; i++) {
+        const struct mon_hist_row *r = &s->hist[i];
+        sqlite3_bind_int(st, 1, r->phase);
+        sqlite3_bind_int(st, 2, r->src);
+        sqlite3_bind_int(st, 3, r->dst);
+        sqlite3_bind_int(st, 4, r->bin);
+        sqlite3_bind_int64(st, 5, (sqlite3_int64)r->count);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_prepare_v2(db, "INSERT INTO monitor_collectives VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
+                       &st, NULL);
+    for (size_t i = 0; i < s->ncoll; i++) {
+        const struct mon_coll_row *r = &s->coll[i];
+        sqlite3_bind_int(st, 1, r->phase);
+        sqlite3_bind_int(st, 2, comm_ids[r->comm]);
+        sqlite3_bind_int(st, 3, r->rank);
+        for (int v = 0; v < 6; v++)
+            sqlite3_bind_int64(st, 4 + v, (sqlite3_int64)r->v[v]);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_prepare_v2(db, "INSERT INTO monitor_io VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+    for (size_t i = 0; i < s->nio; i++) {
+        const struct mon_io_row *r = &s->io[i];
+        sqlite3_bind_int(st, 1, r->phase);
+        sqlite3_bind_int(st, 2, r->rank);
+        sqlite3_bind_text(st, 3, r->file, -1, SQLITE_STATIC);
+        for (int v = 0; v < 4; v++)
+            sqlite3_bind_int64(st, 4 + v, (sqlite3_int64)r->v[v]);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc ? -1 : 0;
+}
+
+int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t errlen)
+{
+    struct rundb run;
+    if (rundb_begin(&run, dir, err, errlen) != 0)
+        return -1;
+    int *ids = calloc(s->comms.ncomms + 1, sizeof *ids);
+    char procs[32];
+    snprintf(procs, sizeof procs, "%d", mon_nprocs);
+    int rc = rundb_exec(run.db, monitor_schema, err, errlen);
+    if (rc == 0)
+        rc = rundb_exec(
+            run.db,
+            "INSERT OR IGNORE INTO metadata VALUES ('mpilens version', '" MPILENS_VERSION "');",
+            err, errlen);
+    sqlite3_stmt *st;
+    if (rc == 0 &&
+        sqlite3_prepare_v2(run.db, "INSERT OR IGNORE INTO metadata VALUES ('Processes', ?)", -1,
+                           &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, procs, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_finalize(st);
+    }
+    if (rc == 0)
+        rc = lens_comm_set_write(run.db, &s->comms, ids);
+    if (rc == 0)
+        rc = write_rows(run.db, s, ids);
+    free(ids);
+    if (rc != 0) {
+        if (!err[0])
+            snprintf(err, errlen, "%s: writing the monitor tables failed: %s", run.path,
+                     sqlite3_errmsg(run.db));
+        rundb_abort(&run);
+        return -1;
+    }
+    return rundb_commit(&run, err, errlen);
+}
