@@ -139,6 +139,15 @@ struct lens_comm *lens_comm_register(MPI_Comm comm, char letter, const struct le
         rec->inter = like->inter;
     else
         PMPI_Comm_test_inter(comm, &rec->inter);
+    rec->peers = rec->size;
+    if (like) {
+        rec->rank = like->rank;
+        rec->peers = like->peers;
+    } else if (comm != MPI_COMM_NULL) {
+        PMPI_Comm_rank(comm, &rec->rank);
+        if (rec->inter)
+            PMPI_Comm_remote_size(comm, &rec->peers);
+    }
     rec->root = rec->size > 0 ? rec->members[0] : -1;
     rec->members_hash = hash_members(rec->members, rec->size);
     pthread_mutex_lock(&registry_lock);

@@ -27,6 +27,8 @@ struct lens_comm {
     uint64_t members_hash; /* hash of the member list */
     int size;
     int inter;              /* an intercommunicator (peers are in the remote group) */
+    int rank;               /* this process's rank in it */
+    int peers;              /* size, or the remote group's size for an intercommunicator */
     int *members;           /* world ranks of the local group */
     void *_Atomic payload;  /* the module's data, see lens_comm_payload() */
     struct lens_comm *next; /* all records of this process, newest first */

@@ -8,8 +8,8 @@
 #include <mpi.h>
 
 struct lens_merge_ops {
-    void *(*pack)(void *ctx, int *len);                     /* malloc'ed bytes of ctx */
-    void (*absorb)(void *ctx, const void *data, int len);   /* merge a packed state into ctx */
+    void *(*pack)(void *ctx, int *len);                   /* malloc'ed bytes of ctx */
+    void (*absorb)(void *ctx, const void *data, int len); /* merge a packed state into ctx */
 };
 
 /* Returns 1 on rank 0 of comm (ctx then holds everything), 0 elsewhere. */

@@ -10,22 +10,18 @@
  */
 #include "mon.h"
 
+/* Peers of comm (its remote group for an intercommunicator), from the communicator
+ * record: no MPI call on the hot path. */
 static int peers_of(MPI_Comm comm, int *inter)
 {
-    int n = 0;
-    PMPI_Comm_test_inter(comm, inter);
-    if (*inter)
-        PMPI_Comm_remote_size(comm, &n);
-    else
-        PMPI_Comm_size(comm, &n);
-    return n;
+    const struct lens_comm *rec = lens_comm(comm);
+    *inter = rec->inter;
+    return rec->peers;
 }
 
 static int me_in(MPI_Comm comm)
 {
-    int r = 0;
-    PMPI_Comm_rank(comm, &r);
-    return r;
+    return lens_comm(comm)->rank;
 }
 
 /* `each` bytes to peers [from, n) except skip; returns the total. */
