@@ -40,6 +40,10 @@ void mon_setup(void);
 void mon_reset(void);
 /* Copies the current counters of kind into counts[] and bytes[] (n world ranks). */
 int mon_read(int kind, uint64_t *counts, uint64_t *bytes, int n);
+/* The histogram of messages to world rank peer (MON_BINS counters; zeros if none). */
+void mon_read_histogram(int peer, uint64_t *bins);
+/* Writes PREFIX.RANK.prof as Open MPI's monitoring does (mon_prof.c). 0 or -1. */
+int mon_write_prof(const char *prefix);
 /* Closes the current phase under name: snapshot, then reset. */
 int mon_flush(const char *name);
 /* Collective-kind counters of comm: v[0..5] = o2a count, size, a2o count, size, a2a ... */

@@ -154,6 +154,13 @@ int mon_read(int kind, uint64_t *c, uint64_t *b, int n)
     return 0;
 }
 
+void mon_read_histogram(int peer, uint64_t *bins)
+{
+    uint64_t *h = peer >= 0 && peer < mon_nprocs ? atomic_load(&histograms[peer]) : NULL;
+    for (int b = 0; b < MON_BINS; b++)
+        bins[b] = h ? h[b] : 0;
+}
+
 void mon_reset(void)
 {
     for (int k = 0; k < MON_KINDS; k++) {
