@@ -90,8 +90,8 @@ int main(int argc, char **argv)
         double t = bench_now();
         MPI_Finalize();
         if (rank == 0)
-            printf("finalize_ms=%.2f comms=%d ranks=%d\n", (bench_now() - t) * 1e3,
-                   finalize_comms, size);
+            printf("finalize_ms=%.2f comms=%d ranks=%d\n", (bench_now() - t) * 1e3, finalize_comms,
+                   size);
         return 0;
     }
     a2a_out = calloc(size, sizeof *a2a_out);

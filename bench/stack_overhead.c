@@ -84,8 +84,9 @@ int main(int argc, char **argv)
         printf("modules=%d comm_rank_lib_ns=%.2f comm_rank_stack_ns=%.2f comm_rank_added_ns=%.2f "
                "pingpong_lib_ns=%.1f pingpong_stack_ns=%.1f pingpong_added_ns=%.1f "
                "init_ms=%.2f boot_ms=%.2f\n",
-               mpilens_loaded() ? mpilens_module_count() : -1, bench_median(rl, pairs), bench_median(rs, pairs),
-               bench_median(rd, pairs), bench_median(pl, pairs), bench_median(ps, pairs), bench_median(pd, pairs), init_ms,
+               mpilens_loaded() ? mpilens_module_count() : -1, bench_median(rl, pairs),
+               bench_median(rs, pairs), bench_median(rd, pairs), bench_median(pl, pairs),
+               bench_median(ps, pairs), bench_median(pd, pairs), init_ms,
                mpilens_boot_seconds ? 1e3 * mpilens_boot_seconds() : 0.0);
     MPI_Finalize();
     return 0;

@@ -18,6 +18,7 @@ int cli_is_directory(const char *path);
 int cli_run(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_matrix(int argc, char **argv);
+int cli_place(int argc, char **argv);
 int cli_modules(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const char usage[] =
     "  modules  list the modules mpilens can find, with what each does\n"
     "  report   the communicator-centric profile of a run: mpilens report RUN/mpilens.db\n"
     "  matrix   who sent how much to whom (monitor module): mpilens matrix RUN/mpilens.db\n"
+    "  place    a better rank-to-core mapping from the matrix: mpilens place RUN/mpilens.db\n"
     "\n"
     "options:\n"
     "  -h, --help     this text (mpilens VERB --help for a verb)\n"
@@ -42,6 +43,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cli_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "place") == 0)
+        return cli_place(argc - 1, argv + 1);
     if (strcmp(argv[1], "matrix") == 0)
         return cli_matrix(argc - 1, argv + 1);
     if (strcmp(argv[1], "report") == 0)

@@ -1,0 +1,18 @@
+/* ompi_prof.h: read Open MPI monitoring's PREFIX.RANK.prof files (pml level: "E" lines for
+ * user messages, "I" lines for the library's internal ones, which include collectives as
+ * the library decomposed them), for `mpilens matrix` and `mpilens place`.
+ */
+#ifndef LENS_OMPI_PROF_H
+#define LENS_OMPI_PROF_H
+
+struct prof_entry {
+    int src, dst;
+    unsigned long long count, bytes;
+};
+
+/* Reads PREFIX.0.prof, PREFIX.1.prof, ... until one is missing. Returns the number of
+ * entries (in *out, malloc'ed) and the number of ranks in *ranks, or -1 if PREFIX.0.prof
+ * cannot be read. */
+int ompi_prof_load(const char *prefix, struct prof_entry **out, int *ranks);
+
+#endif

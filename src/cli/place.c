@@ -1,0 +1,298 @@
+/* place.c: `mpilens place DB`: a rank-to-core mapping that puts ranks that talk much
+ * close together (TreeMatch, src/place/), from the monitor's matrix; its cost next to
+ * packed, round-robin, random and Scotch mappings; an Open MPI rankfile, an MPICH host
+ * list and a rank order for MPI_Comm_split keys.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "ompi_prof.h"
+#include "place.h"
+#include "report.h"
+#include "rundb.h"
+
+static const char usage[] =
+    "usage: mpilens place DB [options]\n"
+    "\n"
+    "Computes where each rank should run so that ranks that talk much share a package or a\n"
+    "node (TreeMatch), from the matrix of a run monitored with `-m monitor`.\n"
+    "\n"
+    "  --topology T       this (default), an hwloc XML file, or an hwloc synthetic\n"
+    "                     description such as \"node:4 package:2 core:4\"\n"
+    "  --metric METRIC    bytes (default) or count\n"
+    "  --kind KIND        all (default: p2p, coll and rma), p2p, coll or rma\n"
+    "  --matrix FILE.csv  read src,dst,value lines instead of a database\n"
+    "  --ompi-prof PREFIX read Open MPI monitoring's PREFIX.RANK.prof files (pml level:\n"
+    "                     user and internal messages, collectives as the library sent them)\n"
+    "  --oversubscribe    allow more ranks than cores (k ranks per core)\n"
+    "  -o FILE            write FILE (Open MPI rankfile), FILE.mpich (MPICH hosts, one line\n"
+    "                     per rank) and FILE.order (the new rank of each rank: split keys)\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "Cost = sum over rank pairs of traffic x tree distance (1: same package, ..., the number\n"
+    "of levels: different nodes).\n";
+
+struct options {
+    const char *db, *topology, *metric, *kind, *csv, *output, *ompi;
+    int oversubscribe;
+};
+
+static int fail(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "mpilens: place: ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return 2;
+}
+
+struct triples {
+    int *src, *dst, n;
+    double *value;
+    size_t count;
+};
+
+static void add(struct triples *t, int s, int d, double v)
+{
+    t->src = realloc(t->src, (t->count + 1) * sizeof *t->src);
+    t->dst = realloc(t->dst, (t->count + 1) * sizeof *t->dst);
+    t->value = realloc(t->value, (t->count + 1) * sizeof *t->value);
+    t->src[t->count] = s;
+    t->dst[t->count] = d;
+    t->value[t->count++] = v;
+    if (s + 1 > t->n)
+        t->n = s + 1;
+    if (d + 1 > t->n)
+        t->n = d + 1;
+}
+
+static int read_csv(const char *path, struct triples *t)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return fail("--matrix %s: cannot read the file", path);
+    char line[256];
+    int lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        int s, d;
+        double v;
+        if (line[0] == '#' || line[0] == '\n' ||
+            (lineno == 1 && sscanf(line, "%d,%d,%lf", &s, &d, &v) != 3))
+            continue;
+        if (sscanf(line, "%d,%d,%lf", &s, &d, &v) != 3 || s < 0 || d < 0) {
+            fclose(f);
+            fprintf(stderr, "mpilens: place: %s:%d: expected src,dst,value\n", path, lineno);
+            return 2;
+        }
+        add(t, s, d, v);
+    }
+    fclose(f);
+    return 0;
+}
+
+static int read_db(const struct options *o, struct triples *t)
+{
+    char path[4096], err[1024];
+    snprintf(path, sizeof path, "%s", o->db);
+    if (cli_is_directory(path))
+        snprintf(path, sizeof path, "%s/%s", o->db, RUNDB_FILE);
+    sqlite3 *db;
+    if (rundb_open_read(path, &db, err, sizeof err) != 0) {
+        fprintf(stderr, "mpilens: place: %s\n", err);
+        return 2;
+    }
+    if (!report_has_table(db, "monitor_matrix")) {
+        sqlite3_close(db);
+        fprintf(stderr,
+                "mpilens: place: %s has no communication matrix; run with the monitor "
+                "module (mpilens run -m monitor ...)\n",
+                path);
+        return 2;
+    }
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(db,
+                       "SELECT src, dst, SUM(CASE WHEN ?1 = 'count' THEN messages ELSE bytes END),"
+                       " (SELECT CAST(value AS INTEGER) FROM metadata WHERE key = 'Processes')"
+                       " FROM monitor_matrix WHERE (kind = ?2 OR (?2 = 'all' AND kind IN"
+                       " ('p2p', 'coll', 'rma'))) GROUP BY src, dst",
+                       -1, &st, NULL);
+    sqlite3_bind_text(st, 1, o->metric, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, o->kind, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        add(t, sqlite3_column_int(st, 0), sqlite3_column_int(st, 1), sqlite3_column_double(st, 2));
+        if (sqlite3_column_int(st, 3) > t->n)
+            t->n = sqlite3_column_int(st, 3);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    if (t->count == 0)
+        return fail("%s: the matrix is empty for this kind; nothing to place", path);
+    return 0;
+}
+
+static int read_ompi(const struct options *o, struct triples *t)
+{
+    struct prof_entry *e;
+    int ranks, n = ompi_prof_load(o->ompi, &e, &ranks);
+    if (n < 0)
+        return fail("--ompi-prof %s: no PREFIX.0.prof file; run Open MPI with --mca "
+                    "pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 --mca "
+                    "pml_monitoring_filename PREFIX",
+                    o->ompi);
+    for (int i = 0; i < n; i++)
+        add(t, e[i].src, e[i].dst, strcmp(o->metric, "count") == 0 ? e[i].count : e[i].bytes);
+    if (ranks > t->n)
+        t->n = ranks;
+    free(e);
+    return 0;
+}
+
+static int parse(int argc, char **argv, struct options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->topology = "this";
+    o->metric = "bytes";
+    o->kind = "all";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--topology") == 0 && v)
+            o->topology = argv[++i];
+        else if (strcmp(a, "--metric") == 0 && v) {
+            if (strcmp(v, "bytes") && strcmp(v, "count"))
+                return fail("--metric '%s': use bytes or count", v);
+            o->metric = argv[++i];
+        } else if (strcmp(a, "--kind") == 0 && v) {
+            if (strcmp(v, "all") && strcmp(v, "p2p") && strcmp(v, "coll") && strcmp(v, "rma"))
+                return fail("--kind '%s': use all, p2p, coll or rma", v);
+            o->kind = argv[++i];
+        } else if (strcmp(a, "--matrix") == 0 && v)
+            o->csv = argv[++i];
+        else if (strcmp(a, "--ompi-prof") == 0 && v)
+            o->ompi = argv[++i];
+        else if (strcmp(a, "-o") == 0 && v)
+            o->output = argv[++i];
+        else if (strcmp(a, "--oversubscribe") == 0)
+            o->oversubscribe = 1;
+        else if (a[0] == '-')
+            return fail("unknown or incomplete option '%s'; see `mpilens place --help`", a);
+        else if (!o->db)
+            o->db = a;
+        else
+            return fail("more than one database given ('%s'); give one", a);
+    }
+    if (!o->db && !o->csv && !o->ompi)
+        return fail("no database given%s; write mpilens place RUN_DIR/mpilens.db", "");
+    return 0;
+}
+
+static int write_outputs(const char *path, const struct place_topo *t, const int *leaf, int n)
+{
+    char name[4096];
+    FILE *rankfile = fopen(path, "w");
+    snprintf(name, sizeof name, "%s.mpich", path);
+    FILE *mpich = fopen(name, "w");
+    snprintf(name, sizeof name, "%s.order", path);
+    FILE *order = fopen(name, "w");
+    if (!rankfile || !mpich || !order)
+        return fail("-o %s: cannot write the output files; choose a writable path", path);
+    int *rank_at = malloc(t->leaves * sizeof *rank_at), next = 0;
+    for (int i = 0; i < t->leaves; i++)
+        rank_at[i] = -1;
+    for (int r = 0; r < n; r++)
+        rank_at[leaf[r]] = r;
+    int *new_rank = malloc(n * sizeof *new_rank);
+    for (int l = 0; l < t->leaves; l++)
+        if (rank_at[l] >= 0)
+            new_rank[rank_at[l]] = next++;
+    fprintf(mpich, "# one line per rank, in rank order: mpiexec -f FILE (hydra); cores: "
+                   "see the rankfile\n");
+    fprintf(order, "# rank new_rank: use new_rank as the key of MPI_Comm_split to renumber\n");
+    for (int r = 0; r < n; r++) {
+        int host, package, core;
+        place_coordinates(t, leaf[r], &host, &package, &core);
+        const char *hostname = host < t->nhosts ? t->hosts[host] : "localhost";
+        fprintf(rankfile, "rank %d=%s slot=%d:%d\n", r, hostname, package, core);
+        fprintf(mpich, "%s:1\n", hostname);
+        fprintf(order, "%d %d\n", r, new_rank[r]);
+    }
+    free(rank_at);
+    free(new_rank);
+    fclose(rankfile);
+    fclose(mpich);
+    fclose(order);
+    printf("mpilens: wrote %s (mpirun --rankfile %s), %s.mpich and %s.order\n", path, path, path,
+           path);
+    return 0;
+}
+
+int cli_place(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    struct options o;
+    int rc = parse(argc, argv, &o);
+    struct triples tr = {0};
+    if (rc == 0)
+        rc = o.csv ? read_csv(o.csv, &tr) : o.ompi ? read_ompi(&o, &tr) : read_db(&o, &tr);
+    struct place_topo topo;
+    char err[1024];
+    if (rc == 0 && place_topo_load(&topo, o.topology, err, sizeof err) != 0)
+        rc = fail("%s", err);
+    if (rc == 0 && tr.n > topo.leaves) {
+        if (!o.oversubscribe) {
+            fprintf(stderr,
+                    "mpilens: place: %d ranks but the topology has %d cores; give a "
+                    "larger topology or allow %d ranks per core with --oversubscribe\n",
+                    tr.n, topo.leaves, (tr.n + topo.leaves - 1) / topo.leaves);
+            rc = 2;
+        } else {
+            place_topo_oversubscribe(&topo, (tr.n + topo.leaves - 1) / topo.leaves);
+        }
+    }
+    if (rc != 0)
+        return rc;
+    struct place_graph g;
+    place_graph_build(&g, tr.n, tr.src, tr.dst, tr.value, tr.count);
+    int *tm = malloc(tr.n * sizeof *tm), *other = malloc(tr.n * sizeof *other);
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    place_treematch(&g, &topo, tm);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double seconds = (b.tv_sec - a.tv_sec) + 1e-9 * (b.tv_nsec - a.tv_nsec);
+    printf("topology: %s (", o.topology);
+    for (int lv = 0; lv < topo.nlevels; lv++)
+        printf("%s%s:%d", lv ? " " : "", topo.name[lv], topo.arity[lv]);
+    printf("), %d cores; %d ranks; metric %s, kind %s\n", topo.leaves, tr.n, o.metric, o.kind);
+    double rr, treematch = place_cost(&g, &topo, tm);
+    place_round_robin(&topo, tr.n, other);
+    rr = place_cost(&g, &topo, other);
+    printf("%-28s %16s %8s\n", "mapping", "cost", "vs rr");
+    printf("%-28s %16.0f %8.3f\n", "round-robin (over top level)", rr, 1.0);
+    place_packed(tr.n, other);
+    double packed = place_cost(&g, &topo, other);
+    printf("%-28s %16.0f %8.3f\n", "packed (rank r on core r)", packed, rr > 0 ? packed / rr : 0);
+    place_random(tr.n, topo.leaves, 1, other);
+    double random = place_cost(&g, &topo, other);
+    printf("%-28s %16.0f %8.3f\n", "random (seed 1)", random, rr > 0 ? random / rr : 0);
+    if (place_scotch(&g, &topo, other) == 0) {
+        double scotch = place_cost(&g, &topo, other);
+        printf("%-28s %16.0f %8.3f\n", "Scotch (tleaf)", scotch, rr > 0 ? scotch / rr : 0);
+    }
+    printf("%-28s %16.0f %8.3f   (%.3f ms)\n", "TreeMatch (mpilens)", treematch,
+           rr > 0 ? treematch / rr : 0, seconds * 1e3);
+    printf("gain over round-robin: %.1f %%\n", rr > 0 ? 100.0 * (rr - treematch) / rr : 0.0);
+    if (o.output)
+        rc = write_outputs(o.output, &topo, tm, tr.n);
+    place_graph_free(&g);
+    free(tm);
+    free(other);
+    free(tr.src);
+    free(tr.dst);
+    free(tr.value);
+    return rc;
+}
