@@ -4,6 +4,7 @@
 #ifndef LENS_CLI_H
 #define LENS_CLI_H
 
+#include <sqlite3.h>
 #include <stddef.h>
 
 /* Directory holding libmpilens.so (and its mpilens/ module folder), found from the
@@ -12,6 +13,11 @@ const char *cli_libdir(void);
 /* 1 if argv asks for help (-h or --help anywhere before "--"). */
 int cli_wants_help(int argc, char **argv);
 
+/* Opens the run database named by arg (the file or its run directory) for `verb`, and
+ * checks that it holds `table`, else says which module writes it. 0 with *db open, or 2
+ * after one line on stderr. */
+int cli_open_db(const char *arg, const char *verb, const char *table, const char *what,
+                const char *module, sqlite3 **db, char *path, size_t pathlen);
 /* 1 if path is a directory. */
 int cli_is_directory(const char *path);
 

@@ -98,23 +98,11 @@ int cli_matrix(int argc, char **argv)
     int rc = parse(argc, argv, &q);
     if (rc)
         return rc;
-    char path[4096], err[1024];
-    snprintf(path, sizeof path, "%s", q.db);
-    if (cli_is_directory(path))
-        snprintf(path, sizeof path, "%s/%s", q.db, RUNDB_FILE);
+    char path[4096];
     sqlite3 *db;
-    if (rundb_open_read(path, &db, err, sizeof err) != 0) {
-        fprintf(stderr, "mpilens: matrix: %s\n", err);
-        return 2;
-    }
-    if (!matrix_has_monitor(db)) {
-        fprintf(stderr,
-                "mpilens: matrix: %s has no communication matrix; run with the "
-                "monitor module (mpilens run -m monitor ...)\n",
-                path);
-        sqlite3_close(db);
-        return 2;
-    }
+    if ((rc = cli_open_db(q.db, "matrix", "monitor_matrix", "communication matrix", "monitor", &db,
+                          path, sizeof path)))
+        return rc;
     if (q.phase && !matrix_phase_exists(db, q.phase)) {
         fprintf(stderr,
                 "mpilens: matrix: %s: no phase '%s'; the phases are listed by "

@@ -18,7 +18,6 @@ struct matrix {
     unsigned long long *count, *bytes; /* n x n, row = sender */
 };
 
-int matrix_has_monitor(sqlite3 *db);
 int matrix_phase_exists(sqlite3 *db, const char *phase);
 int matrix_load(sqlite3 *db, const struct matrix_query *q, struct matrix *m);
 void matrix_print_text(const struct matrix *m, const struct matrix_query *q, FILE *out);

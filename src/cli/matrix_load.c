@@ -5,12 +5,7 @@
 #include <string.h>
 
 #include "matrix.h"
-#include "report.h"
-
-int matrix_has_monitor(sqlite3 *db)
-{
-    return report_has_table(db, "monitor_matrix");
-}
+#include "rundb.h"
 
 int matrix_phase_exists(sqlite3 *db, const char *phase)
 {

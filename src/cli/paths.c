@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rundb.h"
 
 const char *cli_libdir(void)
 {
@@ -41,4 +42,26 @@ int cli_is_directory(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int cli_open_db(const char *arg, const char *verb, const char *table, const char *what,
+                const char *module, sqlite3 **db, char *path, size_t pathlen)
+{
+    char err[1024];
+    snprintf(path, pathlen, "%s", arg);
+    if (cli_is_directory(path))
+        snprintf(path, pathlen, "%s/%s", arg, RUNDB_FILE);
+    if (rundb_open_read(path, db, err, sizeof err) != 0) {
+        fprintf(stderr, "mpilens: %s: %s\n", verb, err);
+        return 2;
+    }
+    if (!rundb_has_table(*db, table)) {
+        fprintf(stderr,
+                "mpilens: %s: %s has no %s; run with the %s module (mpilens run -m %s ...)\n", verb,
+                path, what, module, module);
+        sqlite3_close(*db);
+        *db = NULL;
+        return 2;
+    }
+    return 0;
 }

@@ -95,23 +95,12 @@ static int read_csv(const char *path, struct triples *t)
 
 static int read_db(const struct options *o, struct triples *t)
 {
-    char path[4096], err[1024];
-    snprintf(path, sizeof path, "%s", o->db);
-    if (cli_is_directory(path))
-        snprintf(path, sizeof path, "%s/%s", o->db, RUNDB_FILE);
+    char path[4096];
     sqlite3 *db;
-    if (rundb_open_read(path, &db, err, sizeof err) != 0) {
-        fprintf(stderr, "mpilens: place: %s\n", err);
-        return 2;
-    }
-    if (!report_has_table(db, "monitor_matrix")) {
-        sqlite3_close(db);
-        fprintf(stderr,
-                "mpilens: place: %s has no communication matrix; run with the monitor "
-                "module (mpilens run -m monitor ...)\n",
-                path);
-        return 2;
-    }
+    int rc = cli_open_db(o->db, "place", "monitor_matrix", "communication matrix", "monitor", &db,
+                         path, sizeof path);
+    if (rc)
+        return rc;
     sqlite3_stmt *st;
     sqlite3_prepare_v2(db,
                        "SELECT src, dst, SUM(CASE WHEN ?1 = 'count' THEN messages ELSE bytes END),"

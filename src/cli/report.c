@@ -112,23 +112,10 @@ int cli_report(int argc, char **argv)
     int rc = parse_args(argc, argv, &q);
     if (rc)
         return rc;
-    char path[4096], err[1024];
-    snprintf(path, sizeof path, "%s", q.db);
-    if (cli_is_directory(path))
-        snprintf(path, sizeof path, "%s/%s", q.db, RUNDB_FILE);
+    char path[4096];
     sqlite3 *db;
-    if (rundb_open_read(path, &db, err, sizeof err) != 0) {
-        fprintf(stderr, "mpilens: report: %s\n", err);
-        return 2;
-    }
-    if (!report_has_table(db, "profile")) {
-        fprintf(stderr,
-                "mpilens: report: %s has no profile; run with the profile module "
-                "(mpilens run -m profile ...)\n",
-                path);
-        sqlite3_close(db);
-        return 2;
-    }
+    if ((rc = cli_open_db(q.db, "report", "profile", "profile", "profile", &db, path, sizeof path)))
+        return rc;
     struct report_rows rows;
     if (report_query_rows(db, &q, &rows) != 0) {
         fprintf(stderr, "mpilens: report: %s: %s\n", path, sqlite3_errmsg(db));

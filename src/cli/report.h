@@ -25,7 +25,6 @@ struct report_rows {
     int count;
 };
 
-int report_has_table(sqlite3 *db, const char *name);
 int report_query_rows(sqlite3 *db, const struct report_query *q, struct report_rows *out);
 void report_rows_free(struct report_rows *rows);
 void report_print_metadata(sqlite3 *db, FILE *out);

@@ -9,19 +9,6 @@
 
 #include "report.h"
 
-int report_has_table(sqlite3 *db, const char *name)
-{
-    sqlite3_stmt *st;
-    int found = 0;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = ?", -1, &st, NULL) ==
-        SQLITE_OK) {
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-        found = sqlite3_step(st) == SQLITE_ROW;
-    }
-    sqlite3_finalize(st);
-    return found;
-}
-
 static const char base_sql[] =
     "SELECT c.name, c.size, c.members, o.operation, o.kind, p.bucket, b.min, b.max,"
     " SUM(p.calls), MAX(p.time), AVG(p.time), SUM(p.volume), SUM(p.time),"

@@ -137,3 +137,16 @@ int rundb_open_read(const char *path, sqlite3 **db, char *err, size_t errlen)
     }
     return 0;
 }
+
+int rundb_has_table(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *st;
+    int found = 0;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = ?", -1, &st, NULL) ==
+        SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        found = sqlite3_step(st) == SQLITE_ROW;
+    }
+    sqlite3_finalize(st);
+    return found;
+}

@@ -31,4 +31,7 @@ int rundb_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
  * message in err naming the file and what to do. */
 int rundb_open_read(const char *path, sqlite3 **db, char *err, size_t errlen);
 
+/* 1 if the database has a table or view of that name. */
+int rundb_has_table(sqlite3 *db, const char *name);
+
 #endif

@@ -41,6 +41,15 @@ check_lacks() {
         bad "$1"; printf -- '--- unexpected\n%s\n--- in\n%s\n---\n' "$3" "$2"; else ok "$1"; fi
 }
 
+# refused WHAT TEXT CMD...: the command exits 2 and prints exactly TEXT.
+refused() {
+    local what=$1 text=$2; shift 2
+    local out status
+    out=$("$@" 2>&1); status=$?
+    check_eq "$what: exit 2" "2" "$status"
+    check_eq "$what: message" "$text" "$out"
+}
+
 # mpi NP CMD...: run an MPI job; the core is preloaded only if PRELOAD=1 (default).
 mpi() {
     local np=$1; shift

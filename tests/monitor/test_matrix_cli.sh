@@ -16,13 +16,6 @@ check_eq "SVG heatmap: one cell per pair" "16" "$(grep -c '<rect' m.svg)"
 "$MPILENS" matrix run --format html -o m.html > /dev/null
 check_eq "HTML page with the heatmap and CSV" "1 1" "$(grep -c '<svg' m.html) $(grep -c '^p2p,0,1,' m.html)"
 
-refused() {
-    local what=$1 text=$2; shift 2
-    local out status
-    out=$("$@" 2>&1); status=$?
-    check_eq "$what: exit 2" "2" "$status"
-    check_eq "$what: message" "$text" "$out"
-}
 refused "unknown phase" "mpilens: matrix: run/mpilens.db: no phase 'nope'; the phases are listed by mpilens matrix --format csv" "$MPILENS" matrix run --phase nope
 refused "bad kind" "mpilens: matrix: --kind 'net': use p2p, coll, rma, io or all" "$MPILENS" matrix run --kind net
 refused "bad format" "mpilens: matrix: --format 'png': use text, csv, svg, html or prof" "$MPILENS" matrix run --format png

@@ -36,13 +36,6 @@ rank 1=localhost slot=0:1
 rank 2=localhost slot=1:0
 rank 3=localhost slot=1:1" "$(sort -t= -k2 pairs | sort)"
 
-refused() {
-    local what=$1 text=$2; shift 2
-    local out status
-    out=$("$@" 2>&1); status=$?
-    check_eq "$what: exit 2" "2" "$status"
-    check_eq "$what: message" "$text" "$out"
-}
 "$MPILENS" run -m profile -o prof -- $MPIRUN -np 2 "$APPS/ring" > /dev/null 2>&1
 refused "database without a matrix" "mpilens: place: prof/mpilens.db has no communication matrix; run with the monitor module (mpilens run -m monitor ...)" "$MPILENS" place prof
 refused "fewer cores than ranks" "mpilens: place: 4 ranks but the topology has 2 cores; give a larger topology or allow 2 ranks per core with --oversubscribe" "$MPILENS" place run --topology "core:2"

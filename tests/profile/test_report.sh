@@ -34,13 +34,6 @@ check_eq "HTML page has two charts and the table" "2 1" \
     "$(grep -c '<svg' page.html) $(grep -c '<td>d0.2</td><td>4</td><td>Bcast</td>' page.html)"
 
 # Bad input: one line, exit 2.
-refused() {
-    local what=$1 text=$2; shift 2
-    local out status
-    out=$("$@" 2>&1); status=$?
-    check_eq "$what: exit 2" "2" "$status"
-    check_eq "$what: message" "$text" "$out"
-}
 refused "missing file" "mpilens: report: $WORK/none.db: no such database; give the mpilens.db of a run (mpilens run prints where it is)" "$MPILENS" report "$WORK/none.db"
 echo "hello" > text.db
 refused "not a database" "mpilens: report: text.db: not an mpilens run database; give the mpilens.db that \`mpilens run\` wrote" "$MPILENS" report text.db

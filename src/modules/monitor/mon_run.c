@@ -14,6 +14,7 @@
 #include "mon.h"
 #include "mon_set.h"
 #include "mpilens.h"
+#include "run_output.h"
 #include "tree_merge.h"
 
 const char mpilens_module_description[] =
@@ -81,14 +82,6 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-static const char *output_dir(void)
-{
-    const char *dir = mpilens_output_dir ? mpilens_output_dir() : NULL;
-    if (!dir)
-        dir = getenv("MPILENS_OUTPUT");
-    return dir && *dir ? dir : ".";
-}
-
 int MPI_Finalize(void)
 {
     if (merge_comm == MPI_COMM_NULL)
@@ -98,7 +91,7 @@ int MPI_Finalize(void)
     static const struct lens_merge_ops ops = {mon_set_pack, mon_set_absorb};
     if (lens_tree_merge(merge_comm, &mon_local, &ops)) {
         char err[1024] = "";
-        if (mon_set_write(&mon_local, output_dir(), err, sizeof err) != 0)
+        if (mon_set_write(&mon_local, lens_run_output_dir(), err, sizeof err) != 0)
             fprintf(stderr, "mpilens: monitor: %s\n", err);
     }
     mon_set_free(&mon_local);

@@ -14,6 +14,7 @@
 #include "mpilens.h"
 #include "prof.h"
 #include "prof_merge.h"
+#include "run_output.h"
 
 const char mpilens_module_description[] =
     "communicator-centric profile (calls, time, volume per communicator, operation and size) "
@@ -63,14 +64,6 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-static const char *output_dir(void)
-{
-    const char *dir = mpilens_output_dir ? mpilens_output_dir() : NULL;
-    if (!dir)
-        dir = getenv("MPILENS_OUTPUT");
-    return dir && *dir ? dir : ".";
-}
-
 int MPI_Finalize(void)
 {
     if (!prof_on)
@@ -87,7 +80,7 @@ int MPI_Finalize(void)
     PMPI_Reduce(&net, &wall, 1, MPI_DOUBLE, MPI_MAX, 0, merge_comm);
     if (prof_tree_merge(&set, merge_comm)) {
         char err[1024] = "";
-        const char *dir = output_dir();
+        const char *dir = lens_run_output_dir();
         if (prof_db_write(&set, dir, wall, err, sizeof err) != 0)
             fprintf(stderr, "mpilens: profile: %s\n", err);
     }
