@@ -93,6 +93,7 @@ struct mpilens_monitor_api {
     int (*reset)(void);
     int (*read)(int kind, unsigned long long *counts, unsigned long long *bytes, int n);
     int (*flush)(const char *phase);
+    int (*reorder)(const void *comm, int *new_rank);
 };
 
 static inline struct mpilens_monitor_api *mpilens_monitor_api_(void)
@@ -125,6 +126,15 @@ static inline int mpilens_monitor_read(int kind, unsigned long long *counts,
 static inline int mpilens_monitor_flush(const char *phase)
 {
     return mpilens_monitor_api_() ? mpilens_monitor_api_()->flush(phase) : -1;
+}
+
+/* Collective over *comm (a pointer to an MPI_Comm): from the traffic monitored so far
+ * between its members, a new rank for this process such that ranks that talk much sit on
+ * nearby cores of this machine (TreeMatch over its hwloc topology). Use it as the key of
+ * MPI_Comm_split(comm, 0, new_rank, &better) to remap an application mid-run. */
+static inline int mpilens_monitor_reorder(const void *comm, int *new_rank)
+{
+    return mpilens_monitor_api_() ? mpilens_monitor_api_()->reorder(comm, new_rank) : -1;
 }
 
 #ifdef __cplusplus

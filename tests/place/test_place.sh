@@ -1,7 +1,8 @@
 # test_place.sh: `mpilens place` end to end: the paper's case (MPI_Reduce on 32 ranks
 # forced to Open MPI's binary tree, the library's pml-level matrix, placed on
 # node:4 package:2 core:4) beats round-robin clearly and stays within 5 % of Scotch; the
-# monitor's database as input; the output files; bad input.
+# monitor's database as input; the output files; the in-application reorder call; bad
+# input.
 source "$(dirname "$0")/../core/lib.sh"
 
 if [ "$MPI_FLAVOR" = openmpi ]; then
@@ -35,6 +36,11 @@ check_eq "CSV input: the two talking pairs share packages" "rank 0=localhost slo
 rank 1=localhost slot=0:1
 rank 2=localhost slot=1:0
 rank 3=localhost slot=1:1" "$(sort -t= -k2 pairs | sort)"
+
+out=$("$MPILENS" run -m monitor -o reorder -- $MPIRUN -np 4 "$APPS/reorder_app" 2>&1)
+check_match "in the application: mpilens_monitor_reorder pairs the partners" "$out" '^reorder rc=0: new ranks .*; partners paired: 1$'
+out=$(PRELOAD=0 mpi 4 "$APPS/reorder_app" 2>&1)
+check_match "without mpilens the call returns -1 and the application goes on" "$out" '^reorder rc=-1: .*partners paired: 0$'
 
 "$MPILENS" run -m profile -o prof -- $MPIRUN -np 2 "$APPS/ring" > /dev/null 2>&1
 refused "database without a matrix" "mpilens: place: prof/mpilens.db has no communication matrix; run with the monitor module (mpilens run -m monitor ...)" "$MPILENS" place prof

@@ -49,6 +49,9 @@ int mon_flush(const char *name);
 /* Collective-kind counters of comm: v[0..5] = o2a count, size, a2o count, size, a2a ... */
 void mon_coll_kinds(MPI_Comm comm, uint64_t v[6]);
 
+/* New rank of this process in *comm from the traffic so far (mon_place.c). */
+int mon_reorder(const void *comm, int *new_rank);
+
 /* Finalize (mon_finalize.c): snapshot, merge, write. */
 void mon_finalize(void);
 

@@ -43,7 +43,8 @@ static int api_read(int kind, unsigned long long *counts, unsigned long long *by
     return mon_read(kind, (uint64_t *)counts, (uint64_t *)bytes, n);
 }
 
-static struct mpilens_monitor_api api = {api_start, api_stop, api_reset, api_read, mon_flush};
+static struct mpilens_monitor_api api = {api_start, api_stop,  api_reset,
+                                         api_read,  mon_flush, mon_reorder};
 
 int mpilens_module_init(const struct mpilens_module_args *args)
 {
