@@ -4,7 +4,8 @@
 # Sourced or run by scripts/demo.sh and scripts/test.sh.
 set -euo pipefail
 PACKAGES=(build-essential cmake python3 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev
-          libsqlite3-dev sqlite3 valgrind pkg-config libhwloc-dev hwloc libscotch-dev zlib1g-dev)
+          libsqlite3-dev sqlite3 valgrind pkg-config libhwloc-dev hwloc libscotch-dev zlib1g-dev
+          libopenblas-dev liblapacke-dev libopen-trace-format2-dev otf2-tools)
 missing=()
 for p in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

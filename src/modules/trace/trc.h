@@ -1,0 +1,65 @@
+/* trc.h: the trace module: an OTF2 event trace per rank (trc_core.c: the archive, clocks
+ * and definitions; trc_wrap.c: the wrappers that record events).
+ */
+#ifndef TRC_H
+#define TRC_H
+
+#include <mpi.h>
+#include <otf2/otf2.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "commtrack.h"
+
+/* Regions (one per traced MPI function), in the order of trc_region_names. */
+enum trc_region {
+    R_SEND,
+    R_SSEND,
+    R_BSEND,
+    R_RSEND,
+    R_RECV,
+    R_ISEND,
+    R_ISSEND,
+    R_IRECV,
+    R_SENDRECV,
+    R_WAIT,
+    R_WAITALL,
+    R_BARRIER,
+    R_BCAST,
+    R_REDUCE,
+    R_ALLREDUCE,
+    R_ALLGATHER,
+    R_ALLTOALL,
+    R_GATHER,
+    R_SCATTER,
+    R_WIN_FENCE,
+    R_WIN_START,
+    R_WIN_COMPLETE,
+    R_WIN_POST,
+    R_WIN_WAIT,
+    R_WIN_LOCK,
+    R_WIN_UNLOCK,
+    R_PUT,
+    R_GET,
+    R_ACCUMULATE,
+    R_REGIONS
+};
+extern const char *const trc_region_names[R_REGIONS];
+
+extern int trc_on;
+extern OTF2_EvtWriter *trc_writer;
+
+static inline uint64_t trc_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The trace's id of a communicator (local to this rank, mapped at finalize). */
+uint32_t trc_comm(MPI_Comm comm);
+/* Starts tracing after MPI_Init; writes everything at MPI_Finalize. */
+void trc_start(void);
+void trc_finish(void);
+
+#endif

@@ -1,0 +1,355 @@
+/* trc_wrap.c: what the trace records: Enter/Leave of each traced MPI call, point-to-point
+ * send and receive events (peer as the rank in the communicator, as OTF2 defines it, tag,
+ * bytes, request ids for non-blocking ones, completed in Wait/Waitall), collective begin
+ * and end (operation, communicator, root, bytes). One-sided calls are Enter/Leave regions
+ * in this version (no OTF2 RMA events yet). Tracing assumes one thread calls MPI at a time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trc.h"
+
+static inline void enter(int region, uint64_t t)
+{
+    OTF2_EvtWriter_Enter(trc_writer, NULL, t, (OTF2_RegionRef)region);
+}
+
+static inline void leave(int region)
+{
+    OTF2_EvtWriter_Leave(trc_writer, NULL, trc_now(), (OTF2_RegionRef)region);
+}
+
+static uint64_t bytes_of(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL)
+        return 0;
+    PMPI_Type_size(type, &size);
+    return (uint64_t)count * size;
+}
+
+/* ---- requests: id, and what a receive needs at completion ---- */
+
+struct pending {
+    MPI_Request req;
+    uint64_t id;
+    int is_recv, type_size;
+    uint32_t comm;
+};
+static struct pending *pendings;
+static int npending, cap;
+static uint64_t next_id = 1;
+
+static uint64_t remember(MPI_Request req, int is_recv, MPI_Datatype type, uint32_t comm)
+{
+    if (npending == cap) {
+        cap = cap ? 2 * cap : 64;
+        pendings = realloc(pendings, cap * sizeof *pendings);
+    }
+    int size = 0;
+    if (type != MPI_DATATYPE_NULL)
+        PMPI_Type_size(type, &size);
+    pendings[npending] = (struct pending){req, next_id, is_recv, size, comm};
+    npending++;
+    return next_id++;
+}
+
+static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
+{
+    for (int i = 0; i < npending; i++) {
+        if (pendings[i].req != req)
+            continue;
+        if (pendings[i].is_recv) {
+            int count = 0;
+            PMPI_Get_count(st, MPI_BYTE, &count);
+            OTF2_EvtWriter_MpiIrecv(trc_writer, NULL, t, st->MPI_SOURCE, pendings[i].comm,
+                                    st->MPI_TAG, (uint64_t)count, pendings[i].id);
+        } else {
+            OTF2_EvtWriter_MpiIsendComplete(trc_writer, NULL, t, pendings[i].id);
+        }
+        pendings[i] = pendings[--npending];
+        return;
+    }
+}
+
+/* ---- point-to-point ---- */
+
+#define BLOCKING_SEND(NAME, REGION)                                                                \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
+                   MPI_Comm comm)                                                                  \
+    {                                                                                              \
+        if (!trc_on || dest == MPI_PROC_NULL)                                                      \
+            return PMPI_##NAME(buf, count, type, dest, tag, comm);                                 \
+        uint64_t t = trc_now();                                                                    \
+        enter(REGION, t);                                                                          \
+        OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, dest, trc_comm(comm), tag,                     \
+                               bytes_of(count, type));                                             \
+        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                   \
+        leave(REGION);                                                                             \
+        return rc;                                                                                 \
+    }
+BLOCKING_SEND(Send, R_SEND)
+BLOCKING_SEND(Ssend, R_SSEND)
+BLOCKING_SEND(Bsend, R_BSEND)
+BLOCKING_SEND(Rsend, R_RSEND)
+
+#define NONBLOCKING_SEND(NAME, REGION)                                                             \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
+                   MPI_Comm comm, MPI_Request *req)                                                \
+    {                                                                                              \
+        if (!trc_on || dest == MPI_PROC_NULL)                                                      \
+            return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                            \
+        uint64_t t = trc_now();                                                                    \
+        enter(REGION, t);                                                                          \
+        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
+        uint64_t id = remember(*req, 0, type, trc_comm(comm));                                     \
+        OTF2_EvtWriter_MpiIsend(trc_writer, NULL, t, dest, trc_comm(comm), tag,                    \
+                                bytes_of(count, type), id);                                        \
+        leave(REGION);                                                                             \
+        return rc;                                                                                 \
+    }
+NONBLOCKING_SEND(Isend, R_ISEND)
+NONBLOCKING_SEND(Issend, R_ISSEND)
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    if (!trc_on || src == MPI_PROC_NULL)
+        return PMPI_Recv(buf, count, type, src, tag, comm, status);
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    enter(R_RECV, trc_now());
+    int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
+    int got = 0;
+    PMPI_Get_count(st, MPI_BYTE, &got);
+    OTF2_EvtWriter_MpiRecv(trc_writer, NULL, trc_now(), st->MPI_SOURCE, trc_comm(comm), st->MPI_TAG,
+                           (uint64_t)got);
+    leave(R_RECV);
+    return rc;
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+              MPI_Request *req)
+{
+    if (!trc_on || src == MPI_PROC_NULL)
+        return PMPI_Irecv(buf, count, type, src, tag, comm, req);
+    uint64_t t = trc_now();
+    enter(R_IRECV, t);
+    int rc = PMPI_Irecv(buf, count, type, src, tag, comm, req);
+    OTF2_EvtWriter_MpiIrecvRequest(trc_writer, NULL, t, remember(*req, 1, type, trc_comm(comm)));
+    leave(R_IRECV);
+    return rc;
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
+                 int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
+                 MPI_Status *status)
+{
+    if (!trc_on)
+        return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm,
+                             status);
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    uint64_t t = trc_now();
+    enter(R_SENDRECV, t);
+    if (dest != MPI_PROC_NULL)
+        OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, dest, trc_comm(comm), stag,
+                               bytes_of(scount, stype));
+    int rc =
+        PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, st);
+    if (src != MPI_PROC_NULL) {
+        int got = 0;
+        PMPI_Get_count(st, MPI_BYTE, &got);
+        OTF2_EvtWriter_MpiRecv(trc_writer, NULL, trc_now(), st->MPI_SOURCE, trc_comm(comm),
+                               st->MPI_TAG, (uint64_t)got);
+    }
+    leave(R_SENDRECV);
+    return rc;
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+    if (!trc_on)
+        return PMPI_Wait(req, status);
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    MPI_Request before = *req;
+    enter(R_WAIT, trc_now());
+    int rc = PMPI_Wait(req, st);
+    completed(before, st, trc_now());
+    leave(R_WAIT);
+    return rc;
+}
+
+int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
+{
+    if (!trc_on)
+        return PMPI_Waitall(n, reqs, statuses);
+    MPI_Request *before = malloc((n + 1) * sizeof *before);
+    MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? malloc((n + 1) * sizeof *st) : statuses;
+    memcpy(before, reqs, n * sizeof *before);
+    enter(R_WAITALL, trc_now());
+    int rc = PMPI_Waitall(n, reqs, st);
+    uint64_t t = trc_now();
+    for (int i = 0; i < n; i++)
+        completed(before[i], &st[i], t);
+    leave(R_WAITALL);
+    if (st != statuses)
+        free(st);
+    free(before);
+    return rc;
+}
+
+/* ---- collectives ---- */
+
+#define COLLECTIVE(REGION, OP, COMM, ROOT, SENT, RECEIVED, CALL)                                   \
+    if (!trc_on)                                                                                   \
+        return CALL;                                                                               \
+    uint64_t t_ = trc_now();                                                                       \
+    enter(REGION, t_);                                                                             \
+    OTF2_EvtWriter_MpiCollectiveBegin(trc_writer, NULL, t_);                                       \
+    int rc_ = CALL;                                                                                \
+    OTF2_EvtWriter_MpiCollectiveEnd(trc_writer, NULL, trc_now(), OP, trc_comm(COMM), ROOT, SENT,   \
+                                    RECEIVED);                                                     \
+    leave(REGION);                                                                                 \
+    return rc_
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    COLLECTIVE(R_BARRIER, OTF2_COLLECTIVE_OP_BARRIER, comm, OTF2_UNDEFINED_UINT32, 0, 0,
+               PMPI_Barrier(comm));
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    COLLECTIVE(R_BCAST, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, bytes_of(count, type),
+               bytes_of(count, type), PMPI_Bcast(buf, count, type, root, comm));
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+               MPI_Comm comm)
+{
+    COLLECTIVE(R_REDUCE, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, bytes_of(count, type),
+               bytes_of(count, type), PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm)
+{
+    COLLECTIVE(R_ALLREDUCE, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, OTF2_UNDEFINED_UINT32,
+               bytes_of(count, type), bytes_of(count, type),
+               PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
+}
+
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                  MPI_Datatype rtype, MPI_Comm comm)
+{
+    COLLECTIVE(R_ALLGATHER, OTF2_COLLECTIVE_OP_ALLGATHER, comm, OTF2_UNDEFINED_UINT32,
+               bytes_of(scount, stype), bytes_of(rcount, rtype),
+               PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
+}
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, MPI_Comm comm)
+{
+    COLLECTIVE(R_ALLTOALL, OTF2_COLLECTIVE_OP_ALLTOALL, comm, OTF2_UNDEFINED_UINT32,
+               bytes_of(scount, stype), bytes_of(rcount, rtype),
+               PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
+}
+
+int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+               MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    COLLECTIVE(R_GATHER, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root, bytes_of(scount, stype),
+               bytes_of(rcount, rtype),
+               PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
+}
+
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    COLLECTIVE(R_SCATTER, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root, bytes_of(scount, stype),
+               bytes_of(rcount, rtype),
+               PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
+}
+
+/* ---- one-sided synchronization and transfers: regions ---- */
+
+#define REGION_ONLY(REGION, CALL)                                                                  \
+    if (!trc_on)                                                                                   \
+        return CALL;                                                                               \
+    enter(REGION, trc_now());                                                                      \
+    int rc_ = CALL;                                                                                \
+    leave(REGION);                                                                                 \
+    return rc_
+
+int MPI_Win_fence(int assert, MPI_Win win)
+{
+    REGION_ONLY(R_WIN_FENCE, PMPI_Win_fence(assert, win));
+}
+int MPI_Win_start(MPI_Group g, int assert, MPI_Win win)
+{
+    REGION_ONLY(R_WIN_START, PMPI_Win_start(g, assert, win));
+}
+int MPI_Win_complete(MPI_Win win)
+{
+    REGION_ONLY(R_WIN_COMPLETE, PMPI_Win_complete(win));
+}
+int MPI_Win_post(MPI_Group g, int assert, MPI_Win win)
+{
+    REGION_ONLY(R_WIN_POST, PMPI_Win_post(g, assert, win));
+}
+int MPI_Win_wait(MPI_Win win)
+{
+    REGION_ONLY(R_WIN_WAIT, PMPI_Win_wait(win));
+}
+int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
+{
+    REGION_ONLY(R_WIN_LOCK, PMPI_Win_lock(type, rank, assert, win));
+}
+int MPI_Win_unlock(int rank, MPI_Win win)
+{
+    REGION_ONLY(R_WIN_UNLOCK, PMPI_Win_unlock(rank, win));
+}
+int MPI_Put(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
+            MPI_Datatype tt, MPI_Win win)
+{
+    REGION_ONLY(R_PUT, PMPI_Put(o, oc, ot, target, disp, tc, tt, win));
+}
+int MPI_Get(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
+            MPI_Win win)
+{
+    REGION_ONLY(R_GET, PMPI_Get(o, oc, ot, target, disp, tc, tt, win));
+}
+int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
+                   MPI_Datatype tt, MPI_Op op, MPI_Win win)
+{
+    REGION_ONLY(R_ACCUMULATE, PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win));
+}
+
+/* ---- life ---- */
+
+const char mpilens_module_description[] =
+    "OTF2 event trace per rank (MPI regions, messages, collectives, clock offsets) in DIR/trace";
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        trc_start();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        trc_start();
+    return rc;
+}
+
+int MPI_Finalize(void)
+{
+    trc_finish();
+    return PMPI_Finalize();
+}

@@ -1,0 +1,32 @@
+# test_trace.sh: the trace module writes an OTF2 archive that OTF2's own reader
+# (otf2-print) opens: exact counts of regions, messages and collectives per communicator
+# (named as in the profile), definitions, clock offsets, and bytes per event.
+source "$(dirname "$0")/../core/lib.sh"
+command -v otf2-print > /dev/null || { echo "SKIP: otf2-print (otf2-tools) not installed"; exit 77; }
+[ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
+
+out=$("$MPILENS" run -m trace -o ring -- $MPIRUN -np 4 "$APPS/ring" 3 2>&1)
+check_has "traced application ran" "$out" "ring ok: 4 ranks, 3 rounds"
+events=$(otf2-print ring/trace/traces.otf2 2>&1)
+check_eq "12 MPI_SEND and 12 MPI_RECV events (4 ranks x 3 rounds)" "12 12" \
+    "$(awk '$1 == "MPI_SEND"' <<<"$events" | wc -l) $(awk '$1 == "MPI_RECV"' <<<"$events" | wc -l)"
+check_eq "every send names its receiver, W0.0, and 1024 bytes" "12" \
+    "$(grep -c 'MPI_SEND .*Communicator: "W0.0" <0>, Tag: [0-2], Length: 1024$' <<<"$events")"
+check_eq "ENTER and LEAVE balance" "$(grep -c '^ENTER' <<<"$events")" "$(grep -c '^LEAVE' <<<"$events")"
+check_eq "4 Barrier and 4 Reduce collectives" "4 4" \
+    "$(grep -c 'MPI_COLLECTIVE_END .*Operation: BARRIER' <<<"$events") $(grep -c 'MPI_COLLECTIVE_END .*Operation: REDUCE' <<<"$events")"
+check_eq "two clock offsets per location" "8" "$(otf2-print -C ring/trace/traces.otf2 2>/dev/null | grep -c '^CLOCK_OFFSET')"
+
+out=$("$MPILENS" run -m trace -o comms -- $MPIRUN -np 8 "$APPS/comms_app" 2>&1)
+check_has "comms_app traced" "$out" "comms_app ok: 8 ranks, tests completed early: 0 0"
+ends=$(otf2-print comms/trace/traces.otf2 2>/dev/null | grep '^MPI_COLLECTIVE_END')
+check_eq "100 Allreduce on each half, seen by its 4 ranks" "400 400" \
+    "$(grep -c 'Communicator: "s0.1"' <<<"$ends") $(grep -c 'Communicator: "s4.1"' <<<"$ends")"
+defs=$(otf2-print -G comms/trace/traces.otf2 2>/dev/null)
+check_match "global definitions name the communicators" "$defs" '^COMM +[0-9]+ +Name: "s4.1"'
+check_match "8 locations" "$defs" '^LOCATION +7 +Name: "MPI rank 7"'
+n=$(otf2-print comms/trace/traces.otf2 2>/dev/null | grep -c -E '^[A-Z_]+ +[0-9]+ +[0-9]+ ')
+bytes=$(cat comms/trace/traces/*.evt | wc -c)
+echo "trace size: $bytes bytes of event files for $n events: $((bytes / n)) bytes per event"
+check_eq "events are written compactly (< 32 bytes each)" "1" "$((bytes / n < 32))"
+finish
