@@ -25,6 +25,7 @@ int cli_run(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_matrix(int argc, char **argv);
 int cli_place(int argc, char **argv);
+int cli_export(int argc, char **argv);
 int cli_modules(int argc, char **argv);
 
 #endif

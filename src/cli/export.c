@@ -1,0 +1,338 @@
+/* export.c: `mpilens export RUN --chrome out.json`: a run's OTF2 trace as Chrome trace
+ * events (Perfetto UI, chrome://tracing): one row per rank, MPI calls as slices, messages as
+ * flow arrows from send to receive, and Late Sender waits (a receive entered before its
+ * message was sent) as marked slices. Read with OTF2's own reader, serially.
+ */
+#include <otf2/otf2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: mpilens export RUN --chrome OUT.json\n"
+    "\n"
+    "Writes the trace of a run (module `trace`: RUN/trace/traces.otf2) in the Chrome trace\n"
+    "event format: open OUT.json in https://ui.perfetto.dev or chrome://tracing. One row per\n"
+    "rank, MPI calls as slices, messages as arrows, Late Sender waits marked.\n";
+
+struct names {
+    char **text;
+    uint32_t n;
+};
+
+struct state {
+    FILE *out;
+    struct names strings, regions, comm_name;
+    uint64_t **group_members; /* group -> world ranks */
+    uint32_t *group_size, ngroups;
+    uint32_t *comm_group, ncomms;
+    uint64_t offset;
+    uint64_t enter_time[4096];
+    struct message {
+        uint32_t comm, tag;
+        uint64_t src, dst, time, id;
+    } * inflight;
+    size_t ninflight;
+    uint64_t next_flow, events;
+};
+
+static void put(struct names *n, uint32_t id, const char *s)
+{
+    if (id >= n->n) {
+        n->text = realloc(n->text, (id + 1) * sizeof *n->text);
+        memset(n->text + n->n, 0, (id + 1 - n->n) * sizeof *n->text);
+        n->n = id + 1;
+    }
+    n->text[id] = strdup(s ? s : "");
+}
+
+static const char *get(const struct names *n, uint32_t id)
+{
+    return id < n->n && n->text[id] ? n->text[id] : "?";
+}
+
+static OTF2_CallbackCode on_string(void *u, OTF2_StringRef self, const char *s)
+{
+    put(&((struct state *)u)->strings, self, s);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
+                                   OTF2_StringRef canonical, OTF2_StringRef desc,
+                                   OTF2_RegionRole role, OTF2_Paradigm paradigm,
+                                   OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin,
+                                   uint32_t end)
+{
+    (void)canonical, (void)desc, (void)role, (void)paradigm, (void)flags, (void)file, (void)begin,
+        (void)end;
+    struct state *s = u;
+    put(&s->regions, self, get(&s->strings, name));
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_group(void *u, OTF2_GroupRef self, OTF2_StringRef name,
+                                  OTF2_GroupType type, OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
+                                  uint32_t n, const uint64_t *members)
+{
+    (void)name, (void)type, (void)paradigm, (void)flags;
+    struct state *s = u;
+    if (self >= s->ngroups) {
+        s->group_members = realloc(s->group_members, (self + 1) * sizeof *s->group_members);
+        s->group_size = realloc(s->group_size, (self + 1) * sizeof *s->group_size);
+        for (uint32_t g = s->ngroups; g <= self; g++) {
+            s->group_members[g] = NULL;
+            s->group_size[g] = 0;
+        }
+        s->ngroups = self + 1;
+    }
+    s->group_members[self] = malloc((n + 1) * sizeof(uint64_t));
+    memcpy(s->group_members[self], members, n * sizeof(uint64_t));
+    s->group_size[self] = n;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
+                                 OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+    (void)parent, (void)flags;
+    struct state *s = u;
+    put(&s->comm_name, self, get(&s->strings, name));
+    if (self >= s->ncomms) {
+        s->comm_group = realloc(s->comm_group, (self + 1) * sizeof *s->comm_group);
+        s->ncomms = self + 1;
+    }
+    s->comm_group[self] = group;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_clock(void *u, uint64_t resolution, uint64_t offset, uint64_t length,
+                                  uint64_t realtime)
+{
+    (void)resolution, (void)length, (void)realtime;
+    ((struct state *)u)->offset = offset;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* World rank (location) of rank r of communicator comm. */
+static uint64_t world(const struct state *s, uint32_t comm, uint32_t r)
+{
+    if (comm >= s->ncomms || s->comm_group[comm] >= s->ngroups)
+        return r;
+    uint32_t g = s->comm_group[comm];
+    return r < s->group_size[g] ? s->group_members[g][r] : r;
+}
+
+static double us(const struct state *s, uint64_t t)
+{
+    return (t - s->offset) / 1000.0;
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *a, OTF2_RegionRef region)
+{
+    (void)a;
+    struct state *s = u;
+    if (loc < 4096)
+        s->enter_time[loc] = t;
+    fprintf(s->out, ",\n{\"name\":\"%s\",\"ph\":\"B\",\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
+            get(&s->regions, region), us(s, t), (unsigned long long)loc);
+    s->events++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *a, OTF2_RegionRef region)
+{
+    (void)a;
+    struct state *s = u;
+    fprintf(s->out, ",\n{\"name\":\"%s\",\"ph\":\"E\",\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
+            get(&s->regions, region), us(s, t), (unsigned long long)loc);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void sent(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, uint32_t receiver,
+                 OTF2_CommRef comm, uint32_t tag)
+{
+    s->inflight = realloc(s->inflight, (s->ninflight + 1) * sizeof *s->inflight);
+    struct message m = {comm, tag, loc, world(s, comm, receiver), t, ++s->next_flow};
+    s->inflight[s->ninflight++] = m;
+    fprintf(s->out,
+            ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%llu,"
+            "\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
+            (unsigned long long)m.id, us(s, t), (unsigned long long)loc);
+}
+
+static void received(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, uint32_t sender,
+                     OTF2_CommRef comm, uint32_t tag, int blocking)
+{
+    uint64_t src = world(s, comm, sender);
+    for (size_t i = 0; i < s->ninflight; i++) {
+        struct message m = s->inflight[i];
+        if (m.comm != comm || m.src != src || m.dst != loc || m.tag != tag)
+            continue;
+        memmove(s->inflight + i, s->inflight + i + 1, (s->ninflight - i - 1) * sizeof *s->inflight);
+        s->ninflight--;
+        fprintf(s->out,
+                ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\","
+                "\"id\":%llu,\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
+                (unsigned long long)m.id, us(s, t), (unsigned long long)loc);
+        uint64_t entered = loc < 4096 ? s->enter_time[loc] : t;
+        if (blocking && m.time > entered)
+            fprintf(s->out,
+                    ",\n{\"name\":\"Late Sender\",\"cat\":\"wait\",\"ph\":\"X\",\"ts\":%.3f,"
+                    "\"dur\":%.3f,\"pid\":0,\"tid\":%llu,\"cname\":\"terrible\"}",
+                    us(s, entered), (m.time - entered) / 1000.0, (unsigned long long)loc);
+        return;
+    }
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
+                                 OTF2_AttributeList *a, uint32_t receiver, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t length)
+{
+    (void)a, (void)length;
+    sent(u, loc, t, receiver, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *a, uint32_t receiver, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t length, uint64_t request)
+{
+    (void)a, (void)length, (void)request;
+    sent(u, loc, t, receiver, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
+                                 OTF2_AttributeList *a, uint32_t sender, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t length)
+{
+    (void)a, (void)length;
+    received(u, loc, t, sender, comm, tag, 1);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *a, uint32_t sender, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t length, uint64_t request)
+{
+    (void)a, (void)length, (void)request;
+    received(u, loc, t, sender, comm, tag, 0);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* OTF2 reports every error on stderr itself; we say it once, in our own line. */
+static OTF2_ErrorCode quiet(void *user, const char *file, uint64_t line, const char *function,
+                            OTF2_ErrorCode code, const char *format, va_list va)
+{
+    (void)user, (void)file, (void)line, (void)function, (void)format, (void)va;
+    return code;
+}
+
+static int fail(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "mpilens: export: ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return 2;
+}
+
+int cli_export(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    const char *run = NULL, *chrome = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--chrome") == 0 && i + 1 < argc)
+            chrome = argv[++i];
+        else if (argv[i][0] == '-')
+            return fail("unknown or incomplete option '%s'; see `mpilens export --help`", argv[i]);
+        else
+            run = argv[i];
+    }
+    if (!run || !chrome)
+        return fail("give a run and an output%s: mpilens export RUN --chrome OUT.json", "");
+    char anchor[4096];
+    snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
+    if (!cli_is_directory(run) || fopen(anchor, "r") == NULL)
+        return fail("%s: no trace here; run with the trace module (mpilens run -m trace ...)",
+                    anchor);
+    OTF2_Error_RegisterCallback(quiet, NULL);
+    OTF2_Reader *reader = OTF2_Reader_Open(anchor);
+    struct state s = {0};
+    uint64_t nloc = 0;
+    if (!reader || OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS ||
+        OTF2_Reader_GetNumberOfLocations(reader, &nloc) != OTF2_SUCCESS) {
+        if (reader)
+            OTF2_Reader_Close(reader);
+        return fail("%s: not a readable OTF2 archive (truncated or corrupt); trace the run again",
+                    anchor);
+    }
+    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
+    OTF2_GlobalDefReaderCallbacks *gdc = OTF2_GlobalDefReaderCallbacks_New();
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(gdc, on_string);
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gdc, on_region);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gdc, on_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(gdc, on_comm);
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gdc, on_clock);
+    OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, gdc, &s);
+    uint64_t defs = 0;
+    int bad = OTF2_Reader_ReadAllGlobalDefinitions(reader, gdr, &defs) != OTF2_SUCCESS;
+    OTF2_GlobalDefReaderCallbacks_Delete(gdc);
+    for (uint64_t l = 0; !bad && l < nloc; l++)
+        bad |= OTF2_Reader_SelectLocation(reader, l) != OTF2_SUCCESS;
+    bad = bad || OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS ||
+          OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS;
+    for (uint64_t l = 0; !bad && l < nloc; l++) {
+        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, l);
+        uint64_t n = 0;
+        if (dr) {
+            bad |= OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) != OTF2_SUCCESS;
+            OTF2_Reader_CloseDefReader(reader, dr);
+        }
+        bad |= OTF2_Reader_GetEvtReader(reader, l) == NULL;
+    }
+    if (!bad)
+        OTF2_Reader_CloseDefFiles(reader);
+    s.out = bad ? NULL : fopen(chrome, "w");
+    if (bad || !s.out) {
+        OTF2_Reader_Close(reader);
+        return bad ? fail("%s: the definitions cannot be read (truncated or corrupt archive)",
+                          anchor)
+                   : fail("--chrome %s: cannot write the file; choose a writable path", chrome);
+    }
+    fprintf(s.out,
+            "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+            "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"MPI\"}}");
+    for (uint64_t l = 0; l < nloc; l++)
+        fprintf(s.out,
+                ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%llu,"
+                "\"args\":{\"name\":\"rank %llu\"}}",
+                (unsigned long long)l, (unsigned long long)l);
+    OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(reader);
+    OTF2_GlobalEvtReaderCallbacks *gec = OTF2_GlobalEvtReaderCallbacks_New();
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(gec, on_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(gec, on_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(gec, on_send);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(gec, on_isend);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(gec, on_recv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(gec, on_irecv);
+    OTF2_Reader_RegisterGlobalEvtCallbacks(reader, ger, gec, &s);
+    uint64_t read = 0;
+    bad = OTF2_Reader_ReadAllGlobalEvents(reader, ger, &read) != OTF2_SUCCESS;
+    OTF2_GlobalEvtReaderCallbacks_Delete(gec);
+    fprintf(s.out, "\n]}\n");
+    fclose(s.out);
+    OTF2_Reader_Close(reader);
+    if (bad)
+        return fail("%s: the events are truncated or corrupt; the output stops there", anchor);
+    printf("mpilens: %s written (%llu events of %llu ranks); open it in https://ui.perfetto.dev\n",
+           chrome, (unsigned long long)read, (unsigned long long)nloc);
+    return 0;
+}
