@@ -26,6 +26,7 @@ int cli_report(int argc, char **argv);
 int cli_matrix(int argc, char **argv);
 int cli_place(int argc, char **argv);
 int cli_export(int argc, char **argv);
+int cli_analyze(int argc, char **argv);
 int cli_modules(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "clock_fix.h"
 
 static const char usage[] =
     "usage: mpilens export RUN --chrome OUT.json\n"
@@ -31,9 +32,12 @@ struct state {
     uint32_t *comm_group, ncomms;
     uint64_t offset;
     uint64_t enter_time[4096];
-    struct message {
+    struct clock_fix clock[4096]; /* per location */
+    uint64_t reading;             /* location whose definitions are being read */
+    struct message {              /* a send waiting for its receive (id != 0), or the reverse */
         uint32_t comm, tag;
-        uint64_t src, dst, time, id;
+        uint64_t src, dst, time, id, entered;
+        int blocking;
     } * inflight;
     size_t ninflight;
     uint64_t next_flow, events;
@@ -125,10 +129,24 @@ static uint64_t world(const struct state *s, uint32_t comm, uint32_t r)
     return r < s->group_size[g] ? s->group_members[g][r] : r;
 }
 
-static double us(const struct state *s, uint64_t t)
+static OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset,
+                                         double deviation)
 {
-    return (t - s->offset) / 1000.0;
+    (void)deviation;
+    struct state *s = u;
+    if (s->reading < 4096)
+        clock_fix_add(&s->clock[s->reading], time, offset);
+    return OTF2_CALLBACK_SUCCESS;
 }
+
+/* Microseconds since the trace began, on rank 0's clock. */
+static double us_at(const struct state *s, uint64_t loc, uint64_t t)
+{
+    if (loc < 4096)
+        t = clock_fix_apply(&s->clock[loc], t);
+    return ((double)t - (double)s->offset) / 1000.0;
+}
+#define us(s, t) us_at(s, loc, t)
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *a, OTF2_RegionRef region)
@@ -153,40 +171,68 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* Sends and receives are matched by (communicator, source, destination, tag) in order,
+ * whichever the reader meets first (clocks of different hosts may disagree slightly). */
+static void arrow(struct state *s, uint64_t id, uint64_t send_time, uint64_t dst,
+                  uint64_t recv_time, uint64_t entered, int blocking)
+{
+    fprintf(s->out,
+            ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\","
+            "\"id\":%llu,\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
+            (unsigned long long)id, ((double)recv_time - (double)s->offset) / 1000.0,
+            (unsigned long long)dst);
+    if (blocking && send_time > entered)
+        fprintf(s->out,
+                ",\n{\"name\":\"Late Sender\",\"cat\":\"wait\",\"ph\":\"X\",\"ts\":%.3f,"
+                "\"dur\":%.3f,\"pid\":0,\"tid\":%llu,\"cname\":\"terrible\"}",
+                ((double)entered - (double)s->offset) / 1000.0, (send_time - entered) / 1000.0,
+                (unsigned long long)dst);
+}
+
+static uint64_t fixed(const struct state *s, uint64_t loc, uint64_t t)
+{
+    return loc < 4096 ? clock_fix_apply(&s->clock[loc], t) : t;
+}
+
 static void sent(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, uint32_t receiver,
                  OTF2_CommRef comm, uint32_t tag)
 {
-    s->inflight = realloc(s->inflight, (s->ninflight + 1) * sizeof *s->inflight);
-    struct message m = {comm, tag, loc, world(s, comm, receiver), t, ++s->next_flow};
-    s->inflight[s->ninflight++] = m;
+    uint64_t id = ++s->next_flow, dst = world(s, comm, receiver), when = fixed(s, loc, t);
     fprintf(s->out,
             ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%llu,"
             "\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
-            (unsigned long long)m.id, us(s, t), (unsigned long long)loc);
+            (unsigned long long)id, ((double)when - (double)s->offset) / 1000.0,
+            (unsigned long long)loc);
+    for (size_t i = 0; i < s->ninflight; i++) { /* a receive met first */
+        struct message m = s->inflight[i];
+        if (m.id == 0 && m.comm == comm && m.src == loc && m.dst == dst && m.tag == tag) {
+            memmove(s->inflight + i, s->inflight + i + 1,
+                    (s->ninflight - i - 1) * sizeof *s->inflight);
+            s->ninflight--;
+            arrow(s, id, when, dst, m.time, m.entered, m.blocking);
+            return;
+        }
+    }
+    s->inflight = realloc(s->inflight, (s->ninflight + 1) * sizeof *s->inflight);
+    s->inflight[s->ninflight++] = (struct message){comm, tag, loc, dst, when, id, 0, 0};
 }
 
 static void received(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, uint32_t sender,
                      OTF2_CommRef comm, uint32_t tag, int blocking)
 {
-    uint64_t src = world(s, comm, sender);
+    uint64_t src = world(s, comm, sender), when = fixed(s, loc, t);
+    uint64_t entered = loc < 4096 ? fixed(s, loc, s->enter_time[loc]) : when;
     for (size_t i = 0; i < s->ninflight; i++) {
         struct message m = s->inflight[i];
-        if (m.comm != comm || m.src != src || m.dst != loc || m.tag != tag)
+        if (m.id == 0 || m.comm != comm || m.src != src || m.dst != loc || m.tag != tag)
             continue;
         memmove(s->inflight + i, s->inflight + i + 1, (s->ninflight - i - 1) * sizeof *s->inflight);
         s->ninflight--;
-        fprintf(s->out,
-                ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\","
-                "\"id\":%llu,\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
-                (unsigned long long)m.id, us(s, t), (unsigned long long)loc);
-        uint64_t entered = loc < 4096 ? s->enter_time[loc] : t;
-        if (blocking && m.time > entered)
-            fprintf(s->out,
-                    ",\n{\"name\":\"Late Sender\",\"cat\":\"wait\",\"ph\":\"X\",\"ts\":%.3f,"
-                    "\"dur\":%.3f,\"pid\":0,\"tid\":%llu,\"cname\":\"terrible\"}",
-                    us(s, entered), (m.time - entered) / 1000.0, (unsigned long long)loc);
+        arrow(s, m.id, m.time, loc, when, entered, blocking);
         return;
     }
+    s->inflight = realloc(s->inflight, (s->ninflight + 1) * sizeof *s->inflight);
+    s->inflight[s->ninflight++] = (struct message){comm, tag, src, loc, when, 0, entered, blocking};
 }
 
 static OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
@@ -293,6 +339,11 @@ int cli_export(int argc, char **argv)
         OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, l);
         uint64_t n = 0;
         if (dr) {
+            OTF2_DefReaderCallbacks *dc = OTF2_DefReaderCallbacks_New();
+            OTF2_DefReaderCallbacks_SetClockOffsetCallback(dc, on_clock_offset);
+            OTF2_Reader_RegisterDefCallbacks(reader, dr, dc, &s);
+            OTF2_DefReaderCallbacks_Delete(dc);
+            s.reading = l;
             bad |= OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) != OTF2_SUCCESS;
             OTF2_Reader_CloseDefReader(reader, dr);
         }

@@ -19,6 +19,7 @@ static const char usage[] =
     "  report   the communicator-centric profile of a run: mpilens report RUN/mpilens.db\n"
     "  matrix   who sent how much to whom (monitor module): mpilens matrix RUN/mpilens.db\n"
     "  place    a better rank-to-core mapping from the matrix: mpilens place RUN/mpilens.db\n"
+    "  analyze  wait states of a traced run by parallel replay: mpilens analyze RUN\n"
     "  export   a run's trace for viewers: mpilens export RUN --chrome out.json\n"
     "\n"
     "options:\n"
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return cli_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "analyze") == 0)
+        return cli_analyze(argc - 1, argv + 1);
     if (strcmp(argv[1], "export") == 0)
         return cli_export(argc - 1, argv + 1);
     if (strcmp(argv[1], "place") == 0)

@@ -28,7 +28,7 @@ static const char usage[] =
     "  --top N             the N largest rows over all communicators, as one table\n"
     "  --csv               comma-separated rows for scripts\n"
     "  --html FILE         also write an HTML page with the tables and charts\n"
-    "  --waits             the wait-state analysis (needs `mpilens analyze`; not in this build)\n"
+    "  --waits             the wait states found by `mpilens analyze RUN` (Table 2 shape)\n"
     "  -h, --help          this text\n";
 
 static int fail(const char *msg, const char *arg)
@@ -84,9 +84,8 @@ static int parse_args(int argc, char **argv, struct report_query *q)
             q->csv = 1;
             takes = 0;
         } else if (strcmp(a, "--waits") == 0) {
-            return fail("--waits%s: wait-state analysis is not built yet (issue 5); the "
-                        "profile tables are available without it",
-                        "");
+            q->waits = 1;
+            takes = 0;
         } else if (a[0] == '-') {
             return fail("unknown or incomplete option '%s'; see `mpilens report --help`", a);
         } else if (!q->db) {
@@ -114,6 +113,14 @@ int cli_report(int argc, char **argv)
         return rc;
     char path[4096];
     sqlite3 *db;
+    if (q.waits) {
+        if ((rc = cli_open_db(q.db, "report", "waits", "wait-state analysis", "trace", &db, path,
+                              sizeof path)))
+            return rc;
+        rc = report_print_waits(db, q.rank, stdout);
+        sqlite3_close(db);
+        return rc;
+    }
     if ((rc = cli_open_db(q.db, "report", "profile", "profile", "profile", &db, path, sizeof path)))
         return rc;
     struct report_rows rows;

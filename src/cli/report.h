@@ -9,7 +9,7 @@
 
 struct report_query {
     const char *db, *comm, *op, *kind, *sort, *html;
-    int rank, bucket, top, csv;
+    int rank, bucket, top, csv, waits;
 };
 
 /* One (communicator, operation, bucket) cell, aggregated over the selected ranks. */
@@ -33,6 +33,8 @@ void report_print_tables(const struct report_query *q, const struct report_rows 
 void report_print_csv(const struct report_query *q, const struct report_rows *rows, FILE *out);
 int report_write_html(sqlite3 *db, const struct report_query *q, const struct report_rows *rows,
                       const char *path);
+/* The wait-state table (report_waits.c); rank -1 for all. */
+int report_print_waits(sqlite3 *db, int rank, FILE *out);
 /* "0-128", "129-1K", "32M+" */
 void report_bucket_label(long long lo, long long hi, char *out, size_t len);
 /* "12 B", "3.2 KiB" ... */

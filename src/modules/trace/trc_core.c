@@ -3,8 +3,9 @@
  * Every rank is one OTF2 location (its world rank) and writes its own event file while
  * the run goes; OTF2 flushes its buffers to disk when they fill, so memory stays bounded.
  * Timestamps are CLOCK_MONOTONIC nanoseconds. The offset of each rank's clock to rank 0's is
- * measured at MPI_Init and at MPI_Finalize (ping-pong, the minimum round trip of 10) and
- * written as two ClockOffset records, for readers to correct timestamps linearly. At
+ * measured at MPI_Init and at MPI_Finalize (ping-pong, the minimum round trip of 10; 0 on
+ * rank 0's host, which shares its clock) and written as two ClockOffset records, for
+ * readers to correct timestamps linearly. At
  * MPI_Finalize the communicator records of all ranks are merged (commtrack), rank 0 writes
  * the global definitions (system tree, locations, regions, groups, communicators) and every
  * rank writes the mapping from its local communicator ids to the global ones.
@@ -75,12 +76,23 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
-/* This rank's clock minus rank 0's, from the ping-pong with the smallest round trip. */
+/* This rank's clock minus rank 0's, from the ping-pong with the smallest round trip.
+ * Ranks on rank 0's host share its clock: their offset is 0 by definition (measuring it
+ * would only measure scheduling noise). */
 static int64_t clock_offset(void)
 {
     int64_t best = 0;
     uint64_t best_rtt = UINT64_MAX;
+    char host[MPI_MAX_PROCESSOR_NAME] = "", root_host[MPI_MAX_PROCESSOR_NAME];
+    int len = 0;
+    PMPI_Get_processor_name(host, &len);
+    memcpy(root_host, host, sizeof host);
+    PMPI_Bcast(root_host, sizeof root_host, MPI_CHAR, 0, trc_world);
+    int remote = strcmp(host, root_host) != 0, *remotes = malloc(size * sizeof *remotes);
+    PMPI_Allgather(&remote, 1, MPI_INT, remotes, 1, MPI_INT, trc_world);
     for (int peer = 1; peer < size; peer++) {
+        if (!remotes[peer])
+            continue;
         for (int i = 0; i < 10; i++) {
             if (rank == 0) {
                 uint64_t t;
@@ -88,17 +100,18 @@ static int64_t clock_offset(void)
                 t = trc_now();
                 PMPI_Send(&t, 1, MPI_UINT64_T, peer, 0, trc_world);
             } else if (rank == peer) {
-                uint64_t t0 = trc_now(), remote, t1;
+                uint64_t t0 = trc_now(), remote_time, t1;
                 PMPI_Send(&t0, 1, MPI_UINT64_T, 0, 0, trc_world);
-                PMPI_Recv(&remote, 1, MPI_UINT64_T, 0, 0, trc_world, MPI_STATUS_IGNORE);
+                PMPI_Recv(&remote_time, 1, MPI_UINT64_T, 0, 0, trc_world, MPI_STATUS_IGNORE);
                 t1 = trc_now();
                 if (t1 - t0 < best_rtt) {
                     best_rtt = t1 - t0;
-                    best = (int64_t)(t0 + (t1 - t0) / 2) - (int64_t)remote;
+                    best = (int64_t)(t0 + (t1 - t0) / 2) - (int64_t)remote_time;
                 }
             }
         }
     }
+    free(remotes);
     return best;
 }
 

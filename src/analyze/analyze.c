@@ -1,0 +1,526 @@
+/* analyze.c: mpilens-analyze, the parallel replay of a run's OTF2 trace (started by
+ * `mpilens analyze RUN` with as many ranks as the run had).
+ *
+ * Every rank reads only its own location's events, in order, and replays the recorded
+ * communication among the ranks, carrying timestamps instead of data (the Scalasca way):
+ *  - a send sends its region's enter time to the receiver, on a replay copy of the
+ *    communicator with the recorded tag; the receiver gets it at the receive (or at the wait
+ *    completing it): Late Sender = the time between entering the receive and the send;
+ *  - a synchronous send (MPI_Ssend/Issend) also gets the receiver's enter time back: Late
+ *    Receiver = the time the sender waited for the receive to start;
+ *  - collectives exchange enter times with the same collective on the replay communicator:
+ *    Wait at Barrier, Wait at N x N (max enter - own enter), Late Broadcast (root enter -
+ *    own enter, non-roots of one-to-all), Early Reduce (latest enter of the others - root
+ *    enter, at the root of all-to-one).
+ * Each waiting time is bounded by the duration of the call and charged to pattern x region
+ * x rank; rank 0 writes them into the run database (table waits).
+ */
+#include <mpi.h>
+#include <otf2/otf2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock_fix.h"
+#include "rundb.h"
+
+enum pattern {
+    LATE_SENDER,
+    LATE_RECEIVER,
+    WAIT_NXN,
+    WAIT_BARRIER,
+    LATE_BROADCAST,
+    EARLY_REDUCE,
+    MPI_TIME,
+    PATTERNS
+};
+static const char *const pattern_names[PATTERNS] = {"Late Sender",
+                                                    "Late Receiver",
+                                                    "Wait at N x N",
+                                                    "Wait at Barrier",
+                                                    "Late Broadcast",
+                                                    "Early Reduce",
+                                                    "MPI"};
+#define MAX_REGIONS 64
+#define MAX_COMMS 4096
+
+static int rank, size;
+static double severity[PATTERNS][MAX_REGIONS];
+static char region_name[MAX_REGIONS][64];
+static MPI_Comm forward[MAX_COMMS], backward[MAX_COMMS];
+static uint32_t ncomms, comm_group[MAX_COMMS];
+static uint64_t *group_members[MAX_COMMS];
+static uint32_t group_size[MAX_COMMS];
+static char strings[8192][48];
+static struct clock_fix clock_fix; /* this rank's clock to rank 0's */
+
+/* The region being replayed on this rank (MPI calls do not nest). */
+static struct {
+    uint32_t region;
+    uint64_t enter;
+    uint64_t remote; /* the timestamp that bounds the wait, 0 if none */
+    int pattern;     /* what waits, or -1 */
+    int synchronous; /* the region is MPI_Ssend / MPI_Issend */
+} cur;
+static uint64_t first_enter = UINT64_MAX, last_leave, trace_length;
+static uint64_t (*pending_send)[4]; /* id, peer, comm, tag of synchronous isends */
+static size_t npending;
+static MPI_Request *sends;
+static size_t nsends;
+static uint64_t *payloads;
+
+static void later(uint64_t remote, int pattern)
+{
+    if (remote > cur.remote || cur.pattern < 0) {
+        cur.remote = remote;
+        cur.pattern = pattern;
+    }
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *a, OTF2_RegionRef region)
+{
+    (void)pos;
+    (void)l, (void)u, (void)a;
+    t = clock_fix_apply(&clock_fix, t);
+    cur.region = region < MAX_REGIONS ? region : MAX_REGIONS - 1;
+    cur.enter = t;
+    cur.remote = 0;
+    cur.pattern = -1;
+    cur.synchronous = strcmp(region_name[cur.region], "MPI_Ssend") == 0 ||
+                      strcmp(region_name[cur.region], "MPI_Issend") == 0;
+    if (t < first_enter)
+        first_enter = t;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *a, OTF2_RegionRef region)
+{
+    (void)pos;
+    (void)l, (void)u, (void)a, (void)region;
+    t = clock_fix_apply(&clock_fix, t);
+    severity[MPI_TIME][cur.region] += (t - cur.enter) * 1e-9;
+    if (cur.pattern >= 0 && cur.remote > cur.enter) {
+        uint64_t until = cur.remote < t ? cur.remote : t;
+        severity[cur.pattern][cur.region] += (until - cur.enter) * 1e-9;
+    }
+    cur.pattern = -1;
+    last_leave = t;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void send_time(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+{
+    sends = realloc(sends, (nsends + 1) * sizeof *sends);
+    payloads = realloc(payloads, (nsends + 1) * 2 * sizeof *payloads);
+    uint64_t *p = &payloads[2 * nsends];
+    p[0] = cur.enter;
+    p[1] = cur.synchronous;
+    MPI_Isend(p, 2, MPI_UINT64_T, (int)peer, (int)tag, forward[comm], &sends[nsends++]);
+}
+
+/* For a synchronous send: the receiver's enter time, sent back when it received. */
+static void receiver_echo(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+{
+    uint64_t remote;
+    MPI_Recv(&remote, 1, MPI_UINT64_T, (int)peer, (int)tag, backward[comm], MPI_STATUS_IGNORE);
+    later(remote, LATE_RECEIVER);
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t len)
+{
+    (void)pos;
+    (void)l, (void)t, (void)u, (void)a, (void)len;
+    if (comm >= ncomms)
+        return OTF2_CALLBACK_SUCCESS;
+    send_time(peer, comm, tag);
+    if (cur.synchronous)
+        receiver_echo(peer, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t len, uint64_t id)
+{
+    (void)pos;
+    (void)l, (void)t, (void)u, (void)a, (void)len;
+    if (comm >= ncomms)
+        return OTF2_CALLBACK_SUCCESS;
+    send_time(peer, comm, tag);
+    if (cur.synchronous) {
+        pending_send = realloc(pending_send, (npending + 1) * sizeof *pending_send);
+        pending_send[npending][0] = id;
+        pending_send[npending][1] = peer;
+        pending_send[npending][2] = comm;
+        pending_send[npending++][3] = tag;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *a, uint64_t id)
+{
+    (void)pos;
+    (void)l, (void)t, (void)u, (void)a;
+    for (size_t i = 0; i < npending; i++) {
+        if (pending_send[i][0] == id) {
+            receiver_echo((uint32_t)pending_send[i][1], (OTF2_CommRef)pending_send[i][2],
+                          (uint32_t)pending_send[i][3]);
+            pending_send[i][0] = UINT64_MAX;
+        }
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void receive(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+{
+    uint64_t p[2];
+    MPI_Recv(p, 2, MPI_UINT64_T, (int)peer, (int)tag, forward[comm], MPI_STATUS_IGNORE);
+    later(p[0], LATE_SENDER);
+    if (p[1])
+        MPI_Send(&cur.enter, 1, MPI_UINT64_T, (int)peer, (int)tag, backward[comm]);
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t len)
+{
+    (void)pos;
+    (void)l, (void)t, (void)u, (void)a, (void)len;
+    if (comm < ncomms)
+        receive(peer, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                  OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t len, uint64_t id)
+{
+    (void)id;
+    return on_recv(l, t, pos, u, a, peer, comm, tag, len);
+}
+
+static OTF2_CallbackCode on_collective_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                           void *u, OTF2_AttributeList *a, OTF2_CollectiveOp op,
+                                           OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                           uint64_t received)
+{
+    (void)pos;
+    (void)l, (void)t, (void)u, (void)a, (void)sent, (void)received;
+    if (comm >= ncomms)
+        return OTF2_CALLBACK_SUCCESS;
+    MPI_Comm c = forward[comm];
+    uint64_t mine = cur.enter, other = 0;
+    int me;
+    MPI_Comm_rank(c, &me);
+    switch (op) {
+    case OTF2_COLLECTIVE_OP_BARRIER:
+        MPI_Allreduce(&mine, &other, 1, MPI_UINT64_T, MPI_MAX, c);
+        later(other, WAIT_BARRIER);
+        break;
+    case OTF2_COLLECTIVE_OP_BCAST:
+    case OTF2_COLLECTIVE_OP_SCATTER:
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+        other = mine;
+        MPI_Bcast(&other, 1, MPI_UINT64_T, (int)root, c);
+        if ((uint32_t)me != root)
+            later(other, LATE_BROADCAST);
+        break;
+    case OTF2_COLLECTIVE_OP_REDUCE:
+    case OTF2_COLLECTIVE_OP_GATHER:
+    case OTF2_COLLECTIVE_OP_GATHERV: {
+        uint64_t contribution = (uint32_t)me == root ? 0 : mine;
+        MPI_Reduce(&contribution, &other, 1, MPI_UINT64_T, MPI_MAX, (int)root, c);
+        if ((uint32_t)me == root)
+            later(other, EARLY_REDUCE);
+        break;
+    }
+    default: /* all-to-all kinds */
+        MPI_Allreduce(&mine, &other, 1, MPI_UINT64_T, MPI_MAX, c);
+        later(other, WAIT_NXN);
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset,
+                                         double deviation)
+{
+    (void)u, (void)deviation;
+    clock_fix_add(&clock_fix, time, offset);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_clock(void *u, uint64_t resolution, uint64_t offset, uint64_t length,
+                                  uint64_t realtime)
+{
+    (void)u, (void)resolution, (void)offset, (void)realtime;
+    trace_length = length;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_string(void *u, OTF2_StringRef self, const char *s)
+{
+    (void)u;
+    if (self < 8192)
+        snprintf(strings[self], sizeof strings[self], "%s", s);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
+                                   OTF2_StringRef c, OTF2_StringRef d, OTF2_RegionRole r,
+                                   OTF2_Paradigm p, OTF2_RegionFlag f, OTF2_StringRef file,
+                                   uint32_t b, uint32_t e)
+{
+    (void)u, (void)c, (void)d, (void)r, (void)p, (void)f, (void)file, (void)b, (void)e;
+    if (self < MAX_REGIONS && name < 8192)
+        snprintf(region_name[self], sizeof region_name[self], "%s", strings[name]);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_group(void *u, OTF2_GroupRef self, OTF2_StringRef name,
+                                  OTF2_GroupType type, OTF2_Paradigm p, OTF2_GroupFlag f,
+                                  uint32_t n, const uint64_t *members)
+{
+    (void)u, (void)name, (void)type, (void)p, (void)f;
+    if (self < MAX_COMMS) {
+        group_members[self] = malloc((n + 1) * sizeof(uint64_t));
+        memcpy(group_members[self], members, n * sizeof(uint64_t));
+        group_size[self] = n;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
+                                 OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+    (void)u, (void)name, (void)parent, (void)flags;
+    if (self < MAX_COMMS) {
+        comm_group[self] = group;
+        if (self + 1 > ncomms)
+            ncomms = self + 1;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_ErrorCode quiet(void *user, const char *file, uint64_t line, const char *function,
+                            OTF2_ErrorCode code, const char *format, va_list va)
+{
+    (void)user, (void)file, (void)line, (void)function, (void)format, (void)va;
+    return code;
+}
+
+static void die(const char *fmt, const char *arg)
+{
+    if (rank == 0) {
+        fprintf(stderr, "mpilens: analyze: ");
+        fprintf(stderr, fmt, arg);
+        fputc('\n', stderr);
+    }
+    MPI_Finalize();
+    exit(2);
+}
+
+/* Replay communicators: one forward and one backward copy of every traced communicator. */
+static void make_replay_comms(void)
+{
+    for (uint32_t c = 0; c < ncomms; c++) {
+        uint32_t g = comm_group[c];
+        int position = MPI_UNDEFINED;
+        for (uint32_t i = 0; g < MAX_COMMS && group_members[g] && i < group_size[g]; i++)
+            if (group_members[g][i] == (uint64_t)rank)
+                position = (int)i;
+        MPI_Comm_split(MPI_COMM_WORLD, position == MPI_UNDEFINED ? MPI_UNDEFINED : 0, position,
+                       &forward[c]);
+        if (forward[c] != MPI_COMM_NULL)
+            MPI_Comm_dup(forward[c], &backward[c]);
+    }
+}
+
+static int write_results(const char *run, double traced)
+{
+    double local[PATTERNS * MAX_REGIONS], *all = NULL, *times = NULL;
+    memcpy(local, severity, sizeof local);
+    if (rank == 0) {
+        all = malloc((size_t)size * sizeof local);
+        times = malloc(size * sizeof *times);
+    }
+    MPI_Gather(local, PATTERNS * MAX_REGIONS, MPI_DOUBLE, all, PATTERNS * MAX_REGIONS, MPI_DOUBLE,
+               0, MPI_COMM_WORLD);
+    MPI_Gather(&traced, 1, MPI_DOUBLE, times, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank != 0)
+        return 0;
+    struct rundb db;
+    char err[1024];
+    if (rundb_begin(&db, run, err, sizeof err) != 0) {
+        fprintf(stderr, "mpilens: analyze: %s\n", err);
+        return 2;
+    }
+    int rc =
+        rundb_exec(db.db,
+                   "DROP TABLE IF EXISTS waits; DROP TABLE IF EXISTS wait_times;"
+                   "CREATE TABLE waits (pattern TEXT, region TEXT, rank INTEGER, seconds REAL);"
+                   "CREATE TABLE wait_times (rank INTEGER PRIMARY KEY, seconds REAL);",
+                   err, sizeof err);
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(db.db, "INSERT INTO waits VALUES (?, ?, ?, ?)", -1, &st, NULL);
+    for (int r = 0; r < size && rc == 0; r++)
+        for (int p = 0; p < PATTERNS; p++)
+            for (int g = 0; g < MAX_REGIONS; g++) {
+                double v = all[((size_t)r * PATTERNS + p) * MAX_REGIONS + g];
+                if (v <= 0)
+                    continue;
+                sqlite3_bind_text(st, 1, pattern_names[p], -1, SQLITE_STATIC);
+                sqlite3_bind_text(st, 2, region_name[g], -1, SQLITE_STATIC);
+                sqlite3_bind_int(st, 3, r);
+                sqlite3_bind_double(st, 4, v);
+                rc |= sqlite3_step(st) != SQLITE_DONE;
+                sqlite3_reset(st);
+            }
+    sqlite3_finalize(st);
+    sqlite3_prepare_v2(db.db, "INSERT INTO wait_times VALUES (?, ?)", -1, &st, NULL);
+    for (int r = 0; r < size && rc == 0; r++) {
+        sqlite3_bind_int(st, 1, r);
+        sqlite3_bind_double(st, 2, times[r]);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    if (rc != 0) {
+        rundb_abort(&db);
+        return 2;
+    }
+    return rundb_commit(&db, err, sizeof err) == 0 ? 0 : 2;
+}
+
+/* This rank's event reader (with its clock offsets read from its definitions), or NULL. */
+static OTF2_EvtReader *open_events(OTF2_Reader *reader)
+{
+    uint64_t n = 0;
+    OTF2_Reader_SelectLocation(reader, (OTF2_LocationRef)rank);
+    if (OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS)
+        return NULL;
+    OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, (OTF2_LocationRef)rank);
+    if (dr) {
+        OTF2_DefReaderCallbacks *dc = OTF2_DefReaderCallbacks_New();
+        OTF2_DefReaderCallbacks_SetClockOffsetCallback(dc, on_clock_offset);
+        OTF2_Reader_RegisterDefCallbacks(reader, dr, dc, NULL);
+        OTF2_DefReaderCallbacks_Delete(dc);
+        clock_fix.points = 0;
+        int bad = OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) != OTF2_SUCCESS;
+        OTF2_Reader_CloseDefReader(reader, dr);
+        OTF2_Reader_CloseDefFiles(reader);
+        if (bad)
+            return NULL;
+    }
+    if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
+        return NULL;
+    return OTF2_Reader_GetEvtReader(reader, (OTF2_LocationRef)rank);
+}
+
+static OTF2_Reader *open_reader(const char *anchor, uint64_t *nloc)
+{
+    OTF2_Reader *reader = OTF2_Reader_Open(anchor);
+    if (reader && (OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS ||
+                   OTF2_Reader_GetNumberOfLocations(reader, nloc) != OTF2_SUCCESS)) {
+        OTF2_Reader_Close(reader);
+        reader = NULL;
+    }
+    return reader;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc < 2)
+        die("usage: mpilens-analyze RUN%s (started by mpilens analyze)", "");
+    double t0 = MPI_Wtime();
+    char anchor[4096];
+    snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", argv[1]);
+    OTF2_Error_RegisterCallback(quiet, NULL);
+    uint64_t nloc = 0;
+    OTF2_Reader *reader = open_reader(anchor, &nloc);
+    if (!reader)
+        die("%s: not a readable OTF2 archive (missing, truncated or corrupt)", anchor);
+    if (nloc != (uint64_t)size) {
+        char msg[4200];
+        snprintf(msg, sizeof msg,
+                 "%s: the trace has %llu ranks but the analysis runs on %d; "
+                 "start it with -np %llu",
+                 anchor, (unsigned long long)nloc, size, (unsigned long long)nloc);
+        die("%s", msg);
+    }
+    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
+    OTF2_GlobalDefReaderCallbacks *gdc = OTF2_GlobalDefReaderCallbacks_New();
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(gdc, on_string);
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gdc, on_region);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gdc, on_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(gdc, on_comm);
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gdc, on_clock);
+    OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, gdc, NULL);
+    uint64_t n = 0;
+    int bad = OTF2_Reader_ReadAllGlobalDefinitions(reader, gdr, &n) != OTF2_SUCCESS;
+    OTF2_GlobalDefReaderCallbacks_Delete(gdc);
+    int any_bad = 0;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_bad)
+        die("%s: the global definitions are truncated or corrupt", anchor);
+    make_replay_comms();
+
+    /* A first pass only reads this rank's events, so that a truncated or corrupt rank file
+     * stops every rank before the replay (where the others would wait for it forever). */
+    OTF2_EvtReader *er = open_events(reader);
+    uint64_t events = 0;
+    bad = !er || OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    OTF2_Reader_Close(reader);
+    if (any_bad)
+        die("%s: the events of a rank are truncated or corrupt", anchor);
+    reader = open_reader(anchor, &nloc);
+    er = reader ? open_events(reader) : NULL;
+    bad = er == NULL;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_bad)
+        die("%s: the trace could not be opened a second time", anchor);
+    OTF2_EvtReaderCallbacks *ec = OTF2_EvtReaderCallbacks_New();
+    OTF2_EvtReaderCallbacks_SetEnterCallback(ec, on_enter);
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(ec, on_leave);
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(ec, on_send);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(ec, on_isend);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(ec, on_isend_complete);
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(ec, on_recv);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(ec, on_irecv);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, on_collective_end);
+    OTF2_Reader_RegisterEvtCallbacks(reader, er, ec, NULL);
+    bad = OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS;
+    OTF2_EvtReaderCallbacks_Delete(ec);
+    MPI_Status *done = malloc((nsends + 1) * sizeof *done);
+    MPI_Waitall((int)nsends, sends, done);
+    free(done);
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    OTF2_Reader_Close(reader);
+    if (any_bad)
+        die("%s: the events of a rank are truncated or corrupt", anchor);
+    /* Each rank's time is the traced run's length (MPI_Init to MPI_Finalize of the trace). */
+    double traced = trace_length               ? trace_length * 1e-9
+                    : last_leave > first_enter ? (last_leave - first_enter) * 1e-9
+                                               : 0;
+    int rc = write_results(argv[1], traced);
+    double t = MPI_Wtime() - t0, max_traced = 0;
+    MPI_Reduce(&traced, &max_traced, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    uint64_t all_events = 0;
+    MPI_Reduce(&events, &all_events, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0 && rc == 0)
+        printf("mpilens: analysis of %llu events on %d ranks in %.3f s (%.1f %% of the traced "
+               "%.3f s); results in %s/mpilens.db (mpilens report --waits)\n",
+               (unsigned long long)all_events, size, t, max_traced > 0 ? 100 * t / max_traced : 0,
+               max_traced, argv[1]);
+    MPI_Finalize();
+    return rc;
+}
