@@ -13,7 +13,8 @@
  *    own enter, non-roots of one-to-all), Early Reduce (latest enter of the others - root
  *    enter, at the root of all-to-one).
  * Each waiting time is bounded by the duration of the call and charged to pattern x region
- * x rank; rank 0 writes them into the run database (table waits).
+ * x rank; rank 0 writes them into the run database (table waits). The one-sided patterns
+ * are replay_rma.c's (included below: it shares this file's replay state).
  */
 #include <mpi.h>
 #include <otf2/otf2.h>
@@ -32,6 +33,12 @@ enum pattern {
     WAIT_BARRIER,
     LATE_BROADCAST,
     EARLY_REDUCE,
+    WAIT_AT_FENCE,
+    EARLY_FENCE,
+    LATE_POST,
+    EARLY_TRANSFER,
+    EARLY_WAIT,
+    LATE_COMPLETE,
     MPI_TIME,
     PATTERNS
 };
@@ -41,6 +48,12 @@ static const char *const pattern_names[PATTERNS] = {"Late Sender",
                                                     "Wait at Barrier",
                                                     "Late Broadcast",
                                                     "Early Reduce",
+                                                    "Wait at Fence",
+                                                    "Early Fence",
+                                                    "Late Post",
+                                                    "Early Transfer",
+                                                    "Early Wait",
+                                                    "Late Complete",
                                                     "MPI"};
 #define MAX_REGIONS 64
 #define MAX_COMMS 4096
@@ -62,13 +75,30 @@ static struct {
     uint64_t remote; /* the timestamp that bounds the wait, 0 if none */
     int pattern;     /* what waits, or -1 */
     int synchronous; /* the region is MPI_Ssend / MPI_Issend */
+    int strict;      /* count the wait only if the remote time falls inside the call */
+    int sub_pattern; /* a sub-pattern's interval inside the call, or -1 */
+    uint64_t sub_from, sub_until;
+    struct window *win; /* one-sided: the window of a transfer or of MPI_Win_start */
+    uint32_t target;    /* the transfer's target (rank in the window) */
 } cur;
+
+/* Replay state of a window: its communicator, the access epoch's post times and the exit
+ * time of the latest transfer toward each target (since the last fence or start). */
+struct window {
+    uint32_t comm, members;
+    uint64_t *post_enter, *last_op, post_max, start_leave;
+};
+#define MAX_WINDOWS 1024
+static struct window windows[MAX_WINDOWS];
+static MPI_Comm rma_comm[MAX_COMMS];
 static uint64_t first_enter = UINT64_MAX, last_leave, trace_length;
 static uint64_t (*pending_send)[4]; /* id, peer, comm, tag of synchronous isends */
 static size_t npending;
 static MPI_Request *sends;
 static size_t nsends;
-static uint64_t *payloads;
+static uint64_t **payloads;
+
+static void rma_leave(uint64_t t); /* replay_rma.c */
 
 static void later(uint64_t remote, int pattern)
 {
@@ -88,6 +118,9 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     cur.enter = t;
     cur.remote = 0;
     cur.pattern = -1;
+    cur.strict = 0;
+    cur.sub_pattern = -1;
+    cur.win = NULL;
     cur.synchronous = strcmp(region_name[cur.region], "MPI_Ssend") == 0 ||
                       strcmp(region_name[cur.region], "MPI_Issend") == 0;
     if (t < first_enter)
@@ -102,23 +135,36 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     (void)l, (void)u, (void)a, (void)region;
     t = clock_fix_apply(&clock_fix, t);
     severity[MPI_TIME][cur.region] += (t - cur.enter) * 1e-9;
-    if (cur.pattern >= 0 && cur.remote > cur.enter) {
+    if (cur.pattern >= 0 && cur.remote > cur.enter && (!cur.strict || cur.remote <= t)) {
         uint64_t until = cur.remote < t ? cur.remote : t;
         severity[cur.pattern][cur.region] += (until - cur.enter) * 1e-9;
     }
+    if (cur.sub_pattern >= 0) {
+        uint64_t from = cur.sub_from > cur.enter ? cur.sub_from : cur.enter;
+        uint64_t until = cur.sub_until < t ? cur.sub_until : t;
+        if (until > from)
+            severity[cur.sub_pattern][cur.region] += (until - from) * 1e-9;
+    }
+    rma_leave(t);
     cur.pattern = -1;
     last_leave = t;
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static void send_time(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+/* Sends two timestamps without waiting (completed at the end of the replay). */
+static void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm)
 {
     sends = realloc(sends, (nsends + 1) * sizeof *sends);
-    payloads = realloc(payloads, (nsends + 1) * 2 * sizeof *payloads);
-    uint64_t *p = &payloads[2 * nsends];
-    p[0] = cur.enter;
-    p[1] = cur.synchronous;
-    MPI_Isend(p, 2, MPI_UINT64_T, (int)peer, (int)tag, forward[comm], &sends[nsends++]);
+    payloads = realloc(payloads, (nsends + 1) * sizeof *payloads);
+    uint64_t *p = payloads[nsends] = malloc(2 * sizeof *p);
+    p[0] = a;
+    p[1] = b;
+    MPI_Isend(p, 2, MPI_UINT64_T, peer, tag, comm, &sends[nsends++]);
+}
+
+static void send_time(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+{
+    send_pair(cur.enter, (uint64_t)cur.synchronous, (int)peer, (int)tag, forward[comm]);
 }
 
 /* For a synchronous send: the receiver's enter time, sent back when it received. */
@@ -247,6 +293,8 @@ static OTF2_CallbackCode on_collective_end(OTF2_LocationRef l, OTF2_TimeStamp t,
     return OTF2_CALLBACK_SUCCESS;
 }
 
+#include "replay_rma.c"
+
 static OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset,
                                          double deviation)
 {
@@ -336,8 +384,10 @@ static void make_replay_comms(void)
                 position = (int)i;
         MPI_Comm_split(MPI_COMM_WORLD, position == MPI_UNDEFINED ? MPI_UNDEFINED : 0, position,
                        &forward[c]);
-        if (forward[c] != MPI_COMM_NULL)
+        if (forward[c] != MPI_COMM_NULL) {
             MPI_Comm_dup(forward[c], &backward[c]);
+            MPI_Comm_dup(forward[c], &rma_comm[c]);
+        }
     }
 }
 
@@ -463,6 +513,7 @@ int main(int argc, char **argv)
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gdc, on_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(gdc, on_comm);
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gdc, on_clock);
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(gdc, on_rma_win);
     OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, gdc, NULL);
     uint64_t n = 0;
     int bad = OTF2_Reader_ReadAllGlobalDefinitions(reader, gdr, &n) != OTF2_SUCCESS;
@@ -497,12 +548,19 @@ int main(int argc, char **argv)
     OTF2_EvtReaderCallbacks_SetMpiRecvCallback(ec, on_recv);
     OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(ec, on_irecv);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, on_collective_end);
+    OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(ec, on_rma_fence);
+    OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(ec, on_rma_group_sync);
+    OTF2_EvtReaderCallbacks_SetRmaPutCallback(ec, on_rma_put);
+    OTF2_EvtReaderCallbacks_SetRmaGetCallback(ec, on_rma_get);
+    OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(ec, on_rma_atomic);
     OTF2_Reader_RegisterEvtCallbacks(reader, er, ec, NULL);
     bad = OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS;
     OTF2_EvtReaderCallbacks_Delete(ec);
     MPI_Status *done = malloc((nsends + 1) * sizeof *done);
     MPI_Waitall((int)nsends, sends, done);
     free(done);
+    for (size_t i = 0; i < nsends; i++)
+        free(payloads[i]);
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     OTF2_Reader_Close(reader);
     if (any_bad)

@@ -26,6 +26,14 @@ static const struct metric tree[] = {
     {"Early Reduce", 3, "Early Reduce"},
     {"Synchronization waits", 2, "Wait at Barrier"},
     {"Wait at Barrier", 3, "Wait at Barrier"},
+    {"One-sided synchronization", 2, "Wait at Fence|Early Wait|Late Post"},
+    {"Wait at Fence", 3, "Wait at Fence"},
+    {"Early Fence", 4, "Early Fence"},
+    {"Early Wait", 3, "Early Wait"},
+    {"Late Complete", 4, "Late Complete"},
+    {"Late Post", 3, "Late Post"},
+    {"One-sided communication", 2, "Early Transfer"},
+    {"Early Transfer", 3, "Early Transfer"},
 };
 
 static double sum(sqlite3 *db, const char *patterns, int rank)

@@ -54,6 +54,9 @@ LENS_HIDDEN_API void lens_handle_drop(uintptr_t key);
 LENS_HIDDEN_API uintptr_t lens_handle_key(const void *handle, size_t size);
 /* Forget comm after MPI_Comm_free (its record stays). */
 LENS_HIDDEN_API void lens_comm_forget(MPI_Comm comm);
+/* Optional hooks a module may define: a window was made on COMM, a window is being freed. */
+LENS_HIDDEN_API void lens_window_made(MPI_Win win, MPI_Comm comm) __attribute__((weak));
+LENS_HIDDEN_API void lens_window_freed(MPI_Win win) __attribute__((weak));
 /* The communicator a window was made on (MPI_COMM_WORLD's record if unknown). */
 LENS_HIDDEN_API struct lens_comm *lens_comm_of_win(MPI_Win win);
 

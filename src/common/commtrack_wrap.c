@@ -123,8 +123,11 @@ int MPI_Comm_free(MPI_Comm *comm)
 
 static int window_made(int rc, MPI_Comm comm, MPI_Win *win)
 {
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         lens_handle_set(lens_handle_key(win, sizeof *win), lens_comm(comm));
+        if (lens_window_made)
+            lens_window_made(*win, comm);
+    }
     return rc;
 }
 
@@ -153,6 +156,8 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 int MPI_Win_free(MPI_Win *win)
 {
     lens_handle_drop(lens_handle_key(win, sizeof *win));
+    if (lens_window_freed)
+        lens_window_freed(*win);
     return PMPI_Win_free(win);
 }
 

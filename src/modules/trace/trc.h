@@ -42,6 +42,10 @@ enum trc_region {
     R_PUT,
     R_GET,
     R_ACCUMULATE,
+    R_WIN_FLUSH,
+    R_WIN_FLUSH_ALL,
+    R_WIN_FLUSH_LOCAL,
+    R_WIN_FLUSH_LOCAL_ALL,
     R_REGIONS
 };
 extern const char *const trc_region_names[R_REGIONS];
@@ -58,6 +62,24 @@ static inline uint64_t trc_now(void)
 
 /* The trace's id of a communicator (local to this rank, mapped at finalize). */
 uint32_t trc_comm(MPI_Comm comm);
+/* One-sided definitions (trc_rma.c): at finalize, windows and groups are merged on rank 0
+ * (collective over world); each rank then writes its local-to-global mapping tables into
+ * DW, and rank 0 writes the global definitions into G (groups numbered from FIRST_GROUP).
+ * COMM_GLOBAL maps this rank's local communicator ids to global ones. */
+void trc_rma_merge(MPI_Comm world, const uint32_t *comm_global, uint32_t first_group);
+void trc_rma_write_mappings(OTF2_DefWriter *dw);
+uint32_t trc_rma_write_global(OTF2_GlobalDefWriter *g, uint32_t first_string);
+
+static inline void trc_enter(int region, uint64_t t)
+{
+    OTF2_EvtWriter_Enter(trc_writer, NULL, t, (OTF2_RegionRef)region);
+}
+
+static inline void trc_leave(int region)
+{
+    OTF2_EvtWriter_Leave(trc_writer, NULL, trc_now(), (OTF2_RegionRef)region);
+}
+
 /* Starts tracing after MPI_Init; writes everything at MPI_Finalize. */
 void trc_start(void);
 void trc_finish(void);

@@ -7,8 +7,9 @@
  * rank 0's host, which shares its clock) and written as two ClockOffset records, for
  * readers to correct timestamps linearly. At
  * MPI_Finalize the communicator records of all ranks are merged (commtrack), rank 0 writes
- * the global definitions (system tree, locations, regions, groups, communicators) and every
- * rank writes the mapping from its local communicator ids to the global ones.
+ * the global definitions (system tree, locations, regions, groups, communicators, windows)
+ * and every rank writes the mapping from its local communicator, window and group ids to
+ * the global ones.
  */
 #define OTF2_MPI_USE_PMPI
 #define OTF2_MPI_UINT64_T MPI_UINT64_T
@@ -26,13 +27,39 @@
 #include "trc.h"
 #include "tree_merge.h"
 
-const char *const trc_region_names[R_REGIONS] = {
-    "MPI_Send",       "MPI_Ssend",        "MPI_Bsend",    "MPI_Rsend",     "MPI_Recv",
-    "MPI_Isend",      "MPI_Issend",       "MPI_Irecv",    "MPI_Sendrecv",  "MPI_Wait",
-    "MPI_Waitall",    "MPI_Barrier",      "MPI_Bcast",    "MPI_Reduce",    "MPI_Allreduce",
-    "MPI_Allgather",  "MPI_Alltoall",     "MPI_Gather",   "MPI_Scatter",   "MPI_Win_fence",
-    "MPI_Win_start",  "MPI_Win_complete", "MPI_Win_post", "MPI_Win_wait",  "MPI_Win_lock",
-    "MPI_Win_unlock", "MPI_Put",          "MPI_Get",      "MPI_Accumulate"};
+const char *const trc_region_names[R_REGIONS] = {"MPI_Send",
+                                                 "MPI_Ssend",
+                                                 "MPI_Bsend",
+                                                 "MPI_Rsend",
+                                                 "MPI_Recv",
+                                                 "MPI_Isend",
+                                                 "MPI_Issend",
+                                                 "MPI_Irecv",
+                                                 "MPI_Sendrecv",
+                                                 "MPI_Wait",
+                                                 "MPI_Waitall",
+                                                 "MPI_Barrier",
+                                                 "MPI_Bcast",
+                                                 "MPI_Reduce",
+                                                 "MPI_Allreduce",
+                                                 "MPI_Allgather",
+                                                 "MPI_Alltoall",
+                                                 "MPI_Gather",
+                                                 "MPI_Scatter",
+                                                 "MPI_Win_fence",
+                                                 "MPI_Win_start",
+                                                 "MPI_Win_complete",
+                                                 "MPI_Win_post",
+                                                 "MPI_Win_wait",
+                                                 "MPI_Win_lock",
+                                                 "MPI_Win_unlock",
+                                                 "MPI_Put",
+                                                 "MPI_Get",
+                                                 "MPI_Accumulate",
+                                                 "MPI_Win_flush",
+                                                 "MPI_Win_flush_all",
+                                                 "MPI_Win_flush_local",
+                                                 "MPI_Win_flush_local_all"};
 
 int trc_on;
 OTF2_EvtWriter *trc_writer;
@@ -183,6 +210,7 @@ static void write_global_definitions(const struct lens_comm_set *comms, const ui
         OTF2_GlobalDefWriter_WriteComm(g, c, s++, c + 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
         free(m);
     }
+    trc_rma_write_global(g, s);
     OTF2_Archive_CloseGlobalDefWriter(archive, g);
 }
 
@@ -241,20 +269,26 @@ void trc_finish(void)
     absorb_comms(&global, packed, len);
     free(packed);
 
+    uint32_t *comm_global = calloc(nlocals + 1, sizeof *comm_global);
+    for (uint32_t i = 0; i < nlocals; i++) {
+        const struct lens_wire_comm *w = &mine.comms[i];
+        for (size_t g = 0; g < global.ncomms; g++)
+            if (global.comms[g].root == w->root && global.comms[g].hash == w->hash &&
+                global.comms[g].ordinal == w->ordinal)
+                comm_global[i] = (uint32_t)g;
+    }
+    trc_rma_merge(trc_world, comm_global, (uint32_t)global.ncomms + 1);
     OTF2_Archive_OpenDefFiles(archive);
     OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, (OTF2_LocationRef)rank);
     if (nlocals > 0) {
         OTF2_IdMap *map = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, nlocals);
-        for (uint32_t i = 0; i < nlocals; i++) {
-            const struct lens_wire_comm *w = &mine.comms[i];
-            for (size_t g = 0; g < global.ncomms; g++)
-                if (global.comms[g].root == w->root && global.comms[g].hash == w->hash &&
-                    global.comms[g].ordinal == w->ordinal)
-                    OTF2_IdMap_AddIdPair(map, i, g);
-        }
+        for (uint32_t i = 0; i < nlocals; i++)
+            OTF2_IdMap_AddIdPair(map, i, comm_global[i]);
         OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_COMM, map);
         OTF2_IdMap_Free(map);
     }
+    free(comm_global);
+    trc_rma_write_mappings(dw);
     OTF2_DefWriter_WriteClockOffset(dw, time_start, offset_start, 0);
     OTF2_DefWriter_WriteClockOffset(dw, time_end, offset_end, 0);
     OTF2_Archive_CloseDefWriter(archive, dw);

@@ -1,23 +1,16 @@
 /* trc_wrap.c: what the trace records: Enter/Leave of each traced MPI call, point-to-point
  * send and receive events (peer as the rank in the communicator, as OTF2 defines it, tag,
  * bytes, request ids for non-blocking ones, completed in Wait/Waitall), collective begin
- * and end (operation, communicator, root, bytes). One-sided calls are Enter/Leave regions
- * in this version (no OTF2 RMA events yet). Tracing assumes one thread calls MPI at a time.
+ * and end (operation, communicator, root, bytes). One-sided calls: trc_rma.c. Tracing
+ * assumes one thread calls MPI at a time.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "trc.h"
 
-static inline void enter(int region, uint64_t t)
-{
-    OTF2_EvtWriter_Enter(trc_writer, NULL, t, (OTF2_RegionRef)region);
-}
-
-static inline void leave(int region)
-{
-    OTF2_EvtWriter_Leave(trc_writer, NULL, trc_now(), (OTF2_RegionRef)region);
-}
+#define enter trc_enter
+#define leave trc_leave
 
 static uint64_t bytes_of(int count, MPI_Datatype type)
 {
@@ -271,60 +264,6 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
     COLLECTIVE(R_SCATTER, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root, bytes_of(scount, stype),
                bytes_of(rcount, rtype),
                PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
-}
-
-/* ---- one-sided synchronization and transfers: regions ---- */
-
-#define REGION_ONLY(REGION, CALL)                                                                  \
-    if (!trc_on)                                                                                   \
-        return CALL;                                                                               \
-    enter(REGION, trc_now());                                                                      \
-    int rc_ = CALL;                                                                                \
-    leave(REGION);                                                                                 \
-    return rc_
-
-int MPI_Win_fence(int assert, MPI_Win win)
-{
-    REGION_ONLY(R_WIN_FENCE, PMPI_Win_fence(assert, win));
-}
-int MPI_Win_start(MPI_Group g, int assert, MPI_Win win)
-{
-    REGION_ONLY(R_WIN_START, PMPI_Win_start(g, assert, win));
-}
-int MPI_Win_complete(MPI_Win win)
-{
-    REGION_ONLY(R_WIN_COMPLETE, PMPI_Win_complete(win));
-}
-int MPI_Win_post(MPI_Group g, int assert, MPI_Win win)
-{
-    REGION_ONLY(R_WIN_POST, PMPI_Win_post(g, assert, win));
-}
-int MPI_Win_wait(MPI_Win win)
-{
-    REGION_ONLY(R_WIN_WAIT, PMPI_Win_wait(win));
-}
-int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
-{
-    REGION_ONLY(R_WIN_LOCK, PMPI_Win_lock(type, rank, assert, win));
-}
-int MPI_Win_unlock(int rank, MPI_Win win)
-{
-    REGION_ONLY(R_WIN_UNLOCK, PMPI_Win_unlock(rank, win));
-}
-int MPI_Put(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
-            MPI_Datatype tt, MPI_Win win)
-{
-    REGION_ONLY(R_PUT, PMPI_Put(o, oc, ot, target, disp, tc, tt, win));
-}
-int MPI_Get(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
-            MPI_Win win)
-{
-    REGION_ONLY(R_GET, PMPI_Get(o, oc, ot, target, disp, tc, tt, win));
-}
-int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
-                   MPI_Datatype tt, MPI_Op op, MPI_Win win)
-{
-    REGION_ONLY(R_ACCUMULATE, PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win));
 }
 
 /* ---- life ---- */

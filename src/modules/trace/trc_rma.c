@@ -1,0 +1,420 @@
+/* trc_rma.c: what the trace records of one-sided communication, as OTF2 RMA events.
+ *
+ * Windows (through the hooks of commtrack's window wrappers): RmaWinCreate/RmaWinDestroy,
+ * and an RmaWin definition on the window's communicator. Fence: RmaCollectiveBegin/End. General
+ * active target synchronization: RmaGroupSync at MPI_Win_post and MPI_Win_start (with their group,
+ * as world ranks) and at MPI_Win_wait and MPI_Win_complete (with the group of the epoch they
+ * close). Passive target: RmaAcquireLock/RmaReleaseLock (target, lock type), RmaSync for the flush
+ * family. Transfers: RmaPut, RmaGet, RmaAtomic (accumulate), with the target's rank in the window.
+ *
+ * Window and group ids are local to a rank while the run goes; trc_rma_merge() gives them
+ * global ids at MPI_Finalize: a window is named by (global communicator, how many windows
+ * were created on that communicator before it), which all its members agree on because
+ * window creation is collective; a group by its member list.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trc.h"
+
+struct window {
+    MPI_Win win;
+    uint32_t comm;        /* local communicator id */
+    uint32_t ordinal;     /* windows created on that communicator before this one */
+    uint32_t post_group;  /* the exposure epoch's group (closed by MPI_Win_wait) */
+    uint32_t start_group; /* the access epoch's group (closed by MPI_Win_complete) */
+};
+static struct window *windows;
+static uint32_t nwindows;
+static uint64_t **groups; /* local group id -> [n, world ranks...] */
+static uint32_t ngroups;
+static uint64_t next_matching_id = 1;
+static uint32_t *win_global, *group_global; /* after trc_rma_merge */
+static uint32_t first_global_group;
+
+/* Rank 0, after the merge: the global definitions. */
+static struct {
+    uint64_t (*windows)[2]; /* global comm, ordinal */
+    uint32_t nwindows;
+    uint64_t **groups;
+    uint32_t ngroups;
+} global;
+
+static uint32_t window_of(MPI_Win win)
+{
+    for (uint32_t i = nwindows; i-- > 0;)
+        if (windows[i].win == win)
+            return i;
+    return OTF2_UNDEFINED_UINT32;
+}
+
+static void new_window(MPI_Win win, MPI_Comm comm, uint64_t t)
+{
+    uint32_t c = trc_comm(comm), ordinal = 0;
+    for (uint32_t i = 0; i < nwindows; i++)
+        ordinal += windows[i].comm == c;
+    windows = realloc(windows, (nwindows + 1) * sizeof *windows);
+    windows[nwindows] = (struct window){win, c, ordinal, 0, 0};
+    OTF2_EvtWriter_RmaWinCreate(trc_writer, NULL, t, nwindows++);
+}
+
+/* The local id of GROUP's member list (world ranks), defined on first use. */
+static uint32_t group_id(MPI_Group group)
+{
+    static MPI_Group world_group = MPI_GROUP_NULL;
+    if (world_group == MPI_GROUP_NULL)
+        PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    int n = 0;
+    PMPI_Group_size(group, &n);
+    int *ranks = malloc((n + 1) * sizeof *ranks), *world = malloc((n + 1) * sizeof *world);
+    for (int i = 0; i < n; i++)
+        ranks[i] = i;
+    PMPI_Group_translate_ranks(group, n, ranks, world_group, world);
+    uint64_t *g = malloc((n + 1) * sizeof *g);
+    g[0] = (uint64_t)n;
+    for (int i = 0; i < n; i++)
+        g[i + 1] = (uint64_t)world[i];
+    free(ranks);
+    free(world);
+    for (uint32_t i = 0; i < ngroups; i++)
+        if (groups[i][0] == g[0] && memcmp(groups[i], g, (n + 1) * sizeof *g) == 0) {
+            free(g);
+            return i;
+        }
+    groups = realloc(groups, (ngroups + 1) * sizeof *groups);
+    groups[ngroups] = g;
+    return ngroups++;
+}
+
+static uint64_t bytes_of(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL)
+        return 0;
+    PMPI_Type_size(type, &size);
+    return (uint64_t)count * size;
+}
+
+/* ---- windows (the hooks of commtrack's window wrappers) ---- */
+
+void lens_window_made(MPI_Win win, MPI_Comm comm)
+{
+    if (trc_on)
+        new_window(win, comm, trc_now());
+}
+
+void lens_window_freed(MPI_Win win)
+{
+    uint32_t w = trc_on ? window_of(win) : OTF2_UNDEFINED_UINT32;
+    if (w != OTF2_UNDEFINED_UINT32) {
+        OTF2_EvtWriter_RmaWinDestroy(trc_writer, NULL, trc_now(), w);
+        windows[w].win = MPI_WIN_NULL;
+    }
+}
+
+/* ---- synchronization ---- */
+
+int MPI_Win_fence(int assert, MPI_Win win)
+{
+    if (!trc_on)
+        return PMPI_Win_fence(assert, win);
+    uint64_t t = trc_now();
+    trc_enter(R_WIN_FENCE, t);
+    OTF2_EvtWriter_RmaCollectiveBegin(trc_writer, NULL, t);
+    int rc = PMPI_Win_fence(assert, win);
+    uint32_t w = window_of(win);
+    if (w != OTF2_UNDEFINED_UINT32)
+        OTF2_EvtWriter_RmaCollectiveEnd(trc_writer, NULL, trc_now(), OTF2_COLLECTIVE_OP_BARRIER,
+                                        OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY, w,
+                                        OTF2_UNDEFINED_UINT32, 0, 0);
+    trc_leave(R_WIN_FENCE);
+    return rc;
+}
+
+/* An epoch call: Enter, the call, RmaGroupSync with the epoch's group, Leave. OPENS says
+ * whether it opens the epoch (post/start: the group is the argument) or closes it. */
+static int group_sync(int region, MPI_Win win, MPI_Group group, int exposure,
+                      int (*call)(MPI_Group, int, MPI_Win), int (*close)(MPI_Win), int assert)
+{
+    trc_enter(region, trc_now());
+    int rc = call ? call(group, assert, win) : close(win);
+    uint32_t w = window_of(win);
+    if (w != OTF2_UNDEFINED_UINT32) {
+        uint32_t *epoch = exposure ? &windows[w].post_group : &windows[w].start_group;
+        if (call)
+            *epoch = group_id(group);
+        OTF2_EvtWriter_RmaGroupSync(trc_writer, NULL, trc_now(),
+                                    call ? OTF2_RMA_SYNC_LEVEL_PROCESS
+                                         : OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY,
+                                    w, *epoch);
+    }
+    trc_leave(region);
+    return rc;
+}
+
+int MPI_Win_post(MPI_Group g, int assert, MPI_Win win)
+{
+    if (!trc_on)
+        return PMPI_Win_post(g, assert, win);
+    return group_sync(R_WIN_POST, win, g, 1, PMPI_Win_post, NULL, assert);
+}
+int MPI_Win_start(MPI_Group g, int assert, MPI_Win win)
+{
+    if (!trc_on)
+        return PMPI_Win_start(g, assert, win);
+    return group_sync(R_WIN_START, win, g, 0, PMPI_Win_start, NULL, assert);
+}
+int MPI_Win_complete(MPI_Win win)
+{
+    if (!trc_on)
+        return PMPI_Win_complete(win);
+    return group_sync(R_WIN_COMPLETE, win, MPI_GROUP_NULL, 0, NULL, PMPI_Win_complete, 0);
+}
+int MPI_Win_wait(MPI_Win win)
+{
+    if (!trc_on)
+        return PMPI_Win_wait(win);
+    return group_sync(R_WIN_WAIT, win, MPI_GROUP_NULL, 1, NULL, PMPI_Win_wait, 0);
+}
+
+int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
+{
+    if (!trc_on)
+        return PMPI_Win_lock(type, rank, assert, win);
+    trc_enter(R_WIN_LOCK, trc_now());
+    int rc = PMPI_Win_lock(type, rank, assert, win);
+    uint32_t w = window_of(win);
+    if (w != OTF2_UNDEFINED_UINT32)
+        OTF2_EvtWriter_RmaAcquireLock(trc_writer, NULL, trc_now(), w, (uint32_t)rank, 0,
+                                      type == MPI_LOCK_SHARED ? OTF2_LOCK_SHARED
+                                                              : OTF2_LOCK_EXCLUSIVE);
+    trc_leave(R_WIN_LOCK);
+    return rc;
+}
+int MPI_Win_unlock(int rank, MPI_Win win)
+{
+    if (!trc_on)
+        return PMPI_Win_unlock(rank, win);
+    trc_enter(R_WIN_UNLOCK, trc_now());
+    int rc = PMPI_Win_unlock(rank, win);
+    uint32_t w = window_of(win);
+    if (w != OTF2_UNDEFINED_UINT32)
+        OTF2_EvtWriter_RmaReleaseLock(trc_writer, NULL, trc_now(), w, (uint32_t)rank, 0);
+    trc_leave(R_WIN_UNLOCK);
+    return rc;
+}
+
+/* The flush family: RmaSync (memory) toward RANK (OTF2_UNDEFINED_UINT32: all targets). */
+static int flush(int region, int rank, MPI_Win win, int rc_of_call)
+{
+    uint32_t w = window_of(win);
+    if (w != OTF2_UNDEFINED_UINT32)
+        OTF2_EvtWriter_RmaSync(trc_writer, NULL, trc_now(), w,
+                               rank < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)rank,
+                               OTF2_RMA_SYNC_TYPE_MEMORY);
+    trc_leave(region);
+    return rc_of_call;
+}
+#define FLUSH(REGION, RANK, CALL)                                                                  \
+    if (!trc_on)                                                                                   \
+        return CALL;                                                                               \
+    trc_enter(REGION, trc_now());                                                                  \
+    return flush(REGION, RANK, win, CALL)
+
+int MPI_Win_flush(int rank, MPI_Win win)
+{
+    FLUSH(R_WIN_FLUSH, rank, PMPI_Win_flush(rank, win));
+}
+int MPI_Win_flush_all(MPI_Win win)
+{
+    FLUSH(R_WIN_FLUSH_ALL, -1, PMPI_Win_flush_all(win));
+}
+int MPI_Win_flush_local(int rank, MPI_Win win)
+{
+    FLUSH(R_WIN_FLUSH_LOCAL, rank, PMPI_Win_flush_local(rank, win));
+}
+int MPI_Win_flush_local_all(MPI_Win win)
+{
+    FLUSH(R_WIN_FLUSH_LOCAL_ALL, -1, PMPI_Win_flush_local_all(win));
+}
+
+/* ---- transfers ---- */
+
+int MPI_Put(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
+            MPI_Datatype tt, MPI_Win win)
+{
+    if (!trc_on)
+        return PMPI_Put(o, oc, ot, target, disp, tc, tt, win);
+    trc_enter(R_PUT, trc_now());
+    int rc = PMPI_Put(o, oc, ot, target, disp, tc, tt, win);
+    uint32_t w = window_of(win);
+    if (w != OTF2_UNDEFINED_UINT32)
+        OTF2_EvtWriter_RmaPut(trc_writer, NULL, trc_now(), w, (uint32_t)target, bytes_of(oc, ot),
+                              next_matching_id++);
+    trc_leave(R_PUT);
+    return rc;
+}
+int MPI_Get(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
+            MPI_Win win)
+{
+    if (!trc_on)
+        return PMPI_Get(o, oc, ot, target, disp, tc, tt, win);
+    trc_enter(R_GET, trc_now());
+    int rc = PMPI_Get(o, oc, ot, target, disp, tc, tt, win);
+    uint32_t w = window_of(win);
+    if (w != OTF2_UNDEFINED_UINT32)
+        OTF2_EvtWriter_RmaGet(trc_writer, NULL, trc_now(), w, (uint32_t)target, bytes_of(oc, ot),
+                              next_matching_id++);
+    trc_leave(R_GET);
+    return rc;
+}
+int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
+                   MPI_Datatype tt, MPI_Op op, MPI_Win win)
+{
+    if (!trc_on)
+        return PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win);
+    trc_enter(R_ACCUMULATE, trc_now());
+    int rc = PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win);
+    uint32_t w = window_of(win);
+    if (w != OTF2_UNDEFINED_UINT32)
+        OTF2_EvtWriter_RmaAtomic(trc_writer, NULL, trc_now(), w, (uint32_t)target,
+                                 OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, bytes_of(oc, ot), 0,
+                                 next_matching_id++);
+    trc_leave(R_ACCUMULATE);
+    return rc;
+}
+
+/* ---- global ids at finalize ---- */
+
+/* Rank 0: the global id of the window (comm, ordinal) or of the group G, added if new. */
+static uint32_t global_window(uint64_t comm, uint64_t ordinal)
+{
+    for (uint32_t i = 0; i < global.nwindows; i++)
+        if (global.windows[i][0] == comm && global.windows[i][1] == ordinal)
+            return i;
+    global.windows = realloc(global.windows, (global.nwindows + 1) * sizeof *global.windows);
+    global.windows[global.nwindows][0] = comm;
+    global.windows[global.nwindows][1] = ordinal;
+    return global.nwindows++;
+}
+
+static uint32_t global_group(const uint64_t *g)
+{
+    for (uint32_t i = 0; i < global.ngroups; i++)
+        if (global.groups[i][0] == g[0] && memcmp(global.groups[i], g, (g[0] + 1) * sizeof *g) == 0)
+            return i;
+    global.groups = realloc(global.groups, (global.ngroups + 1) * sizeof *global.groups);
+    global.groups[global.ngroups] = malloc((g[0] + 1) * sizeof *g);
+    memcpy(global.groups[global.ngroups], g, (g[0] + 1) * sizeof *g);
+    return global.ngroups++;
+}
+
+void trc_rma_merge(MPI_Comm world, const uint32_t *comm_global, uint32_t first_group)
+{
+    int rank, size;
+    PMPI_Comm_rank(world, &rank);
+    PMPI_Comm_size(world, &size);
+    first_global_group = first_group;
+    /* This rank's records: [nwindows, ngroups, (comm, ordinal)..., (n, members...)...]. */
+    size_t len = 2 + 2 * (size_t)nwindows;
+    for (uint32_t i = 0; i < ngroups; i++)
+        len += 1 + groups[i][0];
+    uint64_t *mine = malloc(len * sizeof *mine), *p = mine + 2;
+    mine[0] = nwindows;
+    mine[1] = ngroups;
+    for (uint32_t i = 0; i < nwindows; i++) {
+        *p++ = comm_global[windows[i].comm];
+        *p++ = windows[i].ordinal;
+    }
+    for (uint32_t i = 0; i < ngroups; i++) {
+        memcpy(p, groups[i], (groups[i][0] + 1) * sizeof *p);
+        p += groups[i][0] + 1;
+    }
+    int n = (int)len, *counts = NULL, *displs = NULL, *map_counts = NULL, *map_displs = NULL;
+    uint64_t *all = NULL;
+    uint32_t *maps = NULL;
+    if (rank == 0) {
+        counts = calloc(size, sizeof *counts);
+        displs = calloc(size, sizeof *displs);
+        map_counts = calloc(size, sizeof *map_counts);
+        map_displs = calloc(size, sizeof *map_displs);
+    }
+    PMPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, world);
+    if (rank == 0) {
+        size_t total = 0;
+        for (int r = 0; r < size; r++) {
+            displs[r] = (int)total;
+            total += counts[r];
+        }
+        all = malloc((total + 1) * sizeof *all);
+    }
+    PMPI_Gatherv(mine, n, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0, world);
+    if (rank == 0) {
+        size_t nmaps = 0;
+        for (int r = 0; r < size; r++)
+            nmaps += all[displs[r]] + all[displs[r] + 1];
+        maps = malloc((nmaps + 1) * sizeof *maps);
+        uint32_t *m = maps;
+        for (int r = 0; r < size; r++) {
+            const uint64_t *q = all + displs[r];
+            uint64_t nw = q[0], ng = q[1];
+            q += 2;
+            map_displs[r] = (int)(m - maps);
+            map_counts[r] = (int)(nw + ng);
+            for (uint64_t i = 0; i < nw; i++, q += 2)
+                *m++ = global_window(q[0], q[1]);
+            for (uint64_t i = 0; i < ng; i++, q += q[0] + 1)
+                *m++ = first_group + global_group(q);
+        }
+    }
+    uint32_t *local_map = malloc((nwindows + ngroups + 1) * sizeof *local_map);
+    PMPI_Scatterv(maps, map_counts, map_displs, MPI_UINT32_T, local_map, (int)(nwindows + ngroups),
+                  MPI_UINT32_T, 0, world);
+    win_global = local_map;
+    group_global = local_map + nwindows;
+    free(mine);
+    free(all);
+    free(maps);
+    free(counts);
+    free(displs);
+    free(map_counts);
+    free(map_displs);
+}
+
+static void write_map(OTF2_DefWriter *dw, OTF2_MappingType type, const uint32_t *map, uint32_t n)
+{
+    if (n == 0)
+        return;
+    OTF2_IdMap *m = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, n);
+    for (uint32_t i = 0; i < n; i++)
+        OTF2_IdMap_AddIdPair(m, i, map[i]);
+    OTF2_DefWriter_WriteMappingTable(dw, type, m);
+    OTF2_IdMap_Free(m);
+}
+
+void trc_rma_write_mappings(OTF2_DefWriter *dw)
+{
+    write_map(dw, OTF2_MAPPING_RMA_WIN, win_global, nwindows);
+    write_map(dw, OTF2_MAPPING_GROUP, group_global, ngroups);
+}
+
+uint32_t trc_rma_write_global(OTF2_GlobalDefWriter *g, uint32_t s)
+{
+    for (uint32_t i = 0; i < global.ngroups; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "RMA group %u", i);
+        OTF2_GlobalDefWriter_WriteString(g, s, name);
+        OTF2_GlobalDefWriter_WriteGroup(g, first_global_group + i, s++, OTF2_GROUP_TYPE_COMM_GROUP,
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                        (uint32_t)global.groups[i][0], global.groups[i] + 1);
+    }
+    for (uint32_t i = 0; i < global.nwindows; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "window %llu", (unsigned long long)global.windows[i][1]);
+        OTF2_GlobalDefWriter_WriteString(g, s, name);
+        OTF2_GlobalDefWriter_WriteRmaWin(g, i, s++, (OTF2_CommRef)global.windows[i][0],
+                                         OTF2_RMA_WIN_FLAG_NONE);
+    }
+    return s;
+}

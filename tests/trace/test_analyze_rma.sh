@@ -1,0 +1,68 @@
+# test_analyze_rma.sh: the one-sided patterns of `mpilens analyze` on tests/apps/rma_waits_app.c
+# (4 ranks, one injected 50 ms delay per scenario): Late Post on the origins, Early Wait and
+# Late Complete on the target, Wait at Fence on the three punctual ranks, and nothing above
+# the quiet bound without delays. With Open MPI, under both one-sided components the brief
+# names: with osc rdma the late post blocks MPI_Win_start, with osc pt2pt MPI_Win_complete,
+# and the analysis must charge the right call. The trace's RMA records are read back with
+# otf2-print.
+source "$(dirname "$0")/../core/lib.sh"
+[ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
+
+# Tolerances as in test_analyze.sh: 10 % and 2 ms with Open MPI, wider with busy-polling MPICH.
+if [ "$MPI_FLAVOR" = openmpi ]; then low=45 high=55 quiet=0.002; else low=35 high=75 quiet=0.020; fi
+
+# run NAME SCENARIO LAUNCHER: trace the scenario and analyze it with the same launcher.
+run() {
+    "$MPILENS" run -m trace -o "$1" -- $3 -np 4 "$APPS/rma_waits_app" "$2" > "$1.log" 2>&1
+    check_has "$1: the application's own result" "$(cat "$1.log")" "rma ok"
+    "$MPILENS" analyze "$1" --launcher "$3" > "$1.analyze" 2>&1
+}
+# waits NAME PATTERN [REGION]: "rank:milliseconds" above the quiet bound, by rank.
+waits() {
+    sqlite3 "$1/mpilens.db" "SELECT rank || ':' || CAST(ROUND(seconds * 1000) AS INT) FROM waits
+        WHERE pattern = '$2' AND region LIKE '${3:-%}' AND seconds > $quiet ORDER BY rank" | tr '\n' ' '
+}
+# expect NAME PATTERN "RANKS" [REGION]: those ranks, each waiting 50 ms within the bounds.
+expect() {
+    local found ranks ok=1
+    found=$(waits "$1" "$2" "${4:-%}")
+    ranks=$(for w in $found; do printf '%s ' "${w%%:*}"; done)
+    for w in $found; do [ "${w##*:}" -ge $low ] && [ "${w##*:}" -le $high ] || ok=0; done
+    check_eq "$1: $2 ${4:+in $4 }on ranks $3" "$3" "$ranks"
+    check_eq "$1: $2 of 50 ms within $low..$high ms ($found)" "1" "$ok"
+}
+# scenarios PREFIX LAUNCHER LATE_POST_REGION
+scenarios() {
+    for s in late-post early-wait fence none; do run "$1$s" "$s" "$2"; done
+    expect "$1late-post" "Late Post" "1 2 3 " "$3"
+    expect "$1early-wait" "Early Wait" "0 "
+    expect "$1early-wait" "Late Complete" "0 "
+    expect "$1fence" "Wait at Fence" "0 1 3 "
+    for p in "Late Post" "Early Wait" "Late Complete" "Wait at Fence" "Early Fence" "Early Transfer"; do
+        check_eq "$1none: no $p above ${quiet}s" "" "$(waits "$1none" "$p")"
+    done
+}
+if [ "$MPI_FLAVOR" = openmpi ]; then
+    scenarios rdma- "${MPIRUN/--mca osc sm,pt2pt/--mca osc rdma}" MPI_Win_start
+    scenarios pt2pt- "${MPIRUN/--mca osc sm,pt2pt/--mca osc pt2pt}" MPI_Win_complete
+    scenarios sm- "$MPIRUN" %
+else
+    scenarios "" "$MPIRUN" %
+fi
+
+first=$(ls -d ./*late-post | head -1)
+table=$("$MPILENS" report --waits "$first")
+check_match "report --waits: one-sided synchronization with Late Post" "$table" '^      Late Post +0\.1[0-9]+ +[0-9.]+$'
+check_match "report --waits: Late Complete under Early Wait" "$table" '^        Late Complete +[0-9.]+ +[0-9.]+$'
+if command -v otf2-print > /dev/null; then
+    events=$(otf2-print "$first/trace/traces.otf2")
+    for e in RMA_WIN_CREATE RMA_GROUP_SYNC RMA_PUT RMA_WIN_DESTROY; do
+        check_match "otf2-print reads $e records" "$events" "^$e "
+    done
+    defs=$(otf2-print -G "$first/trace/traces.otf2")
+    check_match "otf2-print: the window is defined on MPI_COMM_WORLD" "$defs" '^RMA_WIN +0 +Name: "window 0".*Communicator: "W0\.0"'
+    check_match "otf2-print: the origins' group" "$defs" 'Name: "RMA group [0-9]+".* 3 Members: 1 .*, 2 .*, 3 '
+    fence_events=$(otf2-print "${first%late-post}fence/trace/traces.otf2")
+    check_match "otf2-print reads RMA_COLLECTIVE_END records" "$fence_events" "^RMA_COLLECTIVE_END "
+fi
+finish
