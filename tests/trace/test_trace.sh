@@ -29,4 +29,15 @@ n=$(otf2-print comms/trace/traces.otf2 2>/dev/null | grep -c -E '^[A-Z_]+ +[0-9]
 bytes=$(cat comms/trace/traces/*.evt | wc -c)
 echo "trace size: $bytes bytes of event files for $n events: $((bytes / n)) bytes per event"
 check_eq "events are written compactly (< 32 bytes each)" "1" "$((bytes / n < 32))"
+
+out=$("$MPILENS" run -m trace -o ring -- $MPIRUN -np 2 "$APPS/ring" 1 2>&1)
+check_has "a second run into the same directory replaces the trace" "$out" "ring ok: 2 ranks, 1 rounds"
+check_eq "the new trace has the new run's 2 sends" "2" \
+    "$(otf2-print ring/trace/traces.otf2 2>/dev/null | awk '$1 == "MPI_SEND"' | wc -l)"
+mkdir -p locked/trace && chmod 500 locked/trace
+if ! touch locked/trace/probe 2> /dev/null; then
+    out=$("$MPILENS" run -m trace -o locked -- $MPIRUN -np 2 "$APPS/ring" 1 2>&1)
+    check_has "an unwritable trace directory: the application still runs" "$out" "ring ok: 2 ranks, 1 rounds"
+    check_match "... and one line says why there is no trace" "$out" "^mpilens: trace: cannot create the OTF2 archive in .*locked/trace"
+fi
 finish

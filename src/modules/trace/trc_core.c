@@ -21,7 +21,9 @@
 #pragma GCC diagnostic pop
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run_output.h"
 #include "trc.h"
@@ -142,6 +144,28 @@ static int64_t clock_offset(void)
     return best;
 }
 
+/* A trace left in DIR by an earlier run into the same output directory (OTF2 will not
+ * overwrite an archive): its anchor, definitions and event files go. */
+static void remove_previous_trace(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/traces", dir);
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char file[4500];
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        if (e->d_name[0] != '.')
+            unlink(file);
+    }
+    if (d)
+        closedir(d);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/traces.otf2", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/traces.def", dir);
+    unlink(path);
+}
+
 void trc_start(void)
 {
     PMPI_Comm_dup(MPI_COMM_WORLD, &trc_world);
@@ -150,17 +174,27 @@ void trc_start(void)
     lens_comm_register(MPI_COMM_WORLD, 'W', NULL);
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/trace", lens_run_output_dir());
+    if (rank == 0)
+        remove_previous_trace(dir);
+    PMPI_Barrier(trc_world);
     archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                                 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    if (!archive) {
+    int ok = archive != NULL, all_ok = 0;
+    if (ok) {
+        OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
+        OTF2_MPI_Archive_SetCollectiveCallbacks(archive, trc_world, MPI_COMM_NULL);
+        ok = OTF2_Archive_OpenEvtFiles(archive) == OTF2_SUCCESS &&
+             (trc_writer = OTF2_Archive_GetEvtWriter(archive, (OTF2_LocationRef)rank)) != NULL;
+    }
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, trc_world);
+    if (!all_ok) {
         if (rank == 0)
-            fprintf(stderr, "mpilens: trace: cannot create %s; the run goes on untraced\n", dir);
+            fprintf(stderr,
+                    "mpilens: trace: cannot create the OTF2 archive in %s (check that the "
+                    "directory is writable); the run goes on untraced\n",
+                    dir);
         return;
     }
-    OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
-    OTF2_MPI_Archive_SetCollectiveCallbacks(archive, trc_world, MPI_COMM_NULL);
-    OTF2_Archive_OpenEvtFiles(archive);
-    trc_writer = OTF2_Archive_GetEvtWriter(archive, (OTF2_LocationRef)rank);
     offset_start = clock_offset();
     time_start = trc_now();
     trc_on = 1;
