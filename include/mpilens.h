@@ -137,6 +137,20 @@ static inline int mpilens_monitor_reorder(const void *comm, int *new_rank)
     return mpilens_monitor_api_() ? mpilens_monitor_api_()->reorder(comm, new_rank) : -1;
 }
 
+/* ---- The trace module's API (safe without mpilens or without the module) ---- */
+
+struct mpilens_trace_api {
+    int (*name_region)(const char *name);
+};
+/* Names the user region the next MPI_Pcontrol(1) enters (MPI_Pcontrol(0) leaves the
+ * innermost one); `mpilens analyze` then tells the waits of each region apart. Without a
+ * name the region is "phase". Returns 0, or -1 when the trace module is not loaded. */
+static inline int mpilens_trace_region(const char *name)
+{
+    struct mpilens_trace_api *api = (struct mpilens_trace_api *)mpilens_lookup("trace.api", NULL);
+    return api ? api->name_region(name) : -1;
+}
+
 #ifdef __cplusplus
 }
 #endif

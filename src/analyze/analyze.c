@@ -59,8 +59,13 @@ static const char *const pattern_names[PATTERNS] = {"Late Sender",
 #define MAX_COMMS 4096
 
 static int rank, size;
-static double severity[PATTERNS][MAX_REGIONS];
+#define MAX_PHASES 32 /* user regions (MPI_Pcontrol); phase 0: outside any */
+static double severity[PATTERNS][MAX_REGIONS][MAX_PHASES];
 static char region_name[MAX_REGIONS][64];
+static int phase_of_region[MAX_REGIONS]; /* the phase a user region is, 0: an MPI region */
+static int phase_region[MAX_PHASES];     /* and back */
+static int nphases = 1;
+static int phase_stack[64], phase_depth;
 static MPI_Comm forward[MAX_COMMS], backward[MAX_COMMS];
 static uint32_t ncomms, comm_group[MAX_COMMS];
 static uint64_t *group_members[MAX_COMMS];
@@ -75,6 +80,7 @@ static struct {
     uint64_t remote; /* the timestamp that bounds the wait, 0 if none */
     int pattern;     /* what waits, or -1 */
     int synchronous; /* the region is MPI_Ssend / MPI_Issend */
+    int phase;       /* the innermost user region around the call */
     int strict;      /* count the wait only if the remote time falls inside the call */
     int sub_pattern; /* a sub-pattern's interval inside the call, or -1 */
     uint64_t sub_from, sub_until;
@@ -114,6 +120,13 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     (void)pos;
     (void)l, (void)u, (void)a;
     t = clock_fix_apply(&clock_fix, t);
+    if (region < MAX_REGIONS && phase_of_region[region]) {
+        if (phase_depth < 64)
+            phase_stack[phase_depth] = phase_of_region[region];
+        phase_depth++;
+        return OTF2_CALLBACK_SUCCESS;
+    }
+    cur.phase = phase_depth > 0 && phase_depth <= 64 ? phase_stack[phase_depth - 1] : 0;
     cur.region = region < MAX_REGIONS ? region : MAX_REGIONS - 1;
     cur.enter = t;
     cur.remote = 0;
@@ -132,18 +145,22 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
                                   OTF2_AttributeList *a, OTF2_RegionRef region)
 {
     (void)pos;
-    (void)l, (void)u, (void)a, (void)region;
+    (void)l, (void)u, (void)a;
     t = clock_fix_apply(&clock_fix, t);
-    severity[MPI_TIME][cur.region] += (t - cur.enter) * 1e-9;
+    if (region < MAX_REGIONS && phase_of_region[region]) {
+        phase_depth -= phase_depth > 0;
+        return OTF2_CALLBACK_SUCCESS;
+    }
+    severity[MPI_TIME][cur.region][cur.phase] += (t - cur.enter) * 1e-9;
     if (cur.pattern >= 0 && cur.remote > cur.enter && (!cur.strict || cur.remote <= t)) {
         uint64_t until = cur.remote < t ? cur.remote : t;
-        severity[cur.pattern][cur.region] += (until - cur.enter) * 1e-9;
+        severity[cur.pattern][cur.region][cur.phase] += (until - cur.enter) * 1e-9;
     }
     if (cur.sub_pattern >= 0) {
         uint64_t from = cur.sub_from > cur.enter ? cur.sub_from : cur.enter;
         uint64_t until = cur.sub_until < t ? cur.sub_until : t;
         if (until > from)
-            severity[cur.sub_pattern][cur.region] += (until - from) * 1e-9;
+            severity[cur.sub_pattern][cur.region][cur.phase] += (until - from) * 1e-9;
     }
     rma_leave(t);
     cur.pattern = -1;
@@ -327,6 +344,10 @@ static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef 
     (void)u, (void)c, (void)d, (void)r, (void)p, (void)f, (void)file, (void)b, (void)e;
     if (self < MAX_REGIONS && name < 8192)
         snprintf(region_name[self], sizeof region_name[self], "%s", strings[name]);
+    if (self < MAX_REGIONS && p == OTF2_PARADIGM_USER && nphases < MAX_PHASES) {
+        phase_region[nphases] = (int)self;
+        phase_of_region[self] = nphases++;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -393,14 +414,13 @@ static void make_replay_comms(void)
 
 static int write_results(const char *run, double traced)
 {
-    double local[PATTERNS * MAX_REGIONS], *all = NULL, *times = NULL;
-    memcpy(local, severity, sizeof local);
+    const size_t cells = (size_t)PATTERNS * MAX_REGIONS * MAX_PHASES;
+    double *all = NULL, *times = NULL;
     if (rank == 0) {
-        all = malloc((size_t)size * sizeof local);
+        all = malloc((size_t)size * cells * sizeof *all);
         times = malloc(size * sizeof *times);
     }
-    MPI_Gather(local, PATTERNS * MAX_REGIONS, MPI_DOUBLE, all, PATTERNS * MAX_REGIONS, MPI_DOUBLE,
-               0, MPI_COMM_WORLD);
+    MPI_Gather(severity, (int)cells, MPI_DOUBLE, all, (int)cells, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     MPI_Gather(&traced, 1, MPI_DOUBLE, times, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (rank != 0)
         return 0;
@@ -410,27 +430,33 @@ static int write_results(const char *run, double traced)
         fprintf(stderr, "mpilens: analyze: %s\n", err);
         return 2;
     }
-    int rc =
-        rundb_exec(db.db,
-                   "DROP TABLE IF EXISTS waits; DROP TABLE IF EXISTS wait_times;"
-                   "CREATE TABLE waits (pattern TEXT, region TEXT, rank INTEGER, seconds REAL);"
-                   "CREATE TABLE wait_times (rank INTEGER PRIMARY KEY, seconds REAL);",
-                   err, sizeof err);
+    int rc = rundb_exec(
+        db.db,
+        "DROP TABLE IF EXISTS waits; DROP TABLE IF EXISTS wait_times;"
+        "CREATE TABLE waits (pattern TEXT, region TEXT, rank INTEGER, seconds REAL, phase TEXT);"
+        "CREATE TABLE wait_times (rank INTEGER PRIMARY KEY, seconds REAL);",
+        err, sizeof err);
     sqlite3_stmt *st;
-    sqlite3_prepare_v2(db.db, "INSERT INTO waits VALUES (?, ?, ?, ?)", -1, &st, NULL);
+    sqlite3_prepare_v2(db.db, "INSERT INTO waits VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
     for (int r = 0; r < size && rc == 0; r++)
         for (int p = 0; p < PATTERNS; p++)
-            for (int g = 0; g < MAX_REGIONS; g++) {
-                double v = all[((size_t)r * PATTERNS + p) * MAX_REGIONS + g];
-                if (v <= 0)
-                    continue;
-                sqlite3_bind_text(st, 1, pattern_names[p], -1, SQLITE_STATIC);
-                sqlite3_bind_text(st, 2, region_name[g], -1, SQLITE_STATIC);
-                sqlite3_bind_int(st, 3, r);
-                sqlite3_bind_double(st, 4, v);
-                rc |= sqlite3_step(st) != SQLITE_DONE;
-                sqlite3_reset(st);
-            }
+            for (int g = 0; g < MAX_REGIONS; g++)
+                for (int ph = 0; ph < MAX_PHASES; ph++) {
+                    double v =
+                        all[(((size_t)r * PATTERNS + p) * MAX_REGIONS + g) * MAX_PHASES + ph];
+                    if (v <= 0)
+                        continue;
+                    sqlite3_bind_text(st, 1, pattern_names[p], -1, SQLITE_STATIC);
+                    sqlite3_bind_text(st, 2, region_name[g], -1, SQLITE_STATIC);
+                    sqlite3_bind_int(st, 3, r);
+                    sqlite3_bind_double(st, 4, v);
+                    if (ph)
+                        sqlite3_bind_text(st, 5, region_name[phase_region[ph]], -1, SQLITE_STATIC);
+                    else
+                        sqlite3_bind_null(st, 5);
+                    rc |= sqlite3_step(st) != SQLITE_DONE;
+                    sqlite3_reset(st);
+                }
     sqlite3_finalize(st);
     sqlite3_prepare_v2(db.db, "INSERT INTO wait_times VALUES (?, ?)", -1, &st, NULL);
     for (int r = 0; r < size && rc == 0; r++) {
@@ -470,6 +496,35 @@ static OTF2_EvtReader *open_events(OTF2_Reader *reader)
     if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
         return NULL;
     return OTF2_Reader_GetEvtReader(reader, (OTF2_LocationRef)rank);
+}
+
+/* Collective: stops every rank when one rank's events could not be read, naming the first
+ * such rank's event file, how far its reading got and the file's size. */
+static void check_events(const char *run, int bad, uint64_t events_read)
+{
+    int first_bad = bad ? rank : size, who = size;
+    MPI_Allreduce(&first_bad, &who, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (who == size)
+        return;
+    uint64_t read = events_read;
+    MPI_Bcast(&read, 1, MPI_UINT64_T, who, MPI_COMM_WORLD);
+    char file[4200], msg[4400];
+    snprintf(file, sizeof file, "%s/trace/traces/%d.evt", run, who);
+    FILE *f = fopen(file, "rb");
+    long bytes = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0)
+        bytes = ftell(f);
+    if (f)
+        fclose(f);
+    if (bytes < 0)
+        snprintf(msg, sizeof msg,
+                 "%s: missing or unreadable (rank %d's events); trace the run again", file, who);
+    else
+        snprintf(msg, sizeof msg,
+                 "%s: truncated or corrupt after event %llu (file of %ld bytes); trace the run "
+                 "again",
+                 file, (unsigned long long)read, bytes);
+    die("%s", msg);
 }
 
 static OTF2_Reader *open_reader(const char *anchor, uint64_t *nloc)
@@ -529,10 +584,8 @@ int main(int argc, char **argv)
     OTF2_EvtReader *er = open_events(reader);
     uint64_t events = 0;
     bad = !er || OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS;
-    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     OTF2_Reader_Close(reader);
-    if (any_bad)
-        die("%s: the events of a rank are truncated or corrupt", anchor);
+    check_events(argv[1], bad, events);
     reader = open_reader(anchor, &nloc);
     er = reader ? open_events(reader) : NULL;
     bad = er == NULL;

@@ -77,14 +77,31 @@ int report_print_waits(sqlite3 *db, int rank, FILE *out)
     }
     fprintf(out, "\nby region and rank (seconds):\n");
     sqlite3_prepare_v2(db,
-                       "SELECT pattern, region, rank, seconds FROM waits WHERE pattern <> 'MPI'"
-                       " AND (?1 < 0 OR rank = ?1) ORDER BY seconds DESC LIMIT 20",
+                       "SELECT pattern, region, rank, SUM(seconds) AS s FROM waits WHERE pattern "
+                       "<> 'MPI' AND (?1 < 0 OR rank = ?1) GROUP BY pattern, region, rank "
+                       "ORDER BY s DESC LIMIT 20",
                        -1, &st, NULL);
     sqlite3_bind_int(st, 1, rank);
     while (sqlite3_step(st) == SQLITE_ROW)
         fprintf(out, "  %-16s %-16s rank %-4d %12.6f\n", (const char *)sqlite3_column_text(st, 0),
                 (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
                 sqlite3_column_double(st, 3));
+    sqlite3_finalize(st);
+    /* User regions (MPI_Pcontrol): MPI time and waiting time (top-level patterns only). */
+    sqlite3_prepare_v2(db,
+                       "SELECT phase, SUM(CASE WHEN pattern = 'MPI' THEN seconds ELSE 0 END),"
+                       " SUM(CASE WHEN pattern NOT IN ('MPI', 'Early Fence', 'Late Complete')"
+                       " THEN seconds ELSE 0 END) FROM waits WHERE phase IS NOT NULL"
+                       " AND (?1 < 0 OR rank = ?1) GROUP BY phase ORDER BY 3 DESC",
+                       -1, &st, NULL);
+    sqlite3_bind_int(st, 1, rank);
+    for (int first = 1; st && sqlite3_step(st) == SQLITE_ROW; first = 0) {
+        if (first)
+            fprintf(out, "\nby user region (MPI_Pcontrol; seconds):\n  %-24s %12s %12s\n", "region",
+                    "MPI", "waiting");
+        fprintf(out, "  %-24s %12.6f %12.6f\n", (const char *)sqlite3_column_text(st, 0),
+                sqlite3_column_double(st, 1), sqlite3_column_double(st, 2));
+    }
     sqlite3_finalize(st);
     return 0;
 }

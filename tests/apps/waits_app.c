@@ -7,9 +7,12 @@
  *   bcast          the root (0) sleeps 50 ms before a Bcast
  *   reduce         all but the root (0) sleep 50 ms before a Reduce
  *   none           the same communication without any sleep
+ * After the first synchronization everything runs inside a user region named after the
+ * scenario (mpilens_trace_region + MPI_Pcontrol), so the analysis can attribute it.
  * Usage: waits_app SCENARIO
  */
 #include <mpi.h>
+#include <mpilens.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +28,8 @@ int main(int argc, char **argv)
         MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     else
         MPI_Barrier(MPI_COMM_WORLD);
+    mpilens_trace_region(s);
+    MPI_Pcontrol(1);
     if (strcmp(s, "late-sender") == 0 || strcmp(s, "none") == 0) {
         if (rank == 0) {
             usleep(delay);
@@ -61,6 +66,7 @@ int main(int argc, char **argv)
             usleep(delay);
         MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     }
+    MPI_Pcontrol(0);
     if (rank == 0)
         printf("waits_app ok: %s\n", s);
     MPI_Finalize();

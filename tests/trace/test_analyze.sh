@@ -2,7 +2,8 @@
 # (tests/apps/waits_app.c, 4 ranks): the right pattern on the right ranks with the right
 # severity (within 10 %), and nothing above 2 ms without delays (the synchronizing barrier
 # every scenario starts with is not judged: launch skew lands there); `mpilens report
-# --waits`; bad input (no trace, rank count that does not match, corrupt archive).
+# --waits`; user regions (MPI_Pcontrol); bad input (no trace, rank count that does not
+# match, truncated or missing rank file).
 source "$(dirname "$0")/../core/lib.sh"
 [ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
 
@@ -42,6 +43,14 @@ expect reduce "Early Reduce" "0 "
 for p in "Late Sender" "Late Receiver" "Wait at N x N" "Late Broadcast" "Early Reduce"; do
     check_eq "without delays: no $p above ${quiet}s" "" "$(waits none "$p")"
 done
+check_eq "the Late Sender wait is charged to the user region (MPI_Pcontrol) it happened in" \
+    "late-sender" "$(sqlite3 late-sender/mpilens.db "SELECT DISTINCT phase FROM waits WHERE pattern = 'Late Sender' AND seconds > $quiet")"
+check_match "report --waits: waiting time by user region" "$("$MPILENS" report --waits late-sender)" \
+    '^  late-sender +[0-9.]+ +0\.0[3-7][0-9]+$'
+if command -v otf2-print > /dev/null; then
+    check_match "the user region is an OTF2 region of paradigm USER" \
+        "$(otf2-print -G late-sender/trace/traces.otf2)" '^REGION .*Name: "late-sender".*Paradigm: USER'
+fi
 check_match "the analysis says where the results went" "$(cat bcast.analyze)" \
     '^mpilens: analysis of [0-9]+ events on 4 ranks in [0-9.]+ s .*results in bcast/mpilens.db'
 table=$("$MPILENS" report --waits bcast)
@@ -55,5 +64,10 @@ check_has "wrong rank count: says so" "$out" "mpilens: analyze: bcast/trace/trac
 rm -rf broken && cp -r bcast broken && truncate -s 60 broken/trace/traces/2.evt
 out=$("$MPILENS" analyze broken --launcher "$MPIRUN" 2>&1); status=$?
 check_eq "truncated rank file: non-zero exit" "1" "$((status != 0))"
-check_has "truncated rank file: one line" "$out" "mpilens: analyze: broken/trace/traces.otf2: the events of a rank are truncated or corrupt"
+check_match "truncated rank file: one line naming the file, how far it read and its size" "$out" \
+    "^mpilens: analyze: broken/trace/traces/2.evt: truncated or corrupt after event [0-9]+ \\(file of 60 bytes\\); trace the run again$"
+rm -rf missing && cp -r bcast missing && rm missing/trace/traces/3.evt
+out=$("$MPILENS" analyze missing --launcher "$MPIRUN" 2>&1); status=$?
+check_eq "missing rank file: non-zero exit" "1" "$((status != 0))"
+check_has "missing rank file: one line" "$out" "mpilens: analyze: missing/trace/traces/3.evt: missing or unreadable (rank 3's events); trace the run again"
 finish

@@ -70,6 +70,14 @@ void trc_rma_merge(MPI_Comm world, const uint32_t *comm_global, uint32_t first_g
 void trc_rma_write_mappings(OTF2_DefWriter *dw);
 uint32_t trc_rma_write_global(OTF2_GlobalDefWriter *g, uint32_t first_string);
 
+/* User regions through MPI_Pcontrol (trc_user.c): the service, closing the regions left
+ * open at finalize, and merging their names like trc_rma_merge (region ids R_REGIONS on). */
+void trc_user_publish(void);
+void trc_user_close(void);
+void trc_user_merge(MPI_Comm world);
+void trc_user_write_mappings(OTF2_DefWriter *dw);
+uint32_t trc_user_write_global(OTF2_GlobalDefWriter *g, uint32_t first_string);
+
 static inline void trc_enter(int region, uint64_t t)
 {
     OTF2_EvtWriter_Enter(trc_writer, NULL, t, (OTF2_RegionRef)region);

@@ -197,6 +197,7 @@ void trc_start(void)
     }
     offset_start = clock_offset();
     time_start = trc_now();
+    trc_user_publish();
     trc_on = 1;
 }
 
@@ -244,7 +245,8 @@ static void write_global_definitions(const struct lens_comm_set *comms, const ui
         OTF2_GlobalDefWriter_WriteComm(g, c, s++, c + 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
         free(m);
     }
-    trc_rma_write_global(g, s);
+    s = trc_rma_write_global(g, s);
+    trc_user_write_global(g, s);
     OTF2_Archive_CloseGlobalDefWriter(archive, g);
 }
 
@@ -275,6 +277,7 @@ void trc_finish(void)
 {
     if (!trc_on)
         return;
+    trc_user_close();
     trc_on = 0;
     time_end = trc_now();
     offset_end = clock_offset();
@@ -312,6 +315,7 @@ void trc_finish(void)
                 comm_global[i] = (uint32_t)g;
     }
     trc_rma_merge(trc_world, comm_global, (uint32_t)global.ncomms + 1);
+    trc_user_merge(trc_world);
     OTF2_Archive_OpenDefFiles(archive);
     OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, (OTF2_LocationRef)rank);
     if (nlocals > 0) {
@@ -323,6 +327,7 @@ void trc_finish(void)
     }
     free(comm_global);
     trc_rma_write_mappings(dw);
+    trc_user_write_mappings(dw);
     OTF2_DefWriter_WriteClockOffset(dw, time_start, offset_start, 0);
     OTF2_DefWriter_WriteClockOffset(dw, time_end, offset_end, 0);
     OTF2_Archive_CloseDefWriter(archive, dw);
