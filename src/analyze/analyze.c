@@ -25,6 +25,7 @@
 
 #include "clock_fix.h"
 #include "rundb.h"
+#include "trace_format.h"
 
 enum pattern {
     LATE_SENDER,
@@ -553,6 +554,14 @@ int main(int argc, char **argv)
     OTF2_Reader *reader = open_reader(anchor, &nloc);
     if (!reader)
         die("%s: not a readable OTF2 archive (missing, truncated or corrupt)", anchor);
+    char format[64], msg[4400];
+    if (trace_format_other(reader, format, sizeof format)) {
+        snprintf(msg, sizeof msg,
+                 "%s: written in mpilens trace format %s; this mpilens reads format %s (analyze "
+                 "it with the mpilens that wrote it, or trace the run again)",
+                 anchor, format, MPILENS_TRACE_FORMAT);
+        die("%s", msg);
+    }
     if (nloc != (uint64_t)size) {
         char msg[4200];
         snprintf(msg, sizeof msg,

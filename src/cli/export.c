@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "clock_fix.h"
+#include "trace_format.h"
 
 static const char usage[] =
     "usage: mpilens export RUN --chrome OUT.json\n"
@@ -306,7 +308,7 @@ int cli_export(int argc, char **argv)
         return fail("give a run and an output%s: mpilens export RUN --chrome OUT.json", "");
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
-    if (!cli_is_directory(run) || fopen(anchor, "r") == NULL)
+    if (!cli_is_directory(run) || access(anchor, R_OK) != 0)
         return fail("%s: no trace here; run with the trace module (mpilens run -m trace ...)",
                     anchor);
     OTF2_Error_RegisterCallback(quiet, NULL);
@@ -319,6 +321,15 @@ int cli_export(int argc, char **argv)
             OTF2_Reader_Close(reader);
         return fail("%s: not a readable OTF2 archive (truncated or corrupt); trace the run again",
                     anchor);
+    }
+    char format[64];
+    if (trace_format_other(reader, format, sizeof format)) {
+        OTF2_Reader_Close(reader);
+        fprintf(stderr,
+                "mpilens: export: %s: written in mpilens trace format %s; this mpilens reads "
+                "format %s (export it with the mpilens that wrote it, or trace the run again)\n",
+                anchor, format, MPILENS_TRACE_FORMAT);
+        return 2;
     }
     OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
     OTF2_GlobalDefReaderCallbacks *gdc = OTF2_GlobalDefReaderCallbacks_New();

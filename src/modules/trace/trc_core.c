@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "run_output.h"
+#include "trace_format.h"
 #include "trc.h"
 #include "tree_merge.h"
 
@@ -182,6 +183,8 @@ void trc_start(void)
     int ok = archive != NULL, all_ok = 0;
     if (ok) {
         OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
+        OTF2_Archive_SetProperty(archive, MPILENS_TRACE_FORMAT_PROPERTY, MPILENS_TRACE_FORMAT,
+                                 true);
         OTF2_MPI_Archive_SetCollectiveCallbacks(archive, trc_world, MPI_COMM_NULL);
         ok = OTF2_Archive_OpenEvtFiles(archive) == OTF2_SUCCESS &&
              (trc_writer = OTF2_Archive_GetEvtWriter(archive, (OTF2_LocationRef)rank)) != NULL;
