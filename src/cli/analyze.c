@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "trace_format.h"
 
 static const char usage[] =
     "usage: mpilens analyze RUN [--launcher \"mpirun ...\"]\n"
@@ -68,6 +69,14 @@ int cli_analyze(int argc, char **argv)
         return 2;
     }
     OTF2_Reader_Close(reader);
+    long long missing = trace_missing_rank(run, ranks);
+    if (missing >= 0) {
+        fprintf(stderr,
+                "mpilens: analyze: %s/trace/traces/%lld.evt: missing, but the archive has %llu "
+                "ranks; trace the run again\n",
+                run, missing, (unsigned long long)ranks);
+        return 2;
+    }
     char program[4096], np[32];
     snprintf(program, sizeof program, "%s/../bin/mpilens-analyze", cli_libdir());
     snprintf(np, sizeof np, "%llu", (unsigned long long)ranks);

@@ -322,6 +322,15 @@ int cli_export(int argc, char **argv)
         return fail("%s: not a readable OTF2 archive (truncated or corrupt); trace the run again",
                     anchor);
     }
+    long long missing = trace_missing_rank(run, nloc);
+    if (missing >= 0) {
+        OTF2_Reader_Close(reader);
+        fprintf(stderr,
+                "mpilens: export: %s/trace/traces/%lld.evt: missing, but the archive has %llu "
+                "ranks; trace the run again\n",
+                run, missing, (unsigned long long)nloc);
+        return 2;
+    }
     char format[64];
     if (trace_format_other(reader, format, sizeof format)) {
         OTF2_Reader_Close(reader);

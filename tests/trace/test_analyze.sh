@@ -69,5 +69,16 @@ check_match "truncated rank file: one line naming the file, how far it read and 
 rm -rf missing && cp -r bcast missing && rm missing/trace/traces/3.evt
 out=$("$MPILENS" analyze missing --launcher "$MPIRUN" 2>&1); status=$?
 check_eq "missing rank file: non-zero exit" "1" "$((status != 0))"
-check_has "missing rank file: one line" "$out" "mpilens: analyze: missing/trace/traces/3.evt: missing or unreadable (rank 3's events); trace the run again"
+check_has "missing rank file: one line" "$out" "mpilens: analyze: missing/trace/traces/3.evt: missing, but the archive has 4 ranks; trace the run again"
+out=$($MPIRUN -np 4 "$BUILD/bin/mpilens-analyze" missing 2>&1); status=$?
+check_eq "missing rank file, analyzer started directly: non-zero exit" "1" "$((status != 0))"
+check_has "missing rank file, analyzer started directly: one line" "$out" "mpilens: analyze: missing/trace/traces/3.evt: missing or unreadable (rank 3's events); trace the run again"
+rm -rf future && cp -r bcast future
+python3 -c "import sys; p = sys.argv[1]; d = open(p, 'rb').read()
+open(p, 'wb').write(d.replace(b'MPILENS::TRACE_FORMAT\\x001\\x00', b'MPILENS::TRACE_FORMAT\\x009\\x00'))" future/trace/traces.otf2
+out=$("$MPILENS" analyze future --launcher "$MPIRUN" 2>&1); status=$?
+check_eq "trace from another format: non-zero exit" "1" "$((status != 0))"
+check_has "trace from another format: one line" "$out" "mpilens: analyze: future/trace/traces.otf2: written in mpilens trace format 9; this mpilens reads format 1 (analyze it with the mpilens that wrote it, or trace the run again)"
+out=$("$MPILENS" export future --chrome future.json 2>&1); status=$?
+check_eq "export of another format: exit 2" "2" "$status"
 finish

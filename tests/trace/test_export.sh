@@ -26,6 +26,11 @@ refused "truncated event file" "mpilens: export: trunc/trace/traces.otf2: the ev
 corrupt anchor && truncate -s 30 anchor/trace/traces.otf2
 refused "truncated anchor" "mpilens: export: anchor/trace/traces.otf2: not a readable OTF2 archive (truncated or corrupt); trace the run again" "$MPILENS" export anchor --chrome x.json
 refused "no trace" "mpilens: export: $WORK/nothing/trace/traces.otf2: no trace here; run with the trace module (mpilens run -m trace ...)" "$MPILENS" export "$WORK/nothing" --chrome x.json
+# Regression (found by the loop below, seed 14 on an MPICH trace): an anchor whose rank
+# count was corrupted to ~10^19 made export spin in OTF2 selecting locations. The rank count
+# is now checked against the event files first.
+corrupt gap && rm gap/trace/traces/3.evt
+refused "an event file missing" "mpilens: export: gap/trace/traces/3.evt: missing, but the archive has 4 ranks; trace the run again" "$MPILENS" export gap --chrome x.json
 crashes=0
 for seed in $(seq 1 30); do
     corrupt fuzz
