@@ -18,14 +18,13 @@
  */
 #include <mpi.h>
 #include <otf2/otf2.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock_fix.h"
 #include "rundb.h"
-#include "trace_format.h"
+#include "trace_reader.h"
 
 enum pattern {
     LATE_SENDER,
@@ -377,13 +376,6 @@ static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self, OTF2_StringRef name
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_ErrorCode quiet(void *user, const char *file, uint64_t line, const char *function,
-                            OTF2_ErrorCode code, const char *format, va_list va)
-{
-    (void)user, (void)file, (void)line, (void)function, (void)format, (void)va;
-    return code;
-}
-
 static void die(const char *fmt, const char *arg)
 {
     if (rank == 0) {
@@ -528,17 +520,6 @@ static void check_events(const char *run, int bad, uint64_t events_read)
     die("%s", msg);
 }
 
-static OTF2_Reader *open_reader(const char *anchor, uint64_t *nloc)
-{
-    OTF2_Reader *reader = OTF2_Reader_Open(anchor);
-    if (reader && (OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS ||
-                   OTF2_Reader_GetNumberOfLocations(reader, nloc) != OTF2_SUCCESS)) {
-        OTF2_Reader_Close(reader);
-        reader = NULL;
-    }
-    return reader;
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -549,19 +530,13 @@ int main(int argc, char **argv)
     double t0 = MPI_Wtime();
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", argv[1]);
-    OTF2_Error_RegisterCallback(quiet, NULL);
     uint64_t nloc = 0;
-    OTF2_Reader *reader = open_reader(anchor, &nloc);
+    OTF2_Reader *reader = trace_reader_open(anchor, &nloc);
     if (!reader)
         die("%s: not a readable OTF2 archive (missing, truncated or corrupt)", anchor);
-    char format[64], msg[4400];
-    if (trace_format_other(reader, format, sizeof format)) {
-        snprintf(msg, sizeof msg,
-                 "%s: written in mpilens trace format %s; this mpilens reads format %s (analyze "
-                 "it with the mpilens that wrote it, or trace the run again)",
-                 anchor, format, MPILENS_TRACE_FORMAT);
-        die("%s", msg);
-    }
+    char why[8500];
+    if (trace_format_problem(reader, anchor, "analyze", why, sizeof why))
+        die("%s", why);
     if (nloc != (uint64_t)size) {
         char msg[4200];
         snprintf(msg, sizeof msg,
@@ -595,7 +570,7 @@ int main(int argc, char **argv)
     bad = !er || OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS;
     OTF2_Reader_Close(reader);
     check_events(argv[1], bad, events);
-    reader = open_reader(anchor, &nloc);
+    reader = trace_reader_open(anchor, &nloc);
     er = reader ? open_events(reader) : NULL;
     bad = er == NULL;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

@@ -2,7 +2,6 @@
  * program) with as many ranks as the traced run had, through mpirun or the launcher given.
  */
 #include <otf2/otf2.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "trace_format.h"
+#include "trace_reader.h"
 
 static const char usage[] =
     "usage: mpilens analyze RUN [--launcher \"mpirun ...\"]\n"
@@ -22,13 +21,6 @@ static const char usage[] =
     "\n"
     "  --launcher CMD   how to start MPI programs (default: mpirun); -np N and the program\n"
     "                   are appended\n";
-
-static OTF2_ErrorCode quiet(void *user, const char *file, uint64_t line, const char *function,
-                            OTF2_ErrorCode code, const char *format, va_list va)
-{
-    (void)user, (void)file, (void)line, (void)function, (void)format, (void)va;
-    return code;
-}
 
 int cli_analyze(int argc, char **argv)
 {
@@ -55,11 +47,9 @@ int cli_analyze(int argc, char **argv)
     }
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
-    OTF2_Error_RegisterCallback(quiet, NULL);
-    OTF2_Reader *reader = access(anchor, R_OK) == 0 ? OTF2_Reader_Open(anchor) : NULL;
     uint64_t ranks = 0;
-    if (!reader || OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS ||
-        OTF2_Reader_GetNumberOfLocations(reader, &ranks) != OTF2_SUCCESS || ranks == 0) {
+    OTF2_Reader *reader = trace_reader_open(anchor, &ranks);
+    if (!reader || ranks == 0) {
         if (reader)
             OTF2_Reader_Close(reader);
         fprintf(stderr,
@@ -68,13 +58,12 @@ int cli_analyze(int argc, char **argv)
                 anchor);
         return 2;
     }
+    char why[8500];
+    int problem = trace_missing_problem(run, ranks, why, sizeof why) ||
+                  trace_format_problem(reader, anchor, "analyze", why, sizeof why);
     OTF2_Reader_Close(reader);
-    long long missing = trace_missing_rank(run, ranks);
-    if (missing >= 0) {
-        fprintf(stderr,
-                "mpilens: analyze: %s/trace/traces/%lld.evt: missing, but the archive has %llu "
-                "ranks; trace the run again\n",
-                run, missing, (unsigned long long)ranks);
+    if (problem) {
+        fprintf(stderr, "mpilens: analyze: %s\n", why);
         return 2;
     }
     char program[4096], np[32];

@@ -4,7 +4,6 @@
  * message was sent) as marked slices. Read with OTF2's own reader, serially.
  */
 #include <otf2/otf2.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,7 @@
 
 #include "cli.h"
 #include "clock_fix.h"
-#include "trace_format.h"
+#include "trace_reader.h"
 
 static const char usage[] =
     "usage: mpilens export RUN --chrome OUT.json\n"
@@ -273,14 +272,6 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* OTF2 reports every error on stderr itself; we say it once, in our own line. */
-static OTF2_ErrorCode quiet(void *user, const char *file, uint64_t line, const char *function,
-                            OTF2_ErrorCode code, const char *format, va_list va)
-{
-    (void)user, (void)file, (void)line, (void)function, (void)format, (void)va;
-    return code;
-}
-
 static int fail(const char *fmt, const char *arg)
 {
     fprintf(stderr, "mpilens: export: ");
@@ -311,34 +302,17 @@ int cli_export(int argc, char **argv)
     if (!cli_is_directory(run) || access(anchor, R_OK) != 0)
         return fail("%s: no trace here; run with the trace module (mpilens run -m trace ...)",
                     anchor);
-    OTF2_Error_RegisterCallback(quiet, NULL);
-    OTF2_Reader *reader = OTF2_Reader_Open(anchor);
     struct state s = {0};
     uint64_t nloc = 0;
-    if (!reader || OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS ||
-        OTF2_Reader_GetNumberOfLocations(reader, &nloc) != OTF2_SUCCESS) {
-        if (reader)
-            OTF2_Reader_Close(reader);
+    OTF2_Reader *reader = trace_reader_open(anchor, &nloc);
+    if (!reader)
         return fail("%s: not a readable OTF2 archive (truncated or corrupt); trace the run again",
                     anchor);
-    }
-    long long missing = trace_missing_rank(run, nloc);
-    if (missing >= 0) {
+    char why[8500];
+    if (trace_missing_problem(run, nloc, why, sizeof why) ||
+        trace_format_problem(reader, anchor, "export", why, sizeof why)) {
         OTF2_Reader_Close(reader);
-        fprintf(stderr,
-                "mpilens: export: %s/trace/traces/%lld.evt: missing, but the archive has %llu "
-                "ranks; trace the run again\n",
-                run, missing, (unsigned long long)nloc);
-        return 2;
-    }
-    char format[64];
-    if (trace_format_other(reader, format, sizeof format)) {
-        OTF2_Reader_Close(reader);
-        fprintf(stderr,
-                "mpilens: export: %s: written in mpilens trace format %s; this mpilens reads "
-                "format %s (export it with the mpilens that wrote it, or trace the run again)\n",
-                anchor, format, MPILENS_TRACE_FORMAT);
-        return 2;
+        return fail("%s", why);
     }
     OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
     OTF2_GlobalDefReaderCallbacks *gdc = OTF2_GlobalDefReaderCallbacks_New();

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "run_output.h"
-#include "trace_format.h"
+#include "trace_reader.h"
 #include "trc.h"
 #include "tree_merge.h"
 
