@@ -78,6 +78,16 @@ void trc_user_merge(MPI_Comm world);
 void trc_user_write_mappings(OTF2_DefWriter *dw);
 uint32_t trc_user_write_global(OTF2_GlobalDefWriter *g, uint32_t first_string);
 
+/* The bytes of COUNT elements of TYPE. */
+static inline uint64_t trc_bytes(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL)
+        return 0;
+    PMPI_Type_size(type, &size);
+    return (uint64_t)count * size;
+}
+
 static inline void trc_enter(int region, uint64_t t)
 {
     OTF2_EvtWriter_Enter(trc_writer, NULL, t, (OTF2_RegionRef)region);

@@ -87,14 +87,18 @@ static uint32_t group_id(MPI_Group group)
     return ngroups++;
 }
 
-static uint64_t bytes_of(int count, MPI_Datatype type)
-{
-    int size = 0;
-    if (count <= 0 || type == MPI_DATATYPE_NULL)
-        return 0;
-    PMPI_Type_size(type, &size);
-    return (uint64_t)count * size;
-}
+/* A one-sided call on the window WIN: Enter, the call, RECORD (an OTF2 record about window
+ * w_, written only for windows the trace knows), Leave. */
+#define WINDOW_CALL(REGION, CALL, RECORD)                                                          \
+    if (!trc_on)                                                                                   \
+        return CALL;                                                                               \
+    trc_enter(REGION, trc_now());                                                                  \
+    int rc_ = CALL;                                                                                \
+    uint32_t w_ = window_of(win);                                                                  \
+    if (w_ != OTF2_UNDEFINED_UINT32)                                                               \
+        RECORD;                                                                                    \
+    trc_leave(REGION);                                                                             \
+    return rc_
 
 /* ---- windows (the hooks of commtrack's window wrappers) ---- */
 
@@ -132,8 +136,9 @@ int MPI_Win_fence(int assert, MPI_Win win)
     return rc;
 }
 
-/* An epoch call: Enter, the call, RmaGroupSync with the epoch's group, Leave. OPENS says
- * whether it opens the epoch (post/start: the group is the argument) or closes it. */
+/* An epoch call: Enter, the call, RmaGroupSync with the epoch's group, Leave. CALL opens an
+ * epoch (post/start: the group is its argument) and CLOSE ends one (wait/complete: the group
+ * is the one its opening call gave); EXPOSURE tells post/wait from start/complete. */
 static int group_sync(int region, MPI_Win win, MPI_Group group, int exposure,
                       int (*call)(MPI_Group, int, MPI_Win), int (*close)(MPI_Win), int assert)
 {
@@ -180,63 +185,38 @@ int MPI_Win_wait(MPI_Win win)
 
 int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
 {
-    if (!trc_on)
-        return PMPI_Win_lock(type, rank, assert, win);
-    trc_enter(R_WIN_LOCK, trc_now());
-    int rc = PMPI_Win_lock(type, rank, assert, win);
-    uint32_t w = window_of(win);
-    if (w != OTF2_UNDEFINED_UINT32)
-        OTF2_EvtWriter_RmaAcquireLock(trc_writer, NULL, trc_now(), w, (uint32_t)rank, 0,
-                                      type == MPI_LOCK_SHARED ? OTF2_LOCK_SHARED
-                                                              : OTF2_LOCK_EXCLUSIVE);
-    trc_leave(R_WIN_LOCK);
-    return rc;
+    WINDOW_CALL(R_WIN_LOCK, PMPI_Win_lock(type, rank, assert, win),
+                OTF2_EvtWriter_RmaAcquireLock(trc_writer, NULL, trc_now(), w_, (uint32_t)rank, 0,
+                                              type == MPI_LOCK_SHARED ? OTF2_LOCK_SHARED
+                                                                      : OTF2_LOCK_EXCLUSIVE));
 }
 int MPI_Win_unlock(int rank, MPI_Win win)
 {
-    if (!trc_on)
-        return PMPI_Win_unlock(rank, win);
-    trc_enter(R_WIN_UNLOCK, trc_now());
-    int rc = PMPI_Win_unlock(rank, win);
-    uint32_t w = window_of(win);
-    if (w != OTF2_UNDEFINED_UINT32)
-        OTF2_EvtWriter_RmaReleaseLock(trc_writer, NULL, trc_now(), w, (uint32_t)rank, 0);
-    trc_leave(R_WIN_UNLOCK);
-    return rc;
+    WINDOW_CALL(R_WIN_UNLOCK, PMPI_Win_unlock(rank, win),
+                OTF2_EvtWriter_RmaReleaseLock(trc_writer, NULL, trc_now(), w_, (uint32_t)rank, 0));
 }
 
-/* The flush family: RmaSync (memory) toward RANK (OTF2_UNDEFINED_UINT32: all targets). */
-static int flush(int region, int rank, MPI_Win win, int rc_of_call)
-{
-    uint32_t w = window_of(win);
-    if (w != OTF2_UNDEFINED_UINT32)
-        OTF2_EvtWriter_RmaSync(trc_writer, NULL, trc_now(), w,
-                               rank < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)rank,
-                               OTF2_RMA_SYNC_TYPE_MEMORY);
-    trc_leave(region);
-    return rc_of_call;
-}
-#define FLUSH(REGION, RANK, CALL)                                                                  \
-    if (!trc_on)                                                                                   \
-        return CALL;                                                                               \
-    trc_enter(REGION, trc_now());                                                                  \
-    return flush(REGION, RANK, win, CALL)
+/* The flush family: RmaSync (memory) toward TARGET (OTF2_UNDEFINED_UINT32: all targets). */
+#define FLUSH(REGION, TARGET, CALL)                                                                \
+    WINDOW_CALL(REGION, CALL,                                                                      \
+                OTF2_EvtWriter_RmaSync(trc_writer, NULL, trc_now(), w_, TARGET,                    \
+                                       OTF2_RMA_SYNC_TYPE_MEMORY))
 
 int MPI_Win_flush(int rank, MPI_Win win)
 {
-    FLUSH(R_WIN_FLUSH, rank, PMPI_Win_flush(rank, win));
+    FLUSH(R_WIN_FLUSH, (uint32_t)rank, PMPI_Win_flush(rank, win));
 }
 int MPI_Win_flush_all(MPI_Win win)
 {
-    FLUSH(R_WIN_FLUSH_ALL, -1, PMPI_Win_flush_all(win));
+    FLUSH(R_WIN_FLUSH_ALL, OTF2_UNDEFINED_UINT32, PMPI_Win_flush_all(win));
 }
 int MPI_Win_flush_local(int rank, MPI_Win win)
 {
-    FLUSH(R_WIN_FLUSH_LOCAL, rank, PMPI_Win_flush_local(rank, win));
+    FLUSH(R_WIN_FLUSH_LOCAL, (uint32_t)rank, PMPI_Win_flush_local(rank, win));
 }
 int MPI_Win_flush_local_all(MPI_Win win)
 {
-    FLUSH(R_WIN_FLUSH_LOCAL_ALL, -1, PMPI_Win_flush_local_all(win));
+    FLUSH(R_WIN_FLUSH_LOCAL_ALL, OTF2_UNDEFINED_UINT32, PMPI_Win_flush_local_all(win));
 }
 
 /* ---- transfers ---- */
@@ -244,45 +224,24 @@ int MPI_Win_flush_local_all(MPI_Win win)
 int MPI_Put(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
             MPI_Datatype tt, MPI_Win win)
 {
-    if (!trc_on)
-        return PMPI_Put(o, oc, ot, target, disp, tc, tt, win);
-    trc_enter(R_PUT, trc_now());
-    int rc = PMPI_Put(o, oc, ot, target, disp, tc, tt, win);
-    uint32_t w = window_of(win);
-    if (w != OTF2_UNDEFINED_UINT32)
-        OTF2_EvtWriter_RmaPut(trc_writer, NULL, trc_now(), w, (uint32_t)target, bytes_of(oc, ot),
-                              next_matching_id++);
-    trc_leave(R_PUT);
-    return rc;
+    WINDOW_CALL(R_PUT, PMPI_Put(o, oc, ot, target, disp, tc, tt, win),
+                OTF2_EvtWriter_RmaPut(trc_writer, NULL, trc_now(), w_, (uint32_t)target,
+                                      trc_bytes(oc, ot), next_matching_id++));
 }
 int MPI_Get(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
             MPI_Win win)
 {
-    if (!trc_on)
-        return PMPI_Get(o, oc, ot, target, disp, tc, tt, win);
-    trc_enter(R_GET, trc_now());
-    int rc = PMPI_Get(o, oc, ot, target, disp, tc, tt, win);
-    uint32_t w = window_of(win);
-    if (w != OTF2_UNDEFINED_UINT32)
-        OTF2_EvtWriter_RmaGet(trc_writer, NULL, trc_now(), w, (uint32_t)target, bytes_of(oc, ot),
-                              next_matching_id++);
-    trc_leave(R_GET);
-    return rc;
+    WINDOW_CALL(R_GET, PMPI_Get(o, oc, ot, target, disp, tc, tt, win),
+                OTF2_EvtWriter_RmaGet(trc_writer, NULL, trc_now(), w_, (uint32_t)target,
+                                      trc_bytes(oc, ot), next_matching_id++));
 }
 int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
                    MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
-    if (!trc_on)
-        return PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win);
-    trc_enter(R_ACCUMULATE, trc_now());
-    int rc = PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win);
-    uint32_t w = window_of(win);
-    if (w != OTF2_UNDEFINED_UINT32)
-        OTF2_EvtWriter_RmaAtomic(trc_writer, NULL, trc_now(), w, (uint32_t)target,
-                                 OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, bytes_of(oc, ot), 0,
-                                 next_matching_id++);
-    trc_leave(R_ACCUMULATE);
-    return rc;
+    WINDOW_CALL(R_ACCUMULATE, PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win),
+                OTF2_EvtWriter_RmaAtomic(trc_writer, NULL, trc_now(), w_, (uint32_t)target,
+                                         OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, trc_bytes(oc, ot), 0,
+                                         next_matching_id++));
 }
 
 /* ---- global ids at finalize ---- */

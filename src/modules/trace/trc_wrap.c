@@ -12,15 +12,6 @@
 #define enter trc_enter
 #define leave trc_leave
 
-static uint64_t bytes_of(int count, MPI_Datatype type)
-{
-    int size = 0;
-    if (count <= 0 || type == MPI_DATATYPE_NULL)
-        return 0;
-    PMPI_Type_size(type, &size);
-    return (uint64_t)count * size;
-}
-
 /* ---- requests: id, and what a receive needs at completion ---- */
 
 struct pending {
@@ -76,7 +67,7 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
         uint64_t t = trc_now();                                                                    \
         enter(REGION, t);                                                                          \
         OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, dest, trc_comm(comm), tag,                     \
-                               bytes_of(count, type));                                             \
+                               trc_bytes(count, type));                                            \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                   \
         leave(REGION);                                                                             \
         return rc;                                                                                 \
@@ -97,7 +88,7 @@ BLOCKING_SEND(Rsend, R_RSEND)
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
         uint64_t id = remember(*req, 0, type, trc_comm(comm));                                     \
         OTF2_EvtWriter_MpiIsend(trc_writer, NULL, t, dest, trc_comm(comm), tag,                    \
-                                bytes_of(count, type), id);                                        \
+                                trc_bytes(count, type), id);                                       \
         leave(REGION);                                                                             \
         return rc;                                                                                 \
     }
@@ -147,7 +138,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
     enter(R_SENDRECV, t);
     if (dest != MPI_PROC_NULL)
         OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, dest, trc_comm(comm), stag,
-                               bytes_of(scount, stype));
+                               trc_bytes(scount, stype));
     int rc =
         PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, st);
     if (src != MPI_PROC_NULL) {
@@ -215,22 +206,22 @@ int MPI_Barrier(MPI_Comm comm)
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_BCAST, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, bytes_of(count, type),
-               bytes_of(count, type), PMPI_Bcast(buf, count, type, root, comm));
+    COLLECTIVE(R_BCAST, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, trc_bytes(count, type),
+               trc_bytes(count, type), PMPI_Bcast(buf, count, type, root, comm));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm)
 {
-    COLLECTIVE(R_REDUCE, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, bytes_of(count, type),
-               bytes_of(count, type), PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
+    COLLECTIVE(R_REDUCE, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, trc_bytes(count, type),
+               trc_bytes(count, type), PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
     COLLECTIVE(R_ALLREDUCE, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, OTF2_UNDEFINED_UINT32,
-               bytes_of(count, type), bytes_of(count, type),
+               trc_bytes(count, type), trc_bytes(count, type),
                PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
 }
 
@@ -238,7 +229,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
                   MPI_Datatype rtype, MPI_Comm comm)
 {
     COLLECTIVE(R_ALLGATHER, OTF2_COLLECTIVE_OP_ALLGATHER, comm, OTF2_UNDEFINED_UINT32,
-               bytes_of(scount, stype), bytes_of(rcount, rtype),
+               trc_bytes(scount, stype), trc_bytes(rcount, rtype),
                PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
@@ -246,23 +237,23 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
                  MPI_Datatype rtype, MPI_Comm comm)
 {
     COLLECTIVE(R_ALLTOALL, OTF2_COLLECTIVE_OP_ALLTOALL, comm, OTF2_UNDEFINED_UINT32,
-               bytes_of(scount, stype), bytes_of(rcount, rtype),
+               trc_bytes(scount, stype), trc_bytes(rcount, rtype),
                PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_GATHER, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root, bytes_of(scount, stype),
-               bytes_of(rcount, rtype),
+    COLLECTIVE(R_GATHER, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root, trc_bytes(scount, stype),
+               trc_bytes(rcount, rtype),
                PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                 MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_SCATTER, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root, bytes_of(scount, stype),
-               bytes_of(rcount, rtype),
+    COLLECTIVE(R_SCATTER, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root,
+               trc_bytes(scount, stype), trc_bytes(rcount, rtype),
                PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 
