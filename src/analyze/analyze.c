@@ -62,6 +62,9 @@ static int rank, size;
 #define MAX_PHASES 32 /* user regions (MPI_Pcontrol); phase 0: outside any */
 static double severity[PATTERNS][MAX_REGIONS][MAX_PHASES];
 static char region_name[MAX_REGIONS][64];
+/* What the replay must know of a region, classified once from its name at its definition. */
+enum region_kind { OTHER_CALL, SYNCHRONOUS_SEND, WIN_POST, WIN_START, WIN_COMPLETE, WIN_WAIT };
+static enum region_kind region_kind[MAX_REGIONS];
 static int phase_of_region[MAX_REGIONS]; /* the phase a user region is, 0: an MPI region */
 static int phase_region[MAX_PHASES];     /* and back */
 static int nphases = 1;
@@ -134,8 +137,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     cur.strict = 0;
     cur.sub_pattern = -1;
     cur.win = NULL;
-    cur.synchronous = strcmp(region_name[cur.region], "MPI_Ssend") == 0 ||
-                      strcmp(region_name[cur.region], "MPI_Issend") == 0;
+    cur.synchronous = region_kind[cur.region] == SYNCHRONOUS_SEND;
     if (t < first_enter)
         first_enter = t;
     return OTF2_CALLBACK_SUCCESS;
@@ -342,8 +344,18 @@ static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef 
                                    uint32_t b, uint32_t e)
 {
     (void)u, (void)c, (void)d, (void)r, (void)p, (void)f, (void)file, (void)b, (void)e;
-    if (self < MAX_REGIONS && name < 8192)
+    static const struct {
+        const char *name;
+        enum region_kind kind;
+    } kinds[] = {{"MPI_Ssend", SYNCHRONOUS_SEND},    {"MPI_Issend", SYNCHRONOUS_SEND},
+                 {"MPI_Win_post", WIN_POST},         {"MPI_Win_start", WIN_START},
+                 {"MPI_Win_complete", WIN_COMPLETE}, {"MPI_Win_wait", WIN_WAIT}};
+    if (self < MAX_REGIONS && name < 8192) {
         snprintf(region_name[self], sizeof region_name[self], "%s", strings[name]);
+        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+            if (strcmp(strings[name], kinds[k].name) == 0)
+                region_kind[self] = kinds[k].kind;
+    }
     if (self < MAX_REGIONS && p == OTF2_PARADIGM_USER && nphases < MAX_PHASES) {
         phase_region[nphases] = (int)self;
         phase_of_region[self] = nphases++;

@@ -90,40 +90,47 @@ static OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef l, OTF2_TimeStamp t,
     if (!win || group >= MAX_COMMS || !group_members[group])
         return OTF2_CALLBACK_SUCCESS;
     MPI_Comm c = rma_comm[win->comm - 1];
-    const char *call = region_name[cur.region];
+    enum region_kind call = region_kind[cur.region];
     uint64_t latest[2] = {0, 0};
     for (uint32_t i = 0; i < group_size[group]; i++) {
         int peer = window_rank(win, group_members[group][i]);
         if (peer < 0)
             continue;
         uint64_t got[2];
-        if (strcmp(call, "MPI_Win_post") == 0) {
+        switch (call) {
+        case WIN_POST:
             send_pair(cur.enter, 0, peer, 1, c);
-        } else if (strcmp(call, "MPI_Win_start") == 0) {
+            break;
+        case WIN_START:
             MPI_Recv(got, 2, MPI_UINT64_T, peer, 1, c, MPI_STATUS_IGNORE);
             win->post_enter[peer] = got[0];
             win->last_op[peer] = 0;
             if (got[0] > latest[0])
                 latest[0] = got[0];
-        } else if (strcmp(call, "MPI_Win_complete") == 0) {
+            break;
+        case WIN_COMPLETE:
             send_pair(cur.enter, win->last_op[peer] ? win->last_op[peer] : win->start_leave, peer,
                       2, c);
             win->post_enter[peer] = 0;
-        } else if (strcmp(call, "MPI_Win_wait") == 0) {
+            break;
+        case WIN_WAIT:
             MPI_Recv(got, 2, MPI_UINT64_T, peer, 2, c, MPI_STATUS_IGNORE);
             for (int k = 0; k < 2; k++)
                 if (got[k] > latest[k])
                     latest[k] = got[k];
+            break;
+        default:
+            break;
         }
     }
-    if (strcmp(call, "MPI_Win_start") == 0) {
+    if (call == WIN_START) {
         win->post_max = latest[0];
         later(latest[0], LATE_POST);
         cur.strict = 1; /* the start blocked only if the post came during it */
         cur.win = win;
-    } else if (strcmp(call, "MPI_Win_complete") == 0 && win->post_max > win->start_leave) {
+    } else if (call == WIN_COMPLETE && win->post_max > win->start_leave) {
         later(win->post_max, LATE_POST);
-    } else if (strcmp(call, "MPI_Win_wait") == 0) {
+    } else if (call == WIN_WAIT) {
         later(latest[0], EARLY_WAIT);
         cur.sub_pattern = LATE_COMPLETE;
         cur.sub_from = latest[1];
@@ -176,7 +183,7 @@ static void rma_leave(uint64_t t)
 {
     if (!cur.win)
         return;
-    if (strcmp(region_name[cur.region], "MPI_Win_start") == 0)
+    if (region_kind[cur.region] == WIN_START)
         cur.win->start_leave = t;
     else
         cur.win->last_op[cur.target] = t;
