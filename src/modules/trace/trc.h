@@ -62,6 +62,15 @@ static inline uint64_t trc_now(void)
 
 /* The trace's id of a communicator (local to this rank, mapped at finalize). */
 uint32_t trc_comm(MPI_Comm comm);
+/* Collective over WORLD (trc_merge.c): the NLOCAL definitions this rank made on its own,
+ * serialized in MINE (LEN bytes), meet on rank 0, where NEXT_GLOBAL reads one of them at
+ * *CURSOR, moves the cursor past it and returns its global id; every rank gets the global
+ * ids of its own definitions back in IDS[NLOCAL], in order. */
+void trc_merge_ids(MPI_Comm world, const void *mine, int len, uint32_t nlocal,
+                   uint32_t (*next_global)(const char **cursor), uint32_t *ids);
+/* Writes the mapping table local id i -> MAP[i] (i < N) of TYPE into DW (nothing if N is 0). */
+void trc_write_id_map(OTF2_DefWriter *dw, OTF2_MappingType type, const uint32_t *map, uint32_t n);
+
 /* One-sided definitions (trc_rma.c): at finalize, windows and groups are merged on rank 0
  * (collective over world); each rank then writes its local-to-global mapping tables into
  * DW, and rank 0 writes the global definitions into G (groups numbered from FIRST_GROUP).

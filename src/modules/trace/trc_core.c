@@ -321,13 +321,7 @@ void trc_finish(void)
     trc_user_merge(trc_world);
     OTF2_Archive_OpenDefFiles(archive);
     OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, (OTF2_LocationRef)rank);
-    if (nlocals > 0) {
-        OTF2_IdMap *map = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, nlocals);
-        for (uint32_t i = 0; i < nlocals; i++)
-            OTF2_IdMap_AddIdPair(map, i, comm_global[i]);
-        OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_COMM, map);
-        OTF2_IdMap_Free(map);
-    }
+    trc_write_id_map(dw, OTF2_MAPPING_COMM, comm_global, nlocals);
     free(comm_global);
     trc_rma_write_mappings(dw);
     trc_user_write_mappings(dw);

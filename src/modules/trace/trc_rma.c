@@ -269,93 +269,52 @@ static uint32_t global_group(const uint64_t *g)
     return global.ngroups++;
 }
 
+/* Rank 0: the global id of the next serialized window ([0, comm, ordinal]) or group
+ * ([1, n, members...]) at *CURSOR. */
+static uint32_t next_global(const char **cursor)
+{
+    uint64_t head[3];
+    memcpy(head, *cursor, sizeof head);
+    if (head[0] == 0) {
+        *cursor += 3 * sizeof(uint64_t);
+        return global_window(head[1], head[2]);
+    }
+    uint64_t *g = malloc((head[1] + 1) * sizeof *g);
+    memcpy(g, *cursor + sizeof(uint64_t), (head[1] + 1) * sizeof *g);
+    *cursor += (head[1] + 2) * sizeof(uint64_t);
+    uint32_t id = first_global_group + global_group(g);
+    free(g);
+    return id;
+}
+
 void trc_rma_merge(MPI_Comm world, const uint32_t *comm_global, uint32_t first_group)
 {
-    int rank, size;
-    PMPI_Comm_rank(world, &rank);
-    PMPI_Comm_size(world, &size);
     first_global_group = first_group;
-    /* This rank's records: [nwindows, ngroups, (comm, ordinal)..., (n, members...)...]. */
-    size_t len = 2 + 2 * (size_t)nwindows;
+    size_t len = 3 * (size_t)nwindows;
     for (uint32_t i = 0; i < ngroups; i++)
-        len += 1 + groups[i][0];
-    uint64_t *mine = malloc(len * sizeof *mine), *p = mine + 2;
-    mine[0] = nwindows;
-    mine[1] = ngroups;
+        len += 2 + groups[i][0];
+    uint64_t *mine = malloc((len + 1) * sizeof *mine), *p = mine;
     for (uint32_t i = 0; i < nwindows; i++) {
+        *p++ = 0;
         *p++ = comm_global[windows[i].comm];
         *p++ = windows[i].ordinal;
     }
     for (uint32_t i = 0; i < ngroups; i++) {
+        *p++ = 1;
         memcpy(p, groups[i], (groups[i][0] + 1) * sizeof *p);
         p += groups[i][0] + 1;
     }
-    int n = (int)len, *counts = NULL, *displs = NULL, *map_counts = NULL, *map_displs = NULL;
-    uint64_t *all = NULL;
-    uint32_t *maps = NULL;
-    if (rank == 0) {
-        counts = calloc(size, sizeof *counts);
-        displs = calloc(size, sizeof *displs);
-        map_counts = calloc(size, sizeof *map_counts);
-        map_displs = calloc(size, sizeof *map_displs);
-    }
-    PMPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, world);
-    if (rank == 0) {
-        size_t total = 0;
-        for (int r = 0; r < size; r++) {
-            displs[r] = (int)total;
-            total += counts[r];
-        }
-        all = malloc((total + 1) * sizeof *all);
-    }
-    PMPI_Gatherv(mine, n, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0, world);
-    if (rank == 0) {
-        size_t nmaps = 0;
-        for (int r = 0; r < size; r++)
-            nmaps += all[displs[r]] + all[displs[r] + 1];
-        maps = malloc((nmaps + 1) * sizeof *maps);
-        uint32_t *m = maps;
-        for (int r = 0; r < size; r++) {
-            const uint64_t *q = all + displs[r];
-            uint64_t nw = q[0], ng = q[1];
-            q += 2;
-            map_displs[r] = (int)(m - maps);
-            map_counts[r] = (int)(nw + ng);
-            for (uint64_t i = 0; i < nw; i++, q += 2)
-                *m++ = global_window(q[0], q[1]);
-            for (uint64_t i = 0; i < ng; i++, q += q[0] + 1)
-                *m++ = first_group + global_group(q);
-        }
-    }
-    uint32_t *local_map = malloc((nwindows + ngroups + 1) * sizeof *local_map);
-    PMPI_Scatterv(maps, map_counts, map_displs, MPI_UINT32_T, local_map, (int)(nwindows + ngroups),
-                  MPI_UINT32_T, 0, world);
-    win_global = local_map;
-    group_global = local_map + nwindows;
+    win_global = malloc((nwindows + ngroups + 1) * sizeof *win_global);
+    trc_merge_ids(world, mine, (int)(len * sizeof *mine), nwindows + ngroups, next_global,
+                  win_global);
+    group_global = win_global + nwindows;
     free(mine);
-    free(all);
-    free(maps);
-    free(counts);
-    free(displs);
-    free(map_counts);
-    free(map_displs);
-}
-
-static void write_map(OTF2_DefWriter *dw, OTF2_MappingType type, const uint32_t *map, uint32_t n)
-{
-    if (n == 0)
-        return;
-    OTF2_IdMap *m = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, n);
-    for (uint32_t i = 0; i < n; i++)
-        OTF2_IdMap_AddIdPair(m, i, map[i]);
-    OTF2_DefWriter_WriteMappingTable(dw, type, m);
-    OTF2_IdMap_Free(m);
 }
 
 void trc_rma_write_mappings(OTF2_DefWriter *dw)
 {
-    write_map(dw, OTF2_MAPPING_RMA_WIN, win_global, nwindows);
-    write_map(dw, OTF2_MAPPING_GROUP, group_global, ngroups);
+    trc_write_id_map(dw, OTF2_MAPPING_RMA_WIN, win_global, nwindows);
+    trc_write_id_map(dw, OTF2_MAPPING_GROUP, group_global, ngroups);
 }
 
 uint32_t trc_rma_write_global(OTF2_GlobalDefWriter *g, uint32_t s)

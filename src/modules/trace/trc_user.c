@@ -76,68 +76,39 @@ static uint32_t global_region(const char *name)
     return nglobal++;
 }
 
+/* Rank 0: the global id of the next serialized region name at *CURSOR. */
+static uint32_t next_global(const char **cursor)
+{
+    uint32_t id = R_REGIONS + global_region(*cursor);
+    *cursor += strlen(*cursor) + 1;
+    return id;
+}
+
 void trc_user_merge(MPI_Comm world)
 {
-    int rank, size;
-    PMPI_Comm_rank(world, &rank);
-    PMPI_Comm_size(world, &size);
     int len = 0;
     for (uint32_t i = 0; i < nnames; i++)
         len += (int)strlen(names[i]) + 1;
-    char *mine = malloc(len + 1), *p = mine, *all = NULL;
+    char *mine = malloc(len + 1), *p = mine;
     for (uint32_t i = 0; i < nnames; i++)
         p = stpcpy(p, names[i]) + 1;
-    int *lens = NULL, *displs = NULL, *counts = NULL, *map_displs = NULL;
-    uint32_t *maps = NULL, n = nnames;
-    if (rank == 0) {
-        lens = calloc(size, sizeof *lens);
-        displs = calloc(size, sizeof *displs);
-        counts = calloc(size, sizeof *counts);
-        map_displs = calloc(size, sizeof *map_displs);
-    }
-    PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, world);
-    PMPI_Gather(&n, 1, MPI_UINT32_T, counts, 1, MPI_UINT32_T, 0, world);
-    if (rank == 0) {
-        int total = 0, nmaps = 0;
-        for (int r = 0; r < size; r++) {
-            displs[r] = total;
-            total += lens[r];
-            map_displs[r] = nmaps;
-            nmaps += counts[r];
-        }
-        all = malloc(total + 1);
-        maps = malloc((nmaps + 1) * sizeof *maps);
-    }
-    PMPI_Gatherv(mine, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, world);
-    if (rank == 0)
-        for (int r = 0; r < size; r++) {
-            const char *q = all + displs[r];
-            for (int i = 0; i < counts[r]; i++, q += strlen(q) + 1)
-                maps[map_displs[r] + i] = R_REGIONS + global_region(q);
-        }
     region_global = malloc((nnames + 1) * sizeof *region_global);
-    PMPI_Scatterv(maps, counts, map_displs, MPI_UINT32_T, region_global, (int)nnames, MPI_UINT32_T,
-                  0, world);
+    trc_merge_ids(world, mine, len, nnames, next_global, region_global);
     free(mine);
-    free(all);
-    free(maps);
-    free(lens);
-    free(displs);
-    free(counts);
-    free(map_displs);
 }
 
 void trc_user_write_mappings(OTF2_DefWriter *dw)
 {
     if (nnames == 0)
         return;
-    OTF2_IdMap *m = OTF2_IdMap_Create(OTF2_ID_MAP_DENSE, R_REGIONS + nnames);
+    /* MPI regions keep their ids; user region i becomes its global id */
+    uint32_t *map = malloc((R_REGIONS + nnames) * sizeof *map);
     for (uint32_t i = 0; i < R_REGIONS; i++)
-        OTF2_IdMap_AddIdPair(m, i, i);
+        map[i] = i;
     for (uint32_t i = 0; i < nnames; i++)
-        OTF2_IdMap_AddIdPair(m, R_REGIONS + i, region_global[i]);
-    OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_REGION, m);
-    OTF2_IdMap_Free(m);
+        map[R_REGIONS + i] = region_global[i];
+    trc_write_id_map(dw, OTF2_MAPPING_REGION, map, R_REGIONS + nnames);
+    free(map);
 }
 
 uint32_t trc_user_write_global(OTF2_GlobalDefWriter *g, uint32_t s)
