@@ -269,30 +269,30 @@ static void all_of_session(MPI_T_pvar_session session, int start)
     pthread_mutex_unlock(&handles_lock);
 }
 
-int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+/* Start (START = 1) or stop one of our handles, all handles of a session, or pass a handle
+ * of the library's own variables on to the library (LIBRARY: its start or stop). */
+static int pvar_start_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle, int start,
+                           int (*library)(MPI_T_pvar_session, MPI_T_pvar_handle))
 {
     if (handle == MPI_T_PVAR_ALL_HANDLES) {
-        all_of_session(session, 1);
-        return PMPI_T_pvar_start(session, handle);
+        all_of_session(session, start);
+        return library(session, handle);
     }
     struct handle *h = our_handle(handle);
     if (!h)
-        return PMPI_T_pvar_start(session, handle);
-    start_or_stop(h, 1);
+        return library(session, handle);
+    start_or_stop(h, start);
     return MPI_SUCCESS;
+}
+
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+{
+    return pvar_start_stop(session, handle, 1, PMPI_T_pvar_start);
 }
 
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
-    if (handle == MPI_T_PVAR_ALL_HANDLES) {
-        all_of_session(session, 0);
-        return PMPI_T_pvar_stop(session, handle);
-    }
-    struct handle *h = our_handle(handle);
-    if (!h)
-        return PMPI_T_pvar_stop(session, handle);
-    start_or_stop(h, 0);
-    return MPI_SUCCESS;
+    return pvar_start_stop(session, handle, 0, PMPI_T_pvar_stop);
 }
 
 int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
