@@ -6,7 +6,10 @@
  * With --finalize C, it first creates C duplicates of MPI_COMM_WORLD and does 5
  * operations on each (Barrier, Allreduce, Bcast, Allgather, a Sendrecv ring), then times
  * MPI_Finalize (the module's merge and write). Run it through bench/module_overhead.py.
- * Usage: module_overhead [--finalize C] [BLOCK_ITERATIONS] [PAIRS]
+ * With --only lib|stack OP N (one rank), it runs only N operations OP (0 = 0-byte, 1 = 1 KiB
+ * message to itself: Isend, Recv, Wait; 2 = Allreduce; 3 = Alltoall) through one path:
+ * bench/module_overhead.py --callgrind counts the instructions of runs with N and 2N.
+ * Usage: module_overhead [--finalize C | --only lib|stack OP N] [BLOCK_ITERATIONS] [PAIRS]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -20,16 +23,20 @@ typedef int (*recv_fn)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status
 typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 typedef int (*alltoall_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 typedef int (*barrier_fn)(MPI_Comm);
+typedef int (*isend_fn)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+typedef int (*wait_fn)(MPI_Request *, MPI_Status *);
 
 struct path {
     send_fn send;
     recv_fn recv;
+    isend_fn isend;
+    wait_fn wait;
     allreduce_fn allreduce;
     alltoall_fn alltoall;
 };
 
 static int rank, size;
-static char buf[1024];
+static char buf[2048];
 static int *a2a_out, *a2a_in;
 
 /* ns per operation (one way for ping-pong) of one block. */
@@ -40,7 +47,12 @@ static double block(const struct path *p, int what, long n)
     for (long i = 0; i < n; i++) {
         if (what <= 1) {
             int bytes = what == 0 ? 0 : 1024;
-            if (rank == 0) {
+            if (size == 1) { /* to itself, for instruction counts */
+                MPI_Request req;
+                p->isend(buf, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &req);
+                p->recv(buf + 1024, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                p->wait(&req, MPI_STATUS_IGNORE);
+            } else if (rank == 0) {
                 p->send(buf, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
                 p->recv(buf, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             } else if (rank == 1) {
@@ -74,10 +86,14 @@ static void finalize_load(int comms)
 
 int main(int argc, char **argv)
 {
-    int finalize_comms = 0, a = 1;
+    int finalize_comms = 0, a = 1, only = -1, only_op = 0;
     if (argc > 2 && strcmp(argv[1], "--finalize") == 0) {
         finalize_comms = atoi(argv[2]);
         a = 3;
+    } else if (argc > 4 && strcmp(argv[1], "--only") == 0) {
+        only = strcmp(argv[2], "stack") == 0;
+        only_op = atoi(argv[3]);
+        a = 4;
     }
     long n = argc > a ? atol(argv[a]) : 5000;
     int pairs = argc > a + 1 ? atoi(argv[a + 1]) : 9;
@@ -96,11 +112,18 @@ int main(int argc, char **argv)
     }
     a2a_out = calloc(size, sizeof *a2a_out);
     a2a_in = calloc(size, sizeof *a2a_in);
-    struct path stack = {MPI_Send, MPI_Recv, MPI_Allreduce, MPI_Alltoall};
+    struct path stack = {MPI_Send, MPI_Recv, MPI_Isend, MPI_Wait, MPI_Allreduce, MPI_Alltoall};
     struct path lib = {(send_fn)bench_library_function("PMPI_Send"),
                        (recv_fn)bench_library_function("PMPI_Recv"),
+                       (isend_fn)bench_library_function("PMPI_Isend"),
+                       (wait_fn)bench_library_function("PMPI_Wait"),
                        (allreduce_fn)bench_library_function("PMPI_Allreduce"),
                        (alltoall_fn)bench_library_function("PMPI_Alltoall")};
+    if (only >= 0) {
+        block(only ? &stack : &lib, only_op, n);
+        MPI_Finalize();
+        return 0;
+    }
     static const char *const names[] = {"pingpong0", "pingpong1k", "allreduce", "alltoall"};
     if (pairs > 64)
         pairs = 64;

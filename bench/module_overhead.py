@@ -9,7 +9,13 @@ measured in-process: its row compares its library path with the library path of 
 without any tool (a ratio between runs: noisier). Then the MPI_Finalize time (merge +
 database write) for 8 ranks x 100 communicators x 5 operations.
 
+With --callgrind it counts instructions instead (valgrind, one rank sending to itself with
+Isend/Recv/Wait, steady from run to run): per operation, the instructions the module adds
+over the library's own PMPI_ path, and what Open MPI's monitoring adds to the library path,
+each from the difference of runs with N and 2N operations.
+
 Usage: bench/module_overhead.py [BUILD_DIR] [--rounds N] [--np N] [--modules profile,...]
+                                [--callgrind]
 """
 import argparse
 import os
@@ -34,13 +40,50 @@ def run(build, np, modules, extra_mpirun='', args=()):
     return {k: float(v) for k, v in (kv.split('=') for kv in line.split())}
 
 
+def instructions(build, modules, path, op, n, ompi_monitoring=False):
+    env = dict(os.environ, MPILENS_OUTPUT='/tmp/mpilens-bench-out')
+    env.pop('MPILENS_MODULES', None)
+    if modules:
+        env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
+        env['MPILENS_MODULES'] = modules
+    if ompi_monitoring:
+        env['OMPI_MCA_pml_monitoring_enable'] = '1'
+    cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
+           os.path.join(build, 'bench', 'module_overhead'), '--only', path, str(op), str(n)]
+    err = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stderr
+    return int([l for l in err.splitlines() if 'Collected' in l][0].split(':')[-1])
+
+
+def per_op(build, modules, path, op, ompi_monitoring=False, n=20000):
+    return (instructions(build, modules, path, op, 2 * n, ompi_monitoring) -
+            instructions(build, modules, path, op, n, ompi_monitoring)) / n
+
+
+def callgrind_report(build, modules):
+    names = ('self 0 B', 'self 1 KiB', 'allreduce', 'alltoall')
+    print('%-20s %-11s %12s %12s' % ('configuration', 'operation', 'instructions', 'added'))
+    for op, name in enumerate(names):
+        lib = per_op(build, '', 'lib', op)
+        print('%-20s %-11s %12.1f %12s' % ('no tool', name, lib, '-'))
+        for m in modules:
+            stack = per_op(build, m, 'stack', op)
+            print('%-20s %-11s %12.1f %12.1f' % (m, name, stack, stack - lib))
+        ompi = per_op(build, '', 'lib', op, ompi_monitoring=True)
+        print('%-20s %-11s %12.1f %12.1f' % ('Open MPI monitoring', name, ompi, ompi - lib))
+    print('(callgrind, 1 rank; a message to itself is Isend + Recv + Wait)')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('build', nargs='?', default='build')
     ap.add_argument('--rounds', type=int, default=3)
     ap.add_argument('--np', type=int, default=2)
     ap.add_argument('--modules', default='profile')
+    ap.add_argument('--callgrind', action='store_true', help='count instructions instead of time')
     args = ap.parse_args()
+    if args.callgrind:
+        callgrind_report(args.build, args.modules.split(','))
+        return
     configs = [('no tool', '', '')] + [(m, m, '') for m in args.modules.split(',')]
     configs.append(('Open MPI monitoring', '', '--mca pml_monitoring_enable 1'))
     res = {c[0]: [] for c in configs}

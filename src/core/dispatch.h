@@ -60,7 +60,7 @@ LENS_INTERNAL void lens_boot(void);
         lens_level = s_->top.level;                                                                \
         return ((T)s_->top.fn)(__VA_ARGS__);                                                       \
     }                                                                                              \
-    return RUN(&s_->top, ##__VA_ARGS__)
+    return RUN(__VA_ARGS__)
 
 /* PMPI_X: the step from the running level to the next module that wraps X. The common
  * case in a stack of thin layers (a tail call from a module, seen as a return address
@@ -81,15 +81,21 @@ LENS_INTERNAL void lens_boot(void);
     h_ = &s_->hops[lens_level];                                                                    \
     if (h_->direct)                                                                                \
         return ((T)h_->fn)(__VA_ARGS__);                                                           \
-    return RUN(h_, ##__VA_ARGS__)
+    return RUN(__VA_ARGS__)
 
-/* Body of RUN: call the hop at its level and restore the caller's level afterwards. */
-#define LENS_RUN(RET, T, HOP, ...)                                                                 \
-    if (LENS_UNLIKELY(HOP->fn == 0))                                                               \
+/* Body of the runners: call the hop at its level and restore the caller's level
+ * afterwards. A runner finds its hop itself (the slot's top for MPI_X, the caller's level's
+ * hop for PMPI_X) instead of taking it as an argument, so the function's arguments stay in
+ * their registers. Before boot every hop is the slot's empty top: boot first. */
+#define LENS_TOP_HOP(K) (&lens_slots[K].top)
+#define LENS_CALLER_HOP(K) (&lens_slots[K].hops[lens_level])
+#define LENS_RUN(RET, T, K, HOP, ...)                                                              \
+    if (LENS_UNLIKELY(lens_slots[K].top.fn == 0))                                                  \
         lens_boot();                                                                               \
+    const struct lens_hop *hop_ = HOP(K);                                                          \
     int saved_ = lens_level;                                                                       \
-    lens_level = HOP->level;                                                                       \
-    RET r_ = ((T)HOP->fn)(__VA_ARGS__);                                                            \
+    lens_level = hop_->level;                                                                      \
+    RET r_ = ((T)hop_->fn)(__VA_ARGS__);                                                           \
     lens_level = saved_;                                                                           \
     return r_
 

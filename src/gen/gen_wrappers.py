@@ -34,21 +34,25 @@ def param_decl(p):
 
 
 def emit_function(k, ret, name, plist, undef):
-    """One typedef, one out-of-line runner, one MPI_ entry and one PMPI_ step."""
+    """One typedef, two out-of-line runners (from the top, from the caller's hop), one MPI_
+    entry and one PMPI_ step. The runners take the function's own arguments unchanged, so
+    calling one shuffles no registers."""
     decl = ', '.join(param_decl(p) for p in plist) or 'void'
     fixed = [p for p in plist if p[1] != '...']
     fixed_decl = ''.join(', ' + param_decl(p) for p in fixed)
     args = ''.join(', ' + p[1] for p in fixed)
     short = name[4:]
-    ftype, run = 'lens_fn_%s' % short, 'lens_run_%s' % short
+    ftype, top, step = 'lens_fn_%s' % short, 'lens_top_%s' % short, 'lens_step_%s' % short
     out = []
     if undef:
         out.append('#undef %s\n#undef P%s' % (name, name))
     out.append('typedef %s (*%s)(%s);' % (ret, ftype, decl))
-    out.append('static __attribute__((noinline)) %s %s(const struct lens_hop *hop%s)\n'
-               '{ LENS_RUN(%s, %s, hop%s); }' % (ret, run, fixed_decl, ret, ftype, args))
-    out.append('%s %s(%s) { LENS_ENTRY(%d, %s, %s%s); }' % (ret, name, decl, k, ftype, run, args))
-    out.append('%s P%s(%s) { LENS_STEP(%d, %s, %s%s); }' % (ret, name, decl, k, ftype, run, args))
+    fixed_only = ', '.join(param_decl(p) for p in fixed) or 'void'
+    for runner, hop in ((top, 'LENS_TOP_HOP'), (step, 'LENS_CALLER_HOP')):
+        out.append('static __attribute__((noinline)) %s %s(%s)\n'
+                   '{ LENS_RUN(%s, %s, %d, %s%s); }' % (ret, runner, fixed_only, ret, ftype, k, hop, args))
+    out.append('%s %s(%s) { LENS_ENTRY(%d, %s, %s%s); }' % (ret, name, decl, k, ftype, top, args))
+    out.append('%s P%s(%s) { LENS_STEP(%d, %s, %s%s); }' % (ret, name, decl, k, ftype, step, args))
     return '\n'.join(out)
 
 

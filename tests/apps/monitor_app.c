@@ -6,7 +6,10 @@
  *   halo      2x2 periodic grid: Sendrecv of 512 B to both neighbours in both dimensions
  *   split     halves (rank / 2): 64 B from half-rank 0 to half-rank 1 (world 0->1, 2->3)
  *   special   zero-byte Send to rank+1, a Send to MPI_PROC_NULL, a vector datatype (3 blocks
- *             of 2 ints = 24 B) to rank-1
+ *             of 2 ints = 24 B) to rank-1, then a 2-int type (8 B, made after the first
+ *             was freed: a reused handle must not keep the old size) to rank-1
+ *   coll      (unless "p2p-only") Allreduce of 10 doubles, Bcast of 100 B from rank 1,
+ *             Allgather of 4 ints among ranks of the same parity
  *   rma       (unless "p2p-only") under fences: Put of 40 B to rank+1, Get of 80 B from rank-1
  *   io        (unless "p2p-only") each rank writes 100 B to a shared file, reads 50 B back
  * Usage: monitor_app [p2p-only] [FILE]
@@ -76,7 +79,28 @@ int main(int argc, char **argv)
     MPI_Sendrecv(ints, 1, vec, left, 8, got, 6, MPI_INT, right, 8, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
     MPI_Type_free(&vec);
+    /* A new type of another size may reuse the freed handle: 2 ints = 8 B. */
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Sendrecv(ints, 1, pair, left, 9, got, 2, MPI_INT, right, 9, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Type_free(&pair);
     mpilens_monitor_flush("special");
+
+    if (!p2p_only) {
+        /* Collectives: Allreduce of 10 doubles on world, a Bcast of 100 B from rank 1, an
+         * Allgather of 4 ints among ranks of the same parity. */
+        double d[10] = {0}, dsum[10];
+        MPI_Allreduce(d, dsum, 10, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Bcast(buf, 100, MPI_BYTE, 1, MPI_COMM_WORLD);
+        MPI_Comm parity;
+        MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &parity);
+        int four[4] = {0}, all4[4 * 64];
+        MPI_Allgather(four, 4, MPI_INT, all4, 4, MPI_INT, parity);
+        MPI_Comm_free(&parity);
+        mpilens_monitor_flush("coll");
+    }
 
     if (!p2p_only) {
         MPI_Win win;

@@ -52,12 +52,12 @@ class EmitterTest(unittest.TestCase):
         ret, name, params = [f for f in parse(SAMPLE) if f[1] == 'MPI_Pcontrol'][0]
         code = emit_function(7, ret, name, params, False)
         self.assertIn('int MPI_Pcontrol(const int level, ...) { LENS_ENTRY(7, lens_fn_Pcontrol, '
-                      'lens_run_Pcontrol, level); }', code)
+                      'lens_top_Pcontrol, level); }', code)
         self.assertIn('int PMPI_Pcontrol(const int level, ...) { LENS_STEP(7,', code)
 
     def test_no_argument_function(self):
         code = emit_function(3, 'double', 'MPI_Wtime', [], False)
-        self.assertIn('double MPI_Wtime(void) { LENS_ENTRY(3, lens_fn_Wtime, lens_run_Wtime); }', code)
+        self.assertIn('double MPI_Wtime(void) { LENS_ENTRY(3, lens_fn_Wtime, lens_top_Wtime); }', code)
 
 
 if __name__ == '__main__':

@@ -16,8 +16,11 @@ check_eq "halo on a periodic 2x2 grid: 2 x 512 B to each neighbour" \
     "0,1,2,1024 0,2,2,1024 1,0,2,1024 1,3,2,1024 2,0,2,1024 2,3,2,1024 3,1,2,1024 3,2,2,1024 " \
     "$(m --phase halo)"
 check_eq "split: half-rank 0 to 1 is world 0->1 and 2->3" "0,1,1,64 2,3,1,64 " "$(m --phase split)"
-check_eq "zero bytes counted, MPI_PROC_NULL not, vector type = 24 B" \
-    "0,1,1,0 0,3,1,24 1,0,1,24 1,2,1,0 2,1,1,24 2,3,1,0 3,0,1,0 3,2,1,24 " "$(m --phase special)"
+check_eq "zero bytes counted, MPI_PROC_NULL not, vector type = 24 B, then a 2-int type = 8 B" \
+    "0,1,1,0 0,3,2,32 1,0,2,32 1,2,1,0 2,1,2,32 2,3,1,0 3,0,1,0 3,2,2,32 " "$(m --phase special)"
+check_eq "collectives: Allreduce 80 B to every other rank, Bcast 100 B from rank 1, Allgather 16 B within parity" \
+    "0,1,1,80 0,2,2,96 0,3,1,80 1,0,2,180 1,2,2,180 1,3,3,196 2,0,2,96 2,1,1,80 2,3,1,80 3,0,1,80 3,1,2,96 3,2,1,80 " \
+    "$(m --phase coll --kind coll)"
 check_eq "Put of 40 B under fence: sent to the target" "0,1,1,40 1,2,1,40 2,3,1,40 3,0,1,40 " \
     "$(m --phase rma --kind rma)"
 check_eq "Get of 80 B: received from the target" "0,3,1,80 1,0,1,80 2,1,1,80 3,2,1,80 " \
@@ -37,7 +40,7 @@ check_eq "collective kinds: the Barrier of the io section on world (a2a, 0 B) at
 W0.0 1 1 0
 W0.0 2 1 0
 W0.0 3 1 0" "$(sqlite3 -separator ' ' run/mpilens.db "SELECT c.name, m.rank, a2a_count, a2a_bytes FROM monitor_collectives m JOIN communicators c ON c.id = m.comm_id JOIN monitor_phases p ON p.id = m.phase_id WHERE p.name = 'io' AND c.name = 'W0.0' ORDER BY m.rank")"
-check_eq "phases in order" "ring alltoall halo split special rma io run " \
+check_eq "phases in order" "ring alltoall halo split special coll rma io run " \
     "$(sqlite3 run/mpilens.db 'SELECT name FROM monitor_phases ORDER BY id' | tr '\n' ' ')"
 
 out=$(PRELOAD=0 mpi 4 "$APPS/monitor_app" all "$WORK/file2.out" 2>&1)

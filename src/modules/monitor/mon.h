@@ -17,6 +17,10 @@
 
 #include "commtrack.h"
 
+/* Everything below is internal to monitor.so: hidden, so the hot path reaches it without
+ * the PLT or the GOT. The MPI_ wrappers keep mpi.h's default visibility. */
+#pragma GCC visibility push(hidden)
+
 enum mon_kind { MON_P2P, MON_COLL, MON_RMA_SENT, MON_RMA_RECV, MON_KINDS };
 #define MON_BINS 66
 enum mon_coll_kind { MON_O2A, MON_A2O, MON_A2A };
@@ -27,13 +31,110 @@ extern int mon_nprocs, mon_rank;
 
 /* Recording (mon_core.c). peer is a world rank; negative peers are ignored. */
 void mon_record(int kind, int peer, uint64_t bytes);
-void mon_record_coll_kind(MPI_Comm comm, int which, uint64_t bytes);
+void mon_record_coll_kind(struct lens_comm *rec, int which, uint64_t bytes);
+/* `each` bytes from this rank to every other member of the intracommunicator rec, in O(1):
+ * kept per communicator and spread over the collective matrix when it is read. */
+void mon_record_coll_uniform(struct lens_comm *rec, uint64_t each);
+/* Spreads the pending uniform collective traffic over the matrix (mon_read, mon_flush). */
+void mon_fold_uniform(void);
+extern struct lens_comm *mon_world; /* MPI_COMM_WORLD's record, no lookup */
+
+/* A communicator's payload: its collective kinds and its pending uniform traffic. */
+struct mon_comm_data {
+    uint64_t v[6];       /* o2a, a2o, a2a: count and bytes */
+    uint64_t uniform[2]; /* messages and bytes to each other member, not yet in the matrix */
+};
+extern struct mon_comm_data *mon_world_data; /* MPI_COMM_WORLD's, allocated at MPI_Init */
 void mon_record_io(MPI_File fh, int write, uint64_t bytes);
 void mon_file_opened(MPI_File fh, const char *name);
 void mon_file_closed(MPI_File fh);
-uint64_t mon_bytes(int count, MPI_Datatype type);
 /* World rank of rank r of comm (its remote group for intercommunicators), or -1. */
-int mon_world_rank(MPI_Comm comm, int r);
+int mon_world_rank_slow(MPI_Comm comm, int r);
+/* count x the size of type, through PMPI_Type_size (and filling the cache). */
+uint64_t mon_bytes_slow(int count, MPI_Datatype type);
+/* Forgets every cached type size (a freed handle may come back as another type). */
+void mon_forget_types(void);
+
+/* The hot path, inline: a send is a few loads and three adds. */
+extern uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS];
+extern uint64_t *_Atomic *mon_histograms; /* per peer, MON_BINS counters, lazily */
+struct mon_type_slot {
+    MPI_Datatype type;
+    uint64_t size;
+};
+#define MON_TYPE_SLOTS 64
+extern struct mon_type_slot mon_type_cache[MON_TYPE_SLOTS]; /* used without threads only */
+
+static inline unsigned mon_type_slot_of(MPI_Datatype type)
+{
+    uintptr_t h = (uintptr_t)type;
+    return (unsigned)((h >> 3) ^ (h >> 9)) % MON_TYPE_SLOTS;
+}
+
+/* count x the size of type from the cache (one thread only): 1, or 0 on a miss. */
+static inline int mon_bytes_cached(int count, MPI_Datatype type, uint64_t *bytes)
+{
+    *bytes = 0;
+    if (count <= 0)
+        return 1;
+    const struct mon_type_slot *s = &mon_type_cache[mon_type_slot_of(type)];
+    if (s->type != type)
+        return 0;
+    *bytes = (uint64_t)count * s->size;
+    return 1;
+}
+
+static inline uint64_t mon_bytes(int count, MPI_Datatype type)
+{
+    if (count <= 0)
+        return 0;
+    if (!mon_threaded) {
+        const struct mon_type_slot *s = &mon_type_cache[mon_type_slot_of(type)];
+        if (s->type == type)
+            return (uint64_t)count * s->size;
+    }
+    return mon_bytes_slow(count, type);
+}
+
+static inline int mon_world_rank(MPI_Comm comm, int r)
+{
+    if (r < 0) /* MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT */
+        return -1;
+    return comm == MPI_COMM_WORLD ? r : mon_world_rank_slow(comm, r);
+}
+
+static inline void mon_add(uint64_t *p, uint64_t v)
+{
+    if (mon_threaded)
+        __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    else
+        *p += v;
+}
+
+/* Any point-to-point message (the general path: other communicators, threads, a type or
+ * a peer seen for the first time). */
+void mon_count_send_slow(MPI_Comm comm, int dest, int count, MPI_Datatype type);
+
+/* One point-to-point message of count x type to rank dest of comm, in the common case
+ * (world communicator, one thread, a known type and peer): three adds, no call, so the
+ * wrapper around it needs no stack frame before its tail call. 0: not the common case,
+ * nothing counted, use mon_count_send_slow. */
+static inline __attribute__((always_inline)) int mon_count_send_fast(MPI_Comm comm, int dest,
+                                                                     int count, MPI_Datatype type)
+{
+    if (comm != MPI_COMM_WORLD || (unsigned)dest >= (unsigned)mon_nprocs || mon_threaded)
+        return 0;
+    uint64_t size;
+    if (!mon_bytes_cached(count, type, &size))
+        return 0;
+    uint64_t *h = atomic_load_explicit(&mon_histograms[dest], memory_order_relaxed);
+    if (!h)
+        return 0;
+    mon_counts[MON_P2P][dest] += 1;
+    mon_sizes[MON_P2P][dest] += size;
+    h[size ? 64 - __builtin_clzll(size) : 0] += 1;
+    return 1;
+}
 
 /* Control (mon_core.c): also what the C API and MPI_T use. */
 void mon_setup(void);
@@ -54,5 +155,7 @@ int mon_reorder(const void *comm, int *new_rank);
 
 /* Finalize (mon_finalize.c): snapshot, merge, write. */
 void mon_finalize(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -10,99 +10,166 @@
  */
 #include "mon.h"
 
-/* Peers of comm (its remote group for an intercommunicator), from the communicator
- * record: no MPI call on the hot path. */
-static int peers_of(MPI_Comm comm, int *inter)
+/* The communicator's record is looked up once per call: its peers (the remote group of
+ * an intercommunicator), this rank's place and the world ranks come from it, so the hot
+ * path makes no MPI call. */
+struct coll_comm {
+    MPI_Comm comm;
+    struct lens_comm *rec;
+};
+
+static struct coll_comm coll_comm_of(MPI_Comm comm)
 {
-    const struct lens_comm *rec = lens_comm(comm);
-    *inter = rec->inter;
-    return rec->peers;
+    return (struct coll_comm){comm, comm == MPI_COMM_WORLD ? mon_world : lens_comm(comm)};
 }
 
+static int world_of(const struct coll_comm *c, int i)
+{
+    if (c->comm == MPI_COMM_WORLD)
+        return i;
+    if (!c->rec->inter)
+        return i < c->rec->size ? c->rec->members[i] : -1;
+    return lens_comm_peer_world_rank(c->comm, i);
+}
+
+/* This rank's place in comm (Allgatherv with MPI_IN_PLACE: its own receive count). */
 static int me_in(MPI_Comm comm)
 {
     return lens_comm(comm)->rank;
 }
 
 /* `each` bytes to peers [from, n) except skip; returns the total. */
-static uint64_t to_peers(MPI_Comm comm, int n, int from, int skip, uint64_t each)
+static uint64_t to_peers(const struct coll_comm *c, int from, int skip, uint64_t each)
 {
     uint64_t total = 0;
-    for (int i = from; i < n; i++) {
+    for (int i = from; i < c->rec->peers; i++) {
         if (i == skip)
             continue;
-        mon_record(MON_COLL, mon_world_rank(comm, i), each);
+        mon_record(MON_COLL, world_of(c, i), each);
         total += each;
     }
     return total;
 }
 
 /* counts[i] elements of type (or of types[i]) to each peer i except skip. */
-static uint64_t to_peers_v(MPI_Comm comm, int n, int skip, const int counts[], MPI_Datatype type,
-                           const MPI_Datatype types[])
+static uint64_t to_peers_v(const struct coll_comm *c, int skip, const int counts[],
+                           MPI_Datatype type, const MPI_Datatype types[])
 {
     uint64_t total = 0;
-    for (int i = 0; counts && i < n; i++) {
+    for (int i = 0; counts && i < c->rec->peers; i++) {
         if (i == skip)
             continue;
         uint64_t b = mon_bytes(counts[i], types ? types[i] : type);
-        mon_record(MON_COLL, mon_world_rank(comm, i), b);
+        mon_record(MON_COLL, world_of(c, i), b);
         total += b;
     }
     return total;
 }
 
-/* Rooted: who is the root here, and which peer index is not a peer. */
-static int rooted(MPI_Comm comm, int root, int *n, int *skip)
+/* `each` bytes to every peer but this rank: O(1) on an intracommunicator (spread over
+ * the matrix when read), a loop over the remote group on an intercommunicator. */
+static uint64_t to_all_others(const struct coll_comm *c, uint64_t each)
 {
-    int inter;
-    *n = peers_of(comm, &inter);
-    *skip = inter ? -1 : root;
-    return inter ? root == MPI_ROOT : root == me_in(comm);
+    if (c->rec->inter)
+        return to_peers(c, 0, -1, each);
+    mon_record_coll_uniform(c->rec, each);
+    return each * (uint64_t)(c->rec->size - 1);
+}
+
+/* Rooted: is this rank the root, and which peer index is not a peer. */
+static int rooted(const struct coll_comm *c, int root, int *skip)
+{
+    *skip = c->rec->inter ? -1 : root;
+    return c->rec->inter ? root == MPI_ROOT : root == c->rec->rank;
+}
+
+static void rooted_kind(MPI_Comm comm, int which, int root, int count, MPI_Datatype type,
+                        const int counts[])
+{
+    if (!mon_on)
+        return;
+    struct coll_comm c = coll_comm_of(comm);
+    int skip;
+    if (!rooted(&c, root, &skip))
+        return;
+    uint64_t total = counts ? to_peers_v(&c, skip, counts, type, NULL)
+                            : to_all_others(&c, mon_bytes(count, type));
+    mon_record_coll_kind(c.rec, which, total);
 }
 
 static void one_to_all(MPI_Comm comm, int root, int count, MPI_Datatype type, const int counts[])
 {
-    int n, skip;
-    if (!mon_on || !rooted(comm, root, &n, &skip))
-        return;
-    uint64_t total = counts ? to_peers_v(comm, n, skip, counts, type, NULL)
-                            : to_peers(comm, n, 0, skip, mon_bytes(count, type));
-    mon_record_coll_kind(comm, MON_O2A, total);
+    rooted_kind(comm, MON_O2A, root, count, type, counts);
 }
 
 static void all_to_one(MPI_Comm comm, int root, int count, MPI_Datatype type, const int counts[])
 {
-    int n, skip;
-    if (!mon_on || !rooted(comm, root, &n, &skip))
-        return;
-    uint64_t total = counts ? to_peers_v(comm, n, skip, counts, type, NULL)
-                            : to_peers(comm, n, 0, skip, mon_bytes(count, type));
-    mon_record_coll_kind(comm, MON_A2O, total);
+    rooted_kind(comm, MON_A2O, root, count, type, counts);
+}
+
+static __attribute__((noinline)) void all_to_all_slow(MPI_Comm comm, int count, MPI_Datatype type,
+                                                      const int counts[],
+                                                      const MPI_Datatype types[])
+{
+    struct coll_comm c = coll_comm_of(comm);
+    int skip = c.rec->inter ? -1 : c.rec->rank;
+    uint64_t total = counts ? to_peers_v(&c, skip, counts, type, types)
+                            : to_all_others(&c, mon_bytes(count, type));
+    mon_record_coll_kind(c.rec, MON_A2A, total);
 }
 
 static void all_to_all(MPI_Comm comm, int count, MPI_Datatype type, const int counts[],
                        const MPI_Datatype types[])
 {
-    if (!mon_on)
-        return;
-    int inter, n = peers_of(comm, &inter), skip = inter ? -1 : me_in(comm);
-    uint64_t total = counts ? to_peers_v(comm, n, skip, counts, type, types)
-                            : to_peers(comm, n, 0, skip, mon_bytes(count, type));
-    mon_record_coll_kind(comm, MON_A2A, total);
+    if (mon_on)
+        all_to_all_slow(comm, count, type, counts, types);
 }
+
+/* The common case of a uniform all-to-all (MPI_COMM_WORLD, one thread, a known type),
+ * inline: four adds, no call. 0: not the common case, nothing counted. */
+static inline __attribute__((always_inline)) int world_all_to_all(MPI_Comm comm, int count,
+                                                                  MPI_Datatype type)
+{
+    uint64_t each;
+    if (comm != MPI_COMM_WORLD || mon_threaded || !mon_bytes_cached(count, type, &each))
+        return 0;
+    struct mon_comm_data *d = mon_world_data;
+    d->uniform[0] += 1;
+    d->uniform[1] += each;
+    d->v[2 * MON_A2A] += 1;
+    d->v[2 * MON_A2A + 1] += each * (uint64_t)(mon_nprocs - 1);
+    return 1;
+}
+
+/* A uniform all-to-all wrapper: the common case counts inline and tail-calls the library
+ * (no stack frame); anything else goes through a cold copy that counts the general way. */
+#define UNIFORM_ALL_TO_ALL(NAME, PARAMS, ARGS, COUNT, TYPE)                                        \
+    static __attribute__((noinline, cold)) int slow_##NAME PARAMS                                  \
+    {                                                                                              \
+        all_to_all_slow(comm, COUNT, TYPE, NULL, NULL);                                            \
+        return PMPI_##NAME ARGS;                                                                   \
+    }                                                                                              \
+    int MPI_##NAME PARAMS                                                                          \
+    {                                                                                              \
+        if (mon_on && !world_all_to_all(comm, COUNT, TYPE))                                        \
+            return slow_##NAME ARGS;                                                               \
+        return PMPI_##NAME ARGS;                                                                   \
+    }
 
 static void prefix(MPI_Comm comm, int count, MPI_Datatype type)
 {
     if (!mon_on)
         return;
-    int inter, n = peers_of(comm, &inter), me = me_in(comm);
+    struct coll_comm c = coll_comm_of(comm);
+    int me = c.rec->rank;
     uint64_t data = mon_bytes(count, type);
-    to_peers(comm, n, me + 1, -1, data);
-    mon_record_coll_kind(comm, MON_A2A, data * (uint64_t)(n - me));
+    to_peers(&c, me + 1, -1, data);
+    mon_record_coll_kind(c.rec, MON_A2A, data * (uint64_t)(c.rec->peers - me));
 }
 
 /* Send-side count and type, or the receive side's when the send buffer is MPI_IN_PLACE. */
+#define SEND_COUNT(sbuf, scount, rcount) ((sbuf) == MPI_IN_PLACE ? (rcount) : (scount))
+#define SEND_TYPE(sbuf, stype, rtype) ((sbuf) == MPI_IN_PLACE ? (rtype) : (stype))
 #define SEND_SIDE(sbuf, scount, stype, rcount, rtype)                                              \
     ((sbuf) == MPI_IN_PLACE ? (rcount) : (scount)), ((sbuf) == MPI_IN_PLACE ? (rtype) : (stype))
 
@@ -183,31 +250,25 @@ int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
     return PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req);
 }
 
-int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                  MPI_Comm comm)
-{
-    all_to_all(comm, count, type, NULL, NULL);
-    return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-}
-int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                   MPI_Comm comm, MPI_Request *req)
-{
-    all_to_all(comm, count, type, NULL, NULL);
-    return PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req);
-}
+UNIFORM_ALL_TO_ALL(Allreduce,
+                   (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                    MPI_Comm comm),
+                   (sbuf, rbuf, count, type, op, comm), count, type)
+UNIFORM_ALL_TO_ALL(Iallreduce,
+                   (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *req),
+                   (sbuf, rbuf, count, type, op, comm, req), count, type)
 
-int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                  MPI_Datatype rtype, MPI_Comm comm)
-{
-    all_to_all(comm, SEND_SIDE(sbuf, scount, stype, rcount, rtype), NULL, NULL);
-    return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-}
-int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                   MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
-{
-    all_to_all(comm, SEND_SIDE(sbuf, scount, stype, rcount, rtype), NULL, NULL);
-    return PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
-}
+UNIFORM_ALL_TO_ALL(Allgather,
+                   (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                    MPI_Datatype rtype, MPI_Comm comm),
+                   (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+                   SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
+UNIFORM_ALL_TO_ALL(Iallgather,
+                   (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req),
+                   (sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
+                   SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
 
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int counts[],
                    const int displs[], MPI_Datatype rtype, MPI_Comm comm)
@@ -223,18 +284,16 @@ int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
     return PMPI_Iallgatherv(sbuf, scount, stype, rbuf, counts, displs, rtype, comm, req);
 }
 
-int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                 MPI_Datatype rtype, MPI_Comm comm)
-{
-    all_to_all(comm, SEND_SIDE(sbuf, scount, stype, rcount, rtype), NULL, NULL);
-    return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-}
-int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                  MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
-{
-    all_to_all(comm, SEND_SIDE(sbuf, scount, stype, rcount, rtype), NULL, NULL);
-    return PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
-}
+UNIFORM_ALL_TO_ALL(Alltoall,
+                   (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                    MPI_Datatype rtype, MPI_Comm comm),
+                   (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+                   SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
+UNIFORM_ALL_TO_ALL(Ialltoall,
+                   (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req),
+                   (sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
+                   SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
 
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
@@ -285,18 +344,14 @@ int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int counts[], MPI_Da
     return PMPI_Ireduce_scatter(sbuf, rbuf, counts, type, op, comm, req);
 }
 
-int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                             MPI_Comm comm)
-{
-    all_to_all(comm, count, type, NULL, NULL);
-    return PMPI_Reduce_scatter_block(sbuf, rbuf, count, type, op, comm);
-}
-int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                              MPI_Comm comm, MPI_Request *req)
-{
-    all_to_all(comm, count, type, NULL, NULL);
-    return PMPI_Ireduce_scatter_block(sbuf, rbuf, count, type, op, comm, req);
-}
+UNIFORM_ALL_TO_ALL(Reduce_scatter_block,
+                   (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                    MPI_Comm comm),
+                   (sbuf, rbuf, count, type, op, comm), count, type)
+UNIFORM_ALL_TO_ALL(Ireduce_scatter_block,
+                   (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *req),
+                   (sbuf, rbuf, count, type, op, comm, req), count, type)
 
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {

@@ -9,8 +9,9 @@
 
 int mon_on, mon_threaded, mon_nprocs, mon_rank;
 
-static uint64_t *counts[MON_KINDS], *bytes[MON_KINDS];
-static uint64_t *_Atomic *histograms; /* per peer, MON_BINS counters */
+uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS];
+uint64_t *_Atomic *mon_histograms;
+struct mon_type_slot mon_type_cache[MON_TYPE_SLOTS];
 
 struct mon_file {
     uintptr_t key;
@@ -22,17 +23,8 @@ static struct mon_file *files;
 static pthread_mutex_t files_lock = PTHREAD_MUTEX_INITIALIZER;
 struct mon_set mon_local; /* closed phases of this rank */
 
-struct mon_comm_data {
-    uint64_t v[6];
-};
-
-static inline void add(uint64_t *p, uint64_t v)
-{
-    if (mon_threaded)
-        __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-    else
-        *p += v;
-}
+struct lens_comm *mon_world;
+struct mon_comm_data *mon_world_data;
 
 void mon_setup(void)
 {
@@ -40,10 +32,10 @@ void mon_setup(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &mon_rank);
     uint64_t *all = calloc((size_t)2 * MON_KINDS * mon_nprocs, sizeof *all);
     for (int k = 0; k < MON_KINDS; k++) {
-        counts[k] = all + (size_t)2 * k * mon_nprocs;
-        bytes[k] = counts[k] + mon_nprocs;
+        mon_counts[k] = all + (size_t)2 * k * mon_nprocs;
+        mon_sizes[k] = mon_counts[k] + mon_nprocs;
     }
-    histograms = calloc(mon_nprocs, sizeof *histograms);
+    mon_histograms = calloc(mon_nprocs, sizeof *mon_histograms);
 }
 
 static int bin_of(uint64_t size)
@@ -55,25 +47,56 @@ void mon_record(int kind, int peer, uint64_t size)
 {
     if (peer < 0 || peer >= mon_nprocs)
         return;
-    add(&counts[kind][peer], 1);
-    add(&bytes[kind][peer], size);
+    mon_add(&mon_counts[kind][peer], 1);
+    mon_add(&mon_sizes[kind][peer], size);
     if (kind != MON_P2P)
         return;
-    uint64_t *h = atomic_load_explicit(&histograms[peer], memory_order_acquire);
+    uint64_t *h = atomic_load_explicit(&mon_histograms[peer], memory_order_acquire);
     if (!h) {
         uint64_t *fresh = calloc(MON_BINS, sizeof *fresh), *expected = NULL;
-        h = atomic_compare_exchange_strong(&histograms[peer], &expected, fresh) ? fresh : expected;
+        h = atomic_compare_exchange_strong(&mon_histograms[peer], &expected, fresh) ? fresh
+                                                                                    : expected;
         if (h != fresh)
             free(fresh);
     }
-    add(&h[bin_of(size)], 1);
+    mon_add(&h[bin_of(size)], 1);
 }
 
-void mon_record_coll_kind(MPI_Comm comm, int which, uint64_t size)
+void mon_count_send_slow(MPI_Comm comm, int dest, int count, MPI_Datatype type)
 {
-    struct mon_comm_data *d = lens_comm_payload(lens_comm(comm), sizeof *d);
-    add(&d->v[2 * which], 1);
-    add(&d->v[2 * which + 1], size);
+    mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(count, type));
+}
+
+void mon_record_coll_kind(struct lens_comm *rec, int which, uint64_t size)
+{
+    struct mon_comm_data *d = lens_comm_payload(rec, sizeof *d);
+    mon_add(&d->v[2 * which], 1);
+    mon_add(&d->v[2 * which + 1], size);
+}
+
+void mon_record_coll_uniform(struct lens_comm *rec, uint64_t each)
+{
+    struct mon_comm_data *d = lens_comm_payload(rec, sizeof *d);
+    mon_add(&d->uniform[0], 1);
+    mon_add(&d->uniform[1], each);
+}
+
+void mon_fold_uniform(void)
+{
+    for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
+        struct mon_comm_data *d = atomic_load(&c->payload);
+        if (!d || __atomic_load_n(&d->uniform[0], __ATOMIC_RELAXED) == 0)
+            continue;
+        uint64_t n = __atomic_exchange_n(&d->uniform[0], 0, __ATOMIC_RELAXED);
+        uint64_t b = __atomic_exchange_n(&d->uniform[1], 0, __ATOMIC_RELAXED);
+        for (int i = 0; i < c->size; i++) {
+            int peer = c->members[i];
+            if (i == c->rank || peer < 0 || peer >= mon_nprocs)
+                continue;
+            mon_add(&mon_counts[MON_COLL][peer], n);
+            mon_add(&mon_sizes[MON_COLL][peer], b);
+        }
+    }
 }
 
 void mon_coll_kinds(MPI_Comm comm, uint64_t v[6])
@@ -82,20 +105,23 @@ void mon_coll_kinds(MPI_Comm comm, uint64_t v[6])
     memcpy(v, d->v, sizeof d->v);
 }
 
-uint64_t mon_bytes(int count, MPI_Datatype type)
+uint64_t mon_bytes_slow(int count, MPI_Datatype type)
 {
     int size = 0;
     if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
         return 0;
+    if (!mon_threaded)
+        mon_type_cache[mon_type_slot_of(type)] = (struct mon_type_slot){type, (uint64_t)size};
     return (uint64_t)count * (uint64_t)size;
 }
 
-int mon_world_rank(MPI_Comm comm, int r)
+void mon_forget_types(void)
 {
-    if (r < 0) /* MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT */
-        return -1;
-    if (comm == MPI_COMM_WORLD)
-        return r;
+    memset(mon_type_cache, 0, sizeof mon_type_cache);
+}
+
+int mon_world_rank_slow(MPI_Comm comm, int r)
+{
     struct lens_comm *rec = lens_comm(comm);
     if (!rec->inter)
         return r < rec->size ? rec->members[r] : -1;
@@ -145,18 +171,20 @@ int mon_read(int kind, uint64_t *c, uint64_t *b, int n)
 {
     if (kind < 0 || kind >= MON_KINDS || n < mon_nprocs)
         return -1;
+    if (kind == MON_COLL)
+        mon_fold_uniform();
     for (int p = 0; p < mon_nprocs; p++) {
         if (c)
-            c[p] = __atomic_load_n(&counts[kind][p], __ATOMIC_RELAXED);
+            c[p] = __atomic_load_n(&mon_counts[kind][p], __ATOMIC_RELAXED);
         if (b)
-            b[p] = __atomic_load_n(&bytes[kind][p], __ATOMIC_RELAXED);
+            b[p] = __atomic_load_n(&mon_sizes[kind][p], __ATOMIC_RELAXED);
     }
     return 0;
 }
 
 void mon_read_histogram(int peer, uint64_t *bins)
 {
-    uint64_t *h = peer >= 0 && peer < mon_nprocs ? atomic_load(&histograms[peer]) : NULL;
+    uint64_t *h = peer >= 0 && peer < mon_nprocs ? atomic_load(&mon_histograms[peer]) : NULL;
     for (int b = 0; b < MON_BINS; b++)
         bins[b] = h ? h[b] : 0;
 }
@@ -164,11 +192,11 @@ void mon_read_histogram(int peer, uint64_t *bins)
 void mon_reset(void)
 {
     for (int k = 0; k < MON_KINDS; k++) {
-        memset(counts[k], 0, mon_nprocs * sizeof *counts[k]);
-        memset(bytes[k], 0, mon_nprocs * sizeof *bytes[k]);
+        memset(mon_counts[k], 0, mon_nprocs * sizeof *mon_counts[k]);
+        memset(mon_sizes[k], 0, mon_nprocs * sizeof *mon_sizes[k]);
     }
     for (int p = 0; p < mon_nprocs; p++) {
-        uint64_t *h = atomic_load(&histograms[p]);
+        uint64_t *h = atomic_load(&mon_histograms[p]);
         if (h)
             memset(h, 0, MON_BINS * sizeof *h);
     }
@@ -186,13 +214,14 @@ void mon_reset(void)
 int mon_flush(const char *name)
 {
     int phase = mon_set_phase(&mon_local, name && *name ? name : "run");
+    mon_fold_uniform();
     for (int k = 0; k < MON_KINDS; k++)
         for (int p = 0; p < mon_nprocs; p++)
-            if (counts[k][p])
-                mon_set_add_row(&mon_local, &(struct mon_row){phase, k, mon_rank, p, counts[k][p],
-                                                              bytes[k][p]});
+            if (mon_counts[k][p])
+                mon_set_add_row(&mon_local, &(struct mon_row){phase, k, mon_rank, p,
+                                                              mon_counts[k][p], mon_sizes[k][p]});
     for (int p = 0; p < mon_nprocs; p++) {
-        uint64_t *h = atomic_load(&histograms[p]);
+        uint64_t *h = atomic_load(&mon_histograms[p]);
         for (int b = 0; h && b < MON_BINS; b++)
             if (h[b])
                 mon_set_add_hist(&mon_local, &(struct mon_hist_row){phase, mon_rank, p, b, h[b]});

@@ -8,22 +8,29 @@
 
 #include "mon.h"
 
+/* The wrapper counts inline and tail-calls the library; anything unusual goes through a
+ * cold copy that counts the general way, so the common path needs no stack frame. */
+#define COUNTED_SEND(NAME, PARAMS, ARGS, COMM, DEST, COUNT, TYPE)                                  \
+    static __attribute__((noinline, cold)) int slow_##NAME PARAMS                                  \
+    {                                                                                              \
+        mon_count_send_slow(COMM, DEST, COUNT, TYPE);                                              \
+        return PMPI_##NAME ARGS;                                                                   \
+    }                                                                                              \
+    int MPI_##NAME PARAMS                                                                          \
+    {                                                                                              \
+        if (mon_on && !mon_count_send_fast(COMM, DEST, COUNT, TYPE))                               \
+            return slow_##NAME ARGS;                                                               \
+        return PMPI_##NAME ARGS;                                                                   \
+    }
 #define SEND_WRAPPER(NAME)                                                                         \
-    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
-                   MPI_Comm comm)                                                                  \
-    {                                                                                              \
-        if (mon_on)                                                                                \
-            mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(count, type));               \
-        return PMPI_##NAME(buf, count, type, dest, tag, comm);                                     \
-    }
+    COUNTED_SEND(                                                                                  \
+        NAME, (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm),   \
+        (buf, count, type, dest, tag, comm), comm, dest, count, type)
 #define ISEND_WRAPPER(NAME)                                                                        \
-    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
-                   MPI_Comm comm, MPI_Request *req)                                                \
-    {                                                                                              \
-        if (mon_on)                                                                                \
-            mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(count, type));               \
-        return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                                \
-    }
+    COUNTED_SEND(NAME,                                                                             \
+                 (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
+                  MPI_Request *req),                                                               \
+                 (buf, count, type, dest, tag, comm, req), comm, dest, count, type)
 
 SEND_WRAPPER(Send)
 SEND_WRAPPER(Ssend)
@@ -34,23 +41,15 @@ ISEND_WRAPPER(Issend)
 ISEND_WRAPPER(Irsend)
 ISEND_WRAPPER(Ibsend)
 
-int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
-                 int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
-                 MPI_Status *status)
-{
-    if (mon_on)
-        mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(scount, stype));
-    return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm,
-                         status);
-}
-
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag, int src,
-                         int rtag, MPI_Comm comm, MPI_Status *status)
-{
-    if (mon_on)
-        mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(count, type));
-    return PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, status);
-}
+COUNTED_SEND(Sendrecv,
+             (const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
+              int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Status *status),
+             (sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, status), comm,
+             dest, scount, stype)
+COUNTED_SEND(Sendrecv_replace,
+             (void *buf, int count, MPI_Datatype type, int dest, int stag, int src, int rtag,
+              MPI_Comm comm, MPI_Status *status),
+             (buf, count, type, dest, stag, src, rtag, comm, status), comm, dest, count, type)
 
 /* ---- persistent sends: remembered at init, counted at each start ---- */
 
@@ -121,4 +120,11 @@ int MPI_Request_free(MPI_Request *req)
             persistents[i] = persistents[--npersistent];
     pthread_mutex_unlock(&persistent_lock);
     return PMPI_Request_free(req);
+}
+
+/* A freed datatype's handle may be reused for another type: forget the cached sizes. */
+int MPI_Type_free(MPI_Datatype *type)
+{
+    mon_forget_types();
+    return PMPI_Type_free(type);
 }

@@ -57,7 +57,8 @@ int mpilens_module_init(const struct mpilens_module_args *args)
 static void started(void)
 {
     mon_setup();
-    lens_comm_register(MPI_COMM_WORLD, 'W', NULL);
+    mon_world = lens_comm_register(MPI_COMM_WORLD, 'W', NULL);
+    mon_world_data = lens_comm_payload(mon_world, sizeof *mon_world_data);
     PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm);
     if (!mpilens_lookup("monitor.api", NULL)) /* preloaded alone: publish failed quietly */
         start_at_init =
