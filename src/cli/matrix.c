@@ -17,7 +17,8 @@ static const char usage[] =
     "Shows who sent how much to whom (module `monitor`), by MPI_COMM_WORLD rank: rows are\n"
     "senders, columns receivers. DB is a run's mpilens.db or its directory.\n"
     "\n"
-    "  --kind KIND        p2p (default), coll, rma, io (bytes per rank and file), or all\n"
+    "  --kind KIND        p2p (default), coll, rma, io (bytes per rank and file), or all;\n"
+    "                     lib_p2p, lib_coll: Open MPI's own matrix (run --ompi-monitoring)\n"
     "  --metric METRIC    bytes (default) or count\n"
     "  --phase NAME       one phase (mpilens_monitor_flush); default: all phases summed\n"
     "  --format FORMAT    text (default), csv, svg, html, or prof (Open MPI's .prof lines)\n"
@@ -43,7 +44,8 @@ static int one_of(const char *v, const char *const *choices)
 
 static int parse(int argc, char **argv, struct matrix_query *q)
 {
-    static const char *const kinds[] = {"p2p", "coll", "rma", "io", "all", NULL};
+    static const char *const kinds[] = {"p2p", "coll",    "rma",      "io",
+                                        "all", "lib_p2p", "lib_coll", NULL};
     static const char *const metrics[] = {"bytes", "count", NULL};
     static const char *const formats[] = {"text", "csv", "svg", "html", "prof", NULL};
     memset(q, 0, sizeof *q);
@@ -55,7 +57,7 @@ static int parse(int argc, char **argv, struct matrix_query *q)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--kind") == 0 && v) {
             if (!one_of(v, kinds))
-                return fail("--kind '%s': use p2p, coll, rma, io or all", v);
+                return fail("--kind '%s': use p2p, coll, rma, io, all, lib_p2p or lib_coll", v);
             q->kind = argv[++i];
         } else if (strcmp(a, "--metric") == 0 && v) {
             if (!one_of(v, metrics))

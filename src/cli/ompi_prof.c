@@ -21,6 +21,7 @@ int ompi_prof_load(const char *prefix, struct prof_entry **out, int *ranks)
             if (sscanf(line, "%c\t%d\t%d\t%llu bytes\t%llu msgs sent", &tag, &e.src, &e.dst,
                        &e.bytes, &e.count) == 5 &&
                 (tag == 'E' || tag == 'I')) {
+                e.internal = tag == 'I';
                 *out = realloc(*out, (n + 1) * sizeof **out);
                 (*out)[n++] = e;
                 if (e.dst + 1 > *ranks)

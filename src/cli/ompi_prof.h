@@ -7,6 +7,7 @@
 
 struct prof_entry {
     int src, dst;
+    int internal; /* an "I" line: the library's own traffic (collectives, one-sided) */
     unsigned long long count, bytes;
 };
 

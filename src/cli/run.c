@@ -3,7 +3,10 @@
  *
  * The module list is checked here first (every name must resolve to a .so), so a typo
  * never starts a job. The job gets LD_PRELOAD=libmpilens.so and the MPILENS_* variables;
- * for Open MPI's mpirun, `-x` flags forward them to remote nodes as well.
+ * for Open MPI's mpirun, `-x` flags forward them to remote nodes as well. With
+ * --ompi-monitoring, Open MPI's own pml monitoring runs too (external and internal tags
+ * apart, PREFIX.RANK.prof files in DIR/ompi-monitoring/) and its matrix is imported into
+ * the run database after the job (ompi_import.c).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -19,6 +22,7 @@
 
 #include "cli.h"
 #include "modspec.h"
+#include "ompi_import.h"
 
 static const char usage[] =
     "usage: mpilens run [-m MODULES] [-c CONFIG] [-o DIR] -- LAUNCHER ARGS...\n"
@@ -30,6 +34,9 @@ static const char usage[] =
     "                      (without -m or -c: MPILENS_MODULES, MPILENS_CONF,\n"
     "                      ./.mpilens.conf, ~/.mpilens.conf)\n"
     "  -o, --output DIR    where results go (default: ./PROGRAM-YYYYmmdd-HHMMSS)\n"
+    "  --ompi-monitoring   also run Open MPI's own pml monitoring and import its matrix\n"
+    "                      (`mpilens matrix DIR --kind lib_coll`: collectives as the\n"
+    "                      library transported them; lib_p2p: the point-to-point it saw)\n"
     "  -h, --help          this text\n"
     "\n"
     "example: mpilens run -m monitor -- mpirun -np 4 ./app\n";
@@ -38,6 +45,7 @@ struct run_options {
     const char *modules;
     const char *config;
     const char *output;
+    int ompi_monitoring;
     char **command;
 };
 
@@ -67,6 +75,8 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
             opt->config = argv[++i];
         else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && has_value)
             opt->output = argv[++i];
+        else if (strcmp(a, "--ompi-monitoring") == 0)
+            opt->ompi_monitoring = 1;
         else
             return fail("run: unknown or incomplete option '%s'%s; see `mpilens run --help`", a,
                         "");
@@ -216,6 +226,21 @@ static int set_environment(const struct run_options *opt, const char *output)
     return 0;
 }
 
+/* Open MPI's pml monitoring for this job: external and internal tags apart (2), its
+ * .prof files written at MPI_Finalize (3) under DIR/ompi-monitoring/pml. */
+static int ask_ompi_monitoring(const char *output, char *prefix, size_t len)
+{
+    snprintf(prefix, len, "%s/ompi-monitoring", output);
+    if (lens_make_dirs(prefix) != 0)
+        return fail("run --ompi-monitoring: cannot create %s (%s); choose a writable -o DIR",
+                    prefix, strerror(errno));
+    snprintf(prefix, len, "%s/ompi-monitoring/pml", output);
+    setenv("OMPI_MCA_pml_monitoring_enable", "2", 1);
+    setenv("OMPI_MCA_pml_monitoring_enable_output", "3", 1);
+    setenv("OMPI_MCA_pml_monitoring_filename", prefix, 1);
+    return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -226,6 +251,10 @@ int cli_run(int argc, char **argv)
     int rc = parse_options(argc, argv, &opt);
     if (rc == 0)
         rc = check_modules(&opt);
+    if (rc == 0 && opt.ompi_monitoring && !is_open_mpi_launcher(opt.command[0]))
+        rc = fail("run --ompi-monitoring: '%s' is not Open MPI's mpirun%s; drop the option or "
+                  "launch with Open MPI",
+                  opt.command[0], "");
     if (rc != 0)
         return rc;
     char output[PATH_MAX], absolute[PATH_MAX];
@@ -242,6 +271,10 @@ int cli_run(int argc, char **argv)
         snprintf(output, sizeof output, "%s", absolute);
     if ((rc = set_environment(&opt, output)) != 0)
         return rc;
+    char ompi_prefix[PATH_MAX + 64] = "";
+    if (opt.ompi_monitoring &&
+        (rc = ask_ompi_monitoring(output, ompi_prefix, sizeof ompi_prefix)) != 0)
+        return rc;
     char **command = forwarding_command(opt.command);
     pid_t child = fork();
     if (child == 0) {
@@ -254,6 +287,17 @@ int cli_run(int argc, char **argv)
         ;
     free(command);
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (*ompi_prefix) {
+        char err[1024];
+        int rows = ompi_import(output, ompi_prefix, err, sizeof err);
+        if (rows < 0)
+            fprintf(stderr, "mpilens: run --ompi-monitoring: %s\n", err);
+        else
+            fprintf(stderr,
+                    "mpilens: Open MPI's own monitoring: %d matrix rows imported (kinds "
+                    "lib_p2p, lib_coll)\n",
+                    rows);
+    }
     if (directory_is_empty(output)) {
         if (!existed)
             rmdir(output);

@@ -21,6 +21,18 @@ static const char shared_schema[] =
     "CREATE TABLE IF NOT EXISTS buckets (bucket INTEGER PRIMARY KEY, min INTEGER, max INTEGER);"
     "CREATE TABLE IF NOT EXISTS operations (id INTEGER PRIMARY KEY, operation TEXT, kind TEXT);";
 
+const char rundb_monitor_schema[] =
+    "CREATE TABLE IF NOT EXISTS monitor_phases (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
+    "CREATE TABLE IF NOT EXISTS monitor_matrix (phase_id INTEGER, kind TEXT, src INTEGER,"
+    "  dst INTEGER, messages INTEGER, bytes INTEGER);"
+    "CREATE TABLE IF NOT EXISTS monitor_histogram (phase_id INTEGER, src INTEGER, dst INTEGER,"
+    "  bin INTEGER, messages INTEGER);"
+    "CREATE TABLE IF NOT EXISTS monitor_collectives (phase_id INTEGER, comm_id INTEGER,"
+    "  rank INTEGER, o2a_count INTEGER, o2a_bytes INTEGER, a2o_count INTEGER,"
+    "  a2o_bytes INTEGER, a2a_count INTEGER, a2a_bytes INTEGER);"
+    "CREATE TABLE IF NOT EXISTS monitor_io (phase_id INTEGER, rank INTEGER, file TEXT,"
+    "  reads INTEGER, bytes_read INTEGER, writes INTEGER, bytes_written INTEGER);";
+
 int rundb_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
     char *msg = NULL;

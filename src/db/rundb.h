@@ -24,6 +24,10 @@ int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen);
 int rundb_commit(struct rundb *run, char *err, size_t errlen);
 /* Rolls back and removes a temporary file. */
 void rundb_abort(struct rundb *run);
+/* The monitor's tables (monitor_phases, _matrix, _histogram, _collectives, _io): written by
+ * the monitor module, and by `mpilens run --ompi-monitoring` for the library's own matrix. */
+extern const char rundb_monitor_schema[];
+
 /* Runs SQL without results; 0 or -1 with err. */
 int rundb_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 

@@ -17,7 +17,7 @@ check_eq "SVG heatmap: one cell per pair" "16" "$(grep -c '<rect' m.svg)"
 check_eq "HTML page with the heatmap and CSV" "1 1" "$(grep -c '<svg' m.html) $(grep -c '^p2p,0,1,' m.html)"
 
 refused "unknown phase" "mpilens: matrix: run/mpilens.db: no phase 'nope'; the phases are listed by mpilens matrix --format csv" "$MPILENS" matrix run --phase nope
-refused "bad kind" "mpilens: matrix: --kind 'net': use p2p, coll, rma, io or all" "$MPILENS" matrix run --kind net
+refused "bad kind" "mpilens: matrix: --kind 'net': use p2p, coll, rma, io, all, lib_p2p or lib_coll" "$MPILENS" matrix run --kind net
 refused "bad format" "mpilens: matrix: --format 'png': use text, csv, svg, html or prof" "$MPILENS" matrix run --format png
 "$MPILENS" run -m profile -o prof -- $MPIRUN -np 2 "$APPS/ring" > /dev/null 2>&1
 refused "database without a matrix" "mpilens: matrix: prof/mpilens.db has no communication matrix; run with the monitor module (mpilens run -m monitor ...)" "$MPILENS" matrix prof

@@ -125,17 +125,6 @@ void mon_set_free(struct mon_set *s)
     memset(s, 0, sizeof *s);
 }
 
-static const char monitor_schema[] =
-    "CREATE TABLE IF NOT EXISTS monitor_phases (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
-    "CREATE TABLE IF NOT EXISTS monitor_matrix (phase_id INTEGER, kind TEXT, src INTEGER,"
-    "  dst INTEGER, messages INTEGER, bytes INTEGER);"
-    "CREATE TABLE IF NOT EXISTS monitor_histogram (phase_id INTEGER, src INTEGER, dst INTEGER,"
-    "  bin INTEGER, messages INTEGER);"
-    "CREATE TABLE IF NOT EXISTS monitor_collectives (phase_id INTEGER, comm_id INTEGER,"
-    "  rank INTEGER, o2a_count INTEGER, o2a_bytes INTEGER, a2o_count INTEGER,"
-    "  a2o_bytes INTEGER, a2a_count INTEGER, a2a_bytes INTEGER);"
-    "CREATE TABLE IF NOT EXISTS monitor_io (phase_id INTEGER, rank INTEGER, file TEXT,"
-    "  reads INTEGER, bytes_read INTEGER, writes INTEGER, bytes_written INTEGER);";
 
 static const char *const kind_names[MON_KINDS] = {"p2p", "coll", "rma", "rma_recv"};
 
@@ -212,7 +201,7 @@ int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t er
     int *ids = calloc(s->comms.ncomms + 1, sizeof *ids);
     char procs[32];
     snprintf(procs, sizeof procs, "%d", mon_nprocs);
-    int rc = rundb_exec(run.db, monitor_schema, err, errlen);
+    int rc = rundb_exec(run.db, rundb_monitor_schema, err, errlen);
     if (rc == 0)
         rc = rundb_exec(
             run.db,
