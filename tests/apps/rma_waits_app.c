@@ -4,6 +4,9 @@
  *                  one int into rank 0 and complete: Late Post on ranks 1, 2, 3;
  *   early-wait:    rank 0 posts at once; rank 1 sleeps 50 ms between its put and its
  *                  complete: Early Wait and Late Complete on rank 0;
+ *   early-transfer: like late-post, for a run with the transfers held (tests/modules/
+ *                  slow_transfer.c under the trace module): rank 0 posts 50 ms late while
+ *                  the origins' puts are still in progress: Early Transfer on ranks 1-3;
  *   fence:         every rank puts to its right neighbour between two fences; rank 2
  *                  enters the second fence 50 ms late: Wait at Fence on ranks 0, 1, 3;
  *   none:          all three without delays.
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
     const char *s = argc > 1 ? argv[1] : "none";
     int delay = strcmp(s, "none") != 0 ? 50000 : 0;
     MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &buf, &win);
-    if (strcmp(s, "late-post") == 0 || strcmp(s, "none") == 0)
+    if (strcmp(s, "late-post") == 0 || strcmp(s, "early-transfer") == 0 || strcmp(s, "none") == 0)
         gats(delay, 0, 0);
     if (strcmp(s, "early-wait") == 0 || strcmp(s, "none") == 0)
         gats(0, delay, 1);

@@ -3,7 +3,10 @@
 # Late Complete on the target, Wait at Fence on the three punctual ranks, and nothing above
 # the quiet bound without delays. With Open MPI, under both one-sided components the brief
 # names: with osc rdma the late post blocks MPI_Win_start, with osc pt2pt MPI_Win_complete,
-# and the analysis must charge the right call. The trace's RMA records are read back with
+# and the analysis must charge the right call. Early Transfer needs a transfer that blocks
+# until the post, which no MPI here does: tests/modules/slow_transfer.so, stacked under the
+# trace module, holds each MPI_Put 80 ms; where MPI_Win_start does not wait for the post
+# (osc pt2pt) the post lands inside the puts. The trace's RMA records are read back with
 # otf2-print.
 source "$(dirname "$0")/../core/lib.sh"
 [ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
@@ -11,9 +14,9 @@ source "$(dirname "$0")/../core/lib.sh"
 # Tolerances as in test_analyze.sh: 10 % and 2 ms with Open MPI, wider with busy-polling MPICH.
 if [ "$MPI_FLAVOR" = openmpi ]; then low=45 high=55 quiet=0.002; else low=35 high=75 quiet=0.020; fi
 
-# run NAME SCENARIO LAUNCHER: trace the scenario and analyze it with the same launcher.
+# run NAME SCENARIO LAUNCHER [MODULES]: trace the scenario, analyze it with the same launcher.
 run() {
-    "$MPILENS" run -m trace -o "$1" -- $3 -np 4 "$APPS/rma_waits_app" "$2" > "$1.log" 2>&1
+    "$MPILENS" run -m "${4:-trace}" -o "$1" -- $3 -np 4 "$APPS/rma_waits_app" "$2" > "$1.log" 2>&1
     check_has "$1: the application's own result" "$(cat "$1.log")" "rma ok"
     "$MPILENS" analyze "$1" --launcher "$3" > "$1.analyze" 2>&1
 }
@@ -42,14 +45,27 @@ scenarios() {
         check_eq "$1none: no $p above ${quiet}s" "" "$(waits "$1none" "$p")"
     done
 }
+held="trace,$BUILD/tests/modules/slow_transfer.so"
 if [ "$MPI_FLAVOR" = openmpi ]; then
     scenarios rdma- "${MPIRUN/--mca osc sm,pt2pt/--mca osc rdma}" MPI_Win_start
     scenarios pt2pt- "${MPIRUN/--mca osc sm,pt2pt/--mca osc pt2pt}" MPI_Win_complete
+    run pt2pt-early-transfer early-transfer "${MPIRUN/--mca osc sm,pt2pt/--mca osc pt2pt}" "$held"
+    expect pt2pt-early-transfer "Early Transfer" "1 2 3 " MPI_Put
+    check_eq "pt2pt-early-transfer: no Late Post (the post came during the puts)" "" \
+        "$(waits pt2pt-early-transfer "Late Post")"
+    run rdma-early-transfer early-transfer "${MPIRUN/--mca osc sm,pt2pt/--mca osc rdma}" "$held"
+    expect rdma-early-transfer "Late Post" "1 2 3 " MPI_Win_start
+    check_eq "rdma-early-transfer: no Early Transfer (MPI_Win_start waited for the post)" "" \
+        "$(waits rdma-early-transfer "Early Transfer")"
     # osc sm busy-polls like MPICH: descheduled ranks make real waits of a few ms
     low=35 high=75 quiet=0.020
     scenarios sm- "$MPIRUN" %
 else
     scenarios "" "$MPIRUN" %
+    run early-transfer early-transfer "$MPIRUN" "$held"
+    expect early-transfer "Late Post" "1 2 3 " MPI_Win_start
+    check_eq "early-transfer: no Early Transfer (MPICH's MPI_Win_start waits for the post)" "" \
+        "$(waits early-transfer "Early Transfer")"
 fi
 
 first=$(ls -d ./*late-post | head -1)
