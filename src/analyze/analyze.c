@@ -479,9 +479,12 @@ static int write_results(const char *run, double traced)
 }
 
 /* This rank's event reader (with its clock offsets read from its definitions), or NULL. */
-static OTF2_EvtReader *open_events(OTF2_Reader *reader)
+/* This rank's event reader, after its local definitions (clock offsets) are read; NULL on
+ * failure, with *defs_bad set and *defs_read records read if the definitions failed. */
+static OTF2_EvtReader *open_events(OTF2_Reader *reader, int *defs_bad, uint64_t *defs_read)
 {
     uint64_t n = 0;
+    *defs_bad = 0;
     OTF2_Reader_SelectLocation(reader, (OTF2_LocationRef)rank);
     if (OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS)
         return NULL;
@@ -495,40 +498,38 @@ static OTF2_EvtReader *open_events(OTF2_Reader *reader)
         int bad = OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) != OTF2_SUCCESS;
         OTF2_Reader_CloseDefReader(reader, dr);
         OTF2_Reader_CloseDefFiles(reader);
-        if (bad)
+        *defs_read = n;
+        if (bad) {
+            *defs_bad = 1;
             return NULL;
+        }
     }
     if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
         return NULL;
     return OTF2_Reader_GetEvtReader(reader, (OTF2_LocationRef)rank);
 }
 
-/* Collective: stops every rank when one rank's events could not be read, naming the first
- * such rank's event file, how far its reading got and the file's size. */
-static void check_events(const char *run, int bad, uint64_t events_read)
+/* Collective: stops every rank when one rank's trace could not be read, naming the first
+ * such rank's file and where in it reading stopped. bad: 0 fine, 1 its local definitions,
+ * 2 its events; read: the records read before. */
+static void check_events(const char *run, uint64_t chunk_size, int bad, uint64_t events_read)
 {
+    int kind = bad;
     int first_bad = bad ? rank : size, who = size;
     MPI_Allreduce(&first_bad, &who, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (who == size)
         return;
-    uint64_t read = events_read;
-    MPI_Bcast(&read, 1, MPI_UINT64_T, who, MPI_COMM_WORLD);
-    char file[4200], msg[4400];
-    snprintf(file, sizeof file, "%s/trace/traces/%d.evt", run, who);
-    FILE *f = fopen(file, "rb");
-    long bytes = -1;
-    if (f && fseek(f, 0, SEEK_END) == 0)
-        bytes = ftell(f);
-    if (f)
-        fclose(f);
-    if (bytes < 0)
+    uint64_t read[2] = {events_read, (uint64_t)kind};
+    MPI_Bcast(read, 2, MPI_UINT64_T, who, MPI_COMM_WORLD);
+    char file[4200], msg[8500];
+    snprintf(file, sizeof file, "%s/trace/traces/%d.%s", run, who, read[1] == 1 ? "def" : "evt");
+    if (read[1] == 1 && access(file, R_OK) == 0)
+        trace_damage_where_defs(file, read[0], msg, sizeof msg);
+    else if (access(file, R_OK) != 0)
         snprintf(msg, sizeof msg,
                  "%s: missing or unreadable (rank %d's events); trace the run again", file, who);
     else
-        snprintf(msg, sizeof msg,
-                 "%s: truncated or corrupt after event %llu (file of %ld bytes); trace the run "
-                 "again",
-                 file, (unsigned long long)read, bytes);
+        trace_damage_where(file, chunk_size, read[0], msg, sizeof msg);
     die("%s", msg);
 }
 
@@ -544,9 +545,11 @@ int main(int argc, char **argv)
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", argv[1]);
     uint64_t nloc = 0;
     OTF2_Reader *reader = trace_reader_open(anchor, &nloc);
-    if (!reader)
-        die("%s: not a readable OTF2 archive (missing, truncated or corrupt)", anchor);
     char why[8500];
+    if (!reader) {
+        trace_open_problem(anchor, why, sizeof why);
+        die("%s", why);
+    }
     if (trace_format_problem(reader, anchor, "analyze", why, sizeof why))
         die("%s", why);
     if (nloc != (uint64_t)size) {
@@ -577,13 +580,18 @@ int main(int argc, char **argv)
 
     /* A first pass only reads this rank's events, so that a truncated or corrupt rank file
      * stops every rank before the replay (where the others would wait for it forever). */
-    OTF2_EvtReader *er = open_events(reader);
-    uint64_t events = 0;
-    bad = !er || OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS;
+    uint64_t events = 0, chunk_size = 0, defs_chunk = 0;
+    OTF2_Reader_GetChunkSize(reader, &chunk_size, &defs_chunk);
+    int defs_bad = 0;
+    uint64_t defs_read = 0;
+    OTF2_EvtReader *er = open_events(reader, &defs_bad, &defs_read);
+    bad = defs_bad                                                                     ? 1
+          : !er || OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS ? 2
+                                                                                       : 0;
     OTF2_Reader_Close(reader);
-    check_events(argv[1], bad, events);
+    check_events(argv[1], chunk_size, bad, defs_bad ? defs_read : events);
     reader = trace_reader_open(anchor, &nloc);
-    er = reader ? open_events(reader) : NULL;
+    er = reader ? open_events(reader, &defs_bad, &defs_read) : NULL;
     bad = er == NULL;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_bad)

@@ -1,5 +1,8 @@
 /* analyze.c: `mpilens analyze RUN`: start the parallel replay (mpilens-analyze, an MPI
  * program) with as many ranks as the traced run had, through mpirun or the launcher given.
+ * The job's standard error passes through a filter: our own lines ("mpilens: ...") go out
+ * at once; the launcher's are held, and dropped when the job failed after saying why
+ * itself (mpirun's "a process returned a non-zero exit code" banner adds nothing then).
  */
 #include <otf2/otf2.h>
 #include <stdio.h>
@@ -21,6 +24,34 @@ static const char usage[] =
     "\n"
     "  --launcher CMD   how to start MPI programs (default: mpirun); -np N and the program\n"
     "                   are appended\n";
+
+/* Copies our lines from fd to stderr as they come (each distinct line once) and returns
+ * the others, held; *ours counts our lines. */
+static char *filter_errors(int fd, int *ours)
+{
+    FILE *in = fdopen(dup(fd), "r");
+    char line[8192], *held = NULL, *seen = NULL;
+    size_t held_len = 0, seen_len = 0;
+    while (in && fgets(line, sizeof line, in)) {
+        size_t len = strlen(line);
+        int mine = strncmp(line, "mpilens", 7) == 0;
+        if (mine && seen && strstr(seen, line))
+            continue;
+        char **buf = mine ? &seen : &held;
+        size_t *used = mine ? &seen_len : &held_len;
+        *buf = realloc(*buf, *used + len + 1);
+        memcpy(*buf + *used, line, len + 1);
+        *used += len;
+        if (mine) {
+            fputs(line, stderr);
+            (*ours)++;
+        }
+    }
+    if (in)
+        fclose(in);
+    free(seen);
+    return held;
+}
 
 int cli_analyze(int argc, char **argv)
 {
@@ -49,6 +80,12 @@ int cli_analyze(int argc, char **argv)
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
     uint64_t ranks = 0;
     OTF2_Reader *reader = trace_reader_open(anchor, &ranks);
+    char why[8500];
+    if (!reader && access(anchor, R_OK) == 0) {
+        trace_open_problem(anchor, why, sizeof why);
+        fprintf(stderr, "mpilens: analyze: %s\n", why);
+        return 2;
+    }
     if (!reader || ranks == 0) {
         if (reader)
             OTF2_Reader_Close(reader);
@@ -58,7 +95,6 @@ int cli_analyze(int argc, char **argv)
                 anchor);
         return 2;
     }
-    char why[8500];
     int problem = trace_missing_problem(run, ranks, why, sizeof why) ||
                   trace_format_problem(reader, anchor, "analyze", why, sizeof why);
     OTF2_Reader_Close(reader);
@@ -78,14 +114,29 @@ int cli_analyze(int argc, char **argv)
     args[n++] = program;
     args[n++] = (char *)run;
     args[n] = NULL;
+    int errors[2];
+    if (pipe(errors) != 0) {
+        perror("mpilens: analyze: pipe");
+        return 2;
+    }
     pid_t child = fork();
     if (child == 0) {
+        close(errors[0]);
+        dup2(errors[1], STDERR_FILENO);
+        close(errors[1]);
         execvp(args[0], args);
         fprintf(stderr, "mpilens: analyze: cannot start '%s'; give --launcher\n", args[0]);
         _exit(127);
     }
-    int status = 0;
+    close(errors[1]);
+    int ours = 0, status = 0;
+    char *held = filter_errors(errors[0], &ours);
+    close(errors[0]);
     waitpid(child, &status, 0);
     free(copy);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+    if (held && *held && !(code != 0 && ours))
+        fputs(held, stderr);
+    free(held);
+    return code;
 }

@@ -44,6 +44,9 @@ struct state {
     uint64_t next_flow, events;
 };
 
+/* Definition ids above this are taken for corruption (OTF2 numbers them densely). */
+#define EXPORT_MAX_ID (1u << 24)
+
 static void put(struct names *n, uint32_t id, const char *s)
 {
     if (id >= n->n) {
@@ -51,7 +54,41 @@ static void put(struct names *n, uint32_t id, const char *s)
         memset(n->text + n->n, 0, (id + 1 - n->n) * sizeof *n->text);
         n->n = id + 1;
     }
+    free(n->text[id]);
     n->text[id] = strdup(s ? s : "");
+}
+
+static void names_free(struct names *n)
+{
+    for (uint32_t i = 0; i < n->n; i++)
+        free(n->text[i]);
+    free(n->text);
+}
+
+static void state_free(struct state *s)
+{
+    names_free(&s->strings);
+    names_free(&s->regions);
+    names_free(&s->comm_name);
+    for (uint32_t g = 0; g < s->ngroups; g++)
+        free(s->group_members[g]);
+    free(s->group_members);
+    free(s->group_size);
+    free(s->comm_group);
+    free(s->inflight);
+}
+
+/* A name as a JSON string body: quotes, backslashes and control characters escaped. */
+static void put_json_name(FILE *out, const char *name)
+{
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(out, "\\%c", *c);
+        else if (*c < 0x20 || *c >= 0x7f)
+            fprintf(out, "\\u%04x", *c);
+        else
+            fputc(*c, out);
+    }
 }
 
 static const char *get(const struct names *n, uint32_t id)
@@ -61,6 +98,8 @@ static const char *get(const struct names *n, uint32_t id)
 
 static OTF2_CallbackCode on_string(void *u, OTF2_StringRef self, const char *s)
 {
+    if (self >= EXPORT_MAX_ID)
+        return OTF2_CALLBACK_INTERRUPT;
     put(&((struct state *)u)->strings, self, s);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -74,6 +113,8 @@ static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef 
     (void)canonical, (void)desc, (void)role, (void)paradigm, (void)flags, (void)file, (void)begin,
         (void)end;
     struct state *s = u;
+    if (self >= EXPORT_MAX_ID)
+        return OTF2_CALLBACK_INTERRUPT;
     put(&s->regions, self, get(&s->strings, name));
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -84,6 +125,8 @@ static OTF2_CallbackCode on_group(void *u, OTF2_GroupRef self, OTF2_StringRef na
 {
     (void)name, (void)type, (void)paradigm, (void)flags;
     struct state *s = u;
+    if (self >= EXPORT_MAX_ID)
+        return OTF2_CALLBACK_INTERRUPT;
     if (self >= s->ngroups) {
         s->group_members = realloc(s->group_members, (self + 1) * sizeof *s->group_members);
         s->group_size = realloc(s->group_size, (self + 1) * sizeof *s->group_size);
@@ -93,6 +136,7 @@ static OTF2_CallbackCode on_group(void *u, OTF2_GroupRef self, OTF2_StringRef na
         }
         s->ngroups = self + 1;
     }
+    free(s->group_members[self]);
     s->group_members[self] = malloc((n + 1) * sizeof(uint64_t));
     memcpy(s->group_members[self], members, n * sizeof(uint64_t));
     s->group_size[self] = n;
@@ -104,9 +148,13 @@ static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self, OTF2_StringRef name
 {
     (void)parent, (void)flags;
     struct state *s = u;
+    if (self >= EXPORT_MAX_ID)
+        return OTF2_CALLBACK_INTERRUPT;
     put(&s->comm_name, self, get(&s->strings, name));
     if (self >= s->ncomms) {
         s->comm_group = realloc(s->comm_group, (self + 1) * sizeof *s->comm_group);
+        for (uint32_t c = s->ncomms; c <= self; c++)
+            s->comm_group[c] = UINT32_MAX;
         s->ncomms = self + 1;
     }
     s->comm_group[self] = group;
@@ -156,8 +204,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
     struct state *s = u;
     if (loc < 4096)
         s->enter_time[loc] = t;
-    fprintf(s->out, ",\n{\"name\":\"%s\",\"ph\":\"B\",\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
-            get(&s->regions, region), us(s, t), (unsigned long long)loc);
+    fprintf(s->out, ",\n{\"name\":\"");
+    put_json_name(s->out, get(&s->regions, region));
+    fprintf(s->out, "\",\"ph\":\"B\",\"ts\":%.3f,\"pid\":0,\"tid\":%llu}", us(s, t),
+            (unsigned long long)loc);
     s->events++;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -167,8 +217,10 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
 {
     (void)a;
     struct state *s = u;
-    fprintf(s->out, ",\n{\"name\":\"%s\",\"ph\":\"E\",\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
-            get(&s->regions, region), us(s, t), (unsigned long long)loc);
+    fprintf(s->out, ",\n{\"name\":\"");
+    put_json_name(s->out, get(&s->regions, region));
+    fprintf(s->out, "\",\"ph\":\"E\",\"ts\":%.3f,\"pid\":0,\"tid\":%llu}", us(s, t),
+            (unsigned long long)loc);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -305,10 +357,11 @@ int cli_export(int argc, char **argv)
     struct state s = {0};
     uint64_t nloc = 0;
     OTF2_Reader *reader = trace_reader_open(anchor, &nloc);
-    if (!reader)
-        return fail("%s: not a readable OTF2 archive (truncated or corrupt); trace the run again",
-                    anchor);
     char why[8500];
+    if (!reader) {
+        trace_open_problem(anchor, why, sizeof why);
+        return fail("%s", why);
+    }
     if (trace_missing_problem(run, nloc, why, sizeof why) ||
         trace_format_problem(reader, anchor, "export", why, sizeof why)) {
         OTF2_Reader_Close(reader);
@@ -348,8 +401,13 @@ int cli_export(int argc, char **argv)
     s.out = bad ? NULL : fopen(chrome, "w");
     if (bad || !s.out) {
         OTF2_Reader_Close(reader);
-        return bad ? fail("%s: the definitions cannot be read (truncated or corrupt archive)",
-                          anchor)
+        state_free(&s);
+        if (bad && !trace_events_problem(run, anchor, nloc, why, sizeof why))
+            snprintf(why, sizeof why,
+                     "%s: the global definitions (traces.def) are truncated or corrupt; trace "
+                     "the run again",
+                     anchor);
+        return bad ? fail("%s", why)
                    : fail("--chrome %s: cannot write the file; choose a writable path", chrome);
     }
     fprintf(s.out,
@@ -375,8 +433,13 @@ int cli_export(int argc, char **argv)
     fprintf(s.out, "\n]}\n");
     fclose(s.out);
     OTF2_Reader_Close(reader);
-    if (bad)
-        return fail("%s: the events are truncated or corrupt; the output stops there", anchor);
+    state_free(&s);
+    if (bad) {
+        if (!trace_events_problem(run, anchor, nloc, why, sizeof why))
+            snprintf(why, sizeof why, "%s: the events are truncated or corrupt", anchor);
+        fprintf(stderr, "mpilens: export: %s (%s stops there)\n", why, chrome);
+        return 2;
+    }
     printf("mpilens: %s written (%llu events of %llu ranks); open it in https://ui.perfetto.dev\n",
            chrome, (unsigned long long)read, (unsigned long long)nloc);
     return 0;

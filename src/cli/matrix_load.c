@@ -1,6 +1,7 @@
 /* matrix_load.c: read the monitor's matrix (summed over phases unless one is asked for)
  * from the run database; every filter is a bound parameter.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,18 @@ static int ranks_of(sqlite3 *db)
 int matrix_load(sqlite3 *db, const struct matrix_query *q, struct matrix *m)
 {
     m->n = ranks_of(db);
+    if (m->n < 0 || m->n > MATRIX_MAX_RANKS) {
+        fprintf(stderr,
+                "mpilens: matrix: %d ranks: more than %d cannot be shown as a dense matrix; "
+                "query the monitor_matrix table with sqlite3 instead\n",
+                m->n, MATRIX_MAX_RANKS);
+        return 2;
+    }
     m->count = calloc((size_t)2 * m->n * m->n + 1, sizeof *m->count);
+    if (!m->count) {
+        fprintf(stderr, "mpilens: matrix: out of memory for %d x %d ranks\n", m->n, m->n);
+        return 2;
+    }
     m->bytes = m->count + (size_t)m->n * m->n;
     sqlite3_stmt *st;
     const char *sql = "SELECT m.src, m.dst, SUM(m.messages), SUM(m.bytes) FROM monitor_matrix m"
@@ -46,8 +58,11 @@ int matrix_load(sqlite3 *db, const struct matrix_query *q, struct matrix *m)
                       " WHERE (?1 IS NULL OR p.name = ?1)"
                       " AND (m.kind = ?2 OR (?2 = 'all' AND m.kind IN ('p2p', 'coll', 'rma')))"
                       " GROUP BY m.src, m.dst";
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "mpilens: matrix: the database cannot be read: %s\n", sqlite3_errmsg(db));
+        free(m->count);
+        return 2;
+    }
     if (q->phase)
         sqlite3_bind_text(st, 1, q->phase, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, q->kind, -1, SQLITE_STATIC);

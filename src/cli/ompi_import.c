@@ -32,7 +32,9 @@ static int insert_rows(sqlite3 *db, const struct prof_entry *e, int n)
 int ompi_import(const char *dir, const char *prefix, char *err, size_t errlen)
 {
     struct prof_entry *e;
-    int ranks, n = ompi_prof_load(prefix, &e, &ranks);
+    int ranks, n = ompi_prof_load(prefix, &e, &ranks, err, errlen);
+    if (n == -2)
+        return -1;
     if (n < 0) {
         snprintf(err, errlen,
                  "%s.0.prof: missing; Open MPI's monitoring wrote nothing (is the launcher Open "

@@ -11,9 +11,15 @@ struct prof_entry {
     unsigned long long count, bytes;
 };
 
+#include <stddef.h>
+
+#define OMPI_PROF_MAX_RANKS (1 << 20)
+
 /* Reads PREFIX.0.prof, PREFIX.1.prof, ... until one is missing. Returns the number of
- * entries (in *out, malloc'ed) and the number of ranks in *ranks, or -1 if PREFIX.0.prof
- * cannot be read. */
-int ompi_prof_load(const char *prefix, struct prof_entry **out, int *ranks);
+ * entries (in *out, malloc'ed) and the number of ranks in *ranks; -1 if PREFIX.0.prof
+ * cannot be read; -2 with "FILE:LINE: ..." in err if a line names a rank outside
+ * 0..OMPI_PROF_MAX_RANKS-1. Lines that are not E or I lines are skipped. */
+int ompi_prof_load(const char *prefix, struct prof_entry **out, int *ranks, char *err,
+                   size_t errlen);
 
 #endif

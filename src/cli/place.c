@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "ompi_prof.h"
+#include "triples.h"
 #include "place.h"
 #include "report.h"
 #include "rundb.h"
@@ -48,48 +49,13 @@ static int fail(const char *fmt, const char *arg)
     return 2;
 }
 
-struct triples {
-    int *src, *dst, n;
-    double *value;
-    size_t count;
-};
-
-static void add(struct triples *t, int s, int d, double v)
-{
-    t->src = realloc(t->src, (t->count + 1) * sizeof *t->src);
-    t->dst = realloc(t->dst, (t->count + 1) * sizeof *t->dst);
-    t->value = realloc(t->value, (t->count + 1) * sizeof *t->value);
-    t->src[t->count] = s;
-    t->dst[t->count] = d;
-    t->value[t->count++] = v;
-    if (s + 1 > t->n)
-        t->n = s + 1;
-    if (d + 1 > t->n)
-        t->n = d + 1;
-}
-
 static int read_csv(const char *path, struct triples *t)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return fail("--matrix %s: cannot read the file", path);
-    char line[256];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        int s, d;
-        double v;
-        if (line[0] == '#' || line[0] == '\n' ||
-            (lineno == 1 && sscanf(line, "%d,%d,%lf", &s, &d, &v) != 3))
-            continue;
-        if (sscanf(line, "%d,%d,%lf", &s, &d, &v) != 3 || s < 0 || d < 0) {
-            fclose(f);
-            fprintf(stderr, "mpilens: place: %s:%d: expected src,dst,value\n", path, lineno);
-            return 2;
-        }
-        add(t, s, d, v);
+    char err[1024];
+    if (triples_read_csv(path, t, err, sizeof err) != 0) {
+        fprintf(stderr, "mpilens: place: %s\n", err);
+        return 2;
     }
-    fclose(f);
     return 0;
 }
 
@@ -110,13 +76,20 @@ static int read_db(const struct options *o, struct triples *t)
                        -1, &st, NULL);
     sqlite3_bind_text(st, 1, o->metric, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, o->kind, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        add(t, sqlite3_column_int(st, 0), sqlite3_column_int(st, 1), sqlite3_column_double(st, 2));
-        if (sqlite3_column_int(st, 3) > t->n)
-            t->n = sqlite3_column_int(st, 3);
+    int bad = 0;
+    while (!bad && sqlite3_step(st) == SQLITE_ROW) {
+        bad = triples_add(t, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                          sqlite3_column_double(st, 2)) != 0;
+        sqlite3_int64 processes = sqlite3_column_int64(st, 3);
+        if (processes > t->n && processes <= TRIPLES_MAX_RANKS)
+            t->n = (int)processes;
     }
     sqlite3_finalize(st);
     sqlite3_close(db);
+    if (bad)
+        return fail("%s: monitor_matrix has a rank outside 0..1048575 or a negative value; the "
+                    "database is damaged: record the run again",
+                    path);
     if (t->count == 0)
         return fail("%s: the matrix is empty for this kind; nothing to place", path);
     return 0;
@@ -125,17 +98,25 @@ static int read_db(const struct options *o, struct triples *t)
 static int read_ompi(const struct options *o, struct triples *t)
 {
     struct prof_entry *e;
-    int ranks, n = ompi_prof_load(o->ompi, &e, &ranks);
+    char err[1024];
+    int ranks, n = ompi_prof_load(o->ompi, &e, &ranks, err, sizeof err);
+    if (n == -2)
+        return fail("%s", err);
     if (n < 0)
         return fail("--ompi-prof %s: no PREFIX.0.prof file; run Open MPI with --mca "
                     "pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 --mca "
                     "pml_monitoring_filename PREFIX",
                     o->ompi);
-    for (int i = 0; i < n; i++)
-        add(t, e[i].src, e[i].dst, strcmp(o->metric, "count") == 0 ? e[i].count : e[i].bytes);
-    if (ranks > t->n)
+    int bad = 0;
+    for (int i = 0; i < n && !bad; i++)
+        bad = triples_add(t, e[i].src, e[i].dst,
+                          (double)(strcmp(o->metric, "count") == 0 ? e[i].count : e[i].bytes));
+    if (ranks > t->n && ranks <= TRIPLES_MAX_RANKS)
         t->n = ranks;
     free(e);
+    if (bad)
+        return fail("--ompi-prof %s: a rank outside 0..1048575; are these Open MPI .prof files?",
+                    o->ompi);
     return 0;
 }
 
@@ -280,8 +261,6 @@ int cli_place(int argc, char **argv)
     place_graph_free(&g);
     free(tm);
     free(other);
-    free(tr.src);
-    free(tr.dst);
-    free(tr.value);
+    triples_free(&tr);
     return rc;
 }

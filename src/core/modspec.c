@@ -43,6 +43,15 @@ static struct lens_modspec *append_spec(struct lens_modlist *list, const char *n
     return spec;
 }
 
+/* A message quotes what the user wrote: control characters in it (a newline inside
+ * MPILENS_MODULES, binary bytes in a config file) become '?', so it stays one line. */
+static void one_line(char *err)
+{
+    for (unsigned char *c = (unsigned char *)err; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
 /* Adds "key=value" to spec; 0, or -1 with err. */
 static int add_arg(struct lens_modspec *spec, const char *arg, const char *where, char *err)
 {
@@ -96,8 +105,10 @@ int lens_modlist_parse_env(const char *value, struct lens_modlist *out, char *er
         item = comma ? comma + 1 : NULL;
     }
     free(copy);
-    if (rc)
+    if (rc) {
         lens_modlist_free(out);
+        one_line(err);
+    }
     return rc;
 }
 
@@ -118,6 +129,12 @@ int lens_modlist_parse_file(const char *path, struct lens_modlist *out, char *er
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
         snprintf(where, sizeof where, "%s:%d", path, lineno);
+        if (strlen(line) == sizeof line - 1 && line[sizeof line - 2] != '\n' && !feof(f)) {
+            snprintf(err, LENS_ERR_LEN, "%s: line longer than %zu characters; split it", where,
+                     sizeof line - 2);
+            rc = -1;
+            break;
+        }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
@@ -144,8 +161,10 @@ int lens_modlist_parse_file(const char *path, struct lens_modlist *out, char *er
             rc = add_arg(spec, arg, where, err);
     }
     fclose(f);
-    if (rc)
+    if (rc) {
         lens_modlist_free(out);
+        one_line(err);
+    }
     return rc;
 }
 
