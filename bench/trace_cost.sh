@@ -3,11 +3,14 @@
 # and post/start/complete/wait variants) at 2, 4 and 8 ranks: the run time per iteration
 # untraced and traced (alternating runs, the medians of ROUNDS), the tracing cost per event,
 # the trace bytes per event, and the time `mpilens analyze` takes as a percentage of the
-# traced run's time (the Scalasca paper reached about 1 %).
+# traced run's time (the Scalasca paper reached about 1 %). The replay redoes the
+# communication, so for pure communication (COMPUTE_US 0) it takes about as long as the
+# run; with computation between exchanges (COMPUTE_US per iteration, as in applications)
+# the percentage falls toward the paper's.
 #
-# Usage: bench/trace_cost.sh [BUILD_DIR] [ITERATIONS] [ROUNDS]   (Open MPI, osc pt2pt)
+# Usage: bench/trace_cost.sh [BUILD_DIR] [ITERATIONS] [ROUNDS] [COMPUTE_US]   (Open MPI, osc pt2pt)
 set -eu
-build=$(realpath "${1:-build}") iterations=${2:-2000} rounds=${3:-3}
+build=$(realpath "${1:-build}") iterations=${2:-2000} rounds=${3:-3} compute=${4:-0}
 launcher="mpirun --allow-run-as-root --oversubscribe --mca osc pt2pt"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -19,9 +22,9 @@ for np in 2 4 8; do
     for variant in fence gats; do
         plain=() traced=()
         for r in $(seq "$rounds"); do
-            plain+=("$($launcher -np "$np" "$build/bench/rma_halo" $variant "$iterations" | us)")
+            plain+=("$($launcher -np "$np" "$build/bench/rma_halo" $variant "$iterations" 1024 "$compute" | us)")
             traced+=("$("$build/bin/mpilens" run -m trace -o "$work/run" -- $launcher -np "$np" \
-                "$build/bench/rma_halo" $variant "$iterations" 2>/dev/null | us)")
+                "$build/bench/rma_halo" $variant "$iterations" 1024 "$compute" 2>/dev/null | us)")
         done
         p=$(printf '%s\n' "${plain[@]}" | median) t=$(printf '%s\n' "${traced[@]}" | median)
         line=$("$build/bin/mpilens" analyze "$work/run" --launcher "$launcher" 2>&1 | tail -1)
@@ -36,4 +39,4 @@ for np in 2 4 8; do
                    (t - p) * 1000 / per_it, b / e, s, pc }'
     done
 done
-echo "($iterations iterations, 1 KiB halos, medians of $rounds alternating runs; $(nproc) cores)"
+echo "($iterations iterations, 1 KiB halos, $compute us of computation per iteration, medians of $rounds alternating runs; $(nproc) cores)"
