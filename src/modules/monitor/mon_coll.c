@@ -170,6 +170,26 @@ static void prefix(MPI_Comm comm, int count, MPI_Datatype type)
 /* Send-side count and type, or the receive side's when the send buffer is MPI_IN_PLACE. */
 #define SEND_COUNT(sbuf, scount, rcount) ((sbuf) == MPI_IN_PLACE ? (rcount) : (scount))
 #define SEND_TYPE(sbuf, stype, rtype) ((sbuf) == MPI_IN_PLACE ? (rtype) : (stype))
+
+/* The two shapes of uniform all-to-all calls: reductions (one count and type) and
+ * gathers/exchanges (send and receive sides, MPI_IN_PLACE taking the receive side). */
+#define REDUCE_PARAMS                                                                              \
+    const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm
+#define GATHER_PARAMS                                                                              \
+    const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,  \
+        MPI_Comm comm
+#define REDUCING(NAME)                                                                             \
+    UNIFORM_ALL_TO_ALL(NAME, (REDUCE_PARAMS), (sbuf, rbuf, count, type, op, comm), count, type)
+#define REDUCING_I(NAME)                                                                           \
+    UNIFORM_ALL_TO_ALL(NAME, (REDUCE_PARAMS, MPI_Request * req),                                   \
+                       (sbuf, rbuf, count, type, op, comm, req), count, type)
+#define GATHERING(NAME)                                                                            \
+    UNIFORM_ALL_TO_ALL(NAME, (GATHER_PARAMS), (sbuf, scount, stype, rbuf, rcount, rtype, comm),    \
+                       SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
+#define GATHERING_I(NAME)                                                                          \
+    UNIFORM_ALL_TO_ALL(NAME, (GATHER_PARAMS, MPI_Request * req),                                   \
+                       (sbuf, scount, stype, rbuf, rcount, rtype, comm, req),                      \
+                       SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
 #define SEND_SIDE(sbuf, scount, stype, rcount, rtype)                                              \
     ((sbuf) == MPI_IN_PLACE ? (rcount) : (scount)), ((sbuf) == MPI_IN_PLACE ? (rtype) : (stype))
 
@@ -250,25 +270,11 @@ int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
     return PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req);
 }
 
-UNIFORM_ALL_TO_ALL(Allreduce,
-                   (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                    MPI_Comm comm),
-                   (sbuf, rbuf, count, type, op, comm), count, type)
-UNIFORM_ALL_TO_ALL(Iallreduce,
-                   (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *req),
-                   (sbuf, rbuf, count, type, op, comm, req), count, type)
+REDUCING(Allreduce)
+REDUCING_I(Iallreduce)
 
-UNIFORM_ALL_TO_ALL(Allgather,
-                   (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                    MPI_Datatype rtype, MPI_Comm comm),
-                   (sbuf, scount, stype, rbuf, rcount, rtype, comm),
-                   SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
-UNIFORM_ALL_TO_ALL(Iallgather,
-                   (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req),
-                   (sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
-                   SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
+GATHERING(Allgather)
+GATHERING_I(Iallgather)
 
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int counts[],
                    const int displs[], MPI_Datatype rtype, MPI_Comm comm)
@@ -284,16 +290,8 @@ int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
     return PMPI_Iallgatherv(sbuf, scount, stype, rbuf, counts, displs, rtype, comm, req);
 }
 
-UNIFORM_ALL_TO_ALL(Alltoall,
-                   (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                    MPI_Datatype rtype, MPI_Comm comm),
-                   (sbuf, scount, stype, rbuf, rcount, rtype, comm),
-                   SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
-UNIFORM_ALL_TO_ALL(Ialltoall,
-                   (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req),
-                   (sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
-                   SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
+GATHERING(Alltoall)
+GATHERING_I(Ialltoall)
 
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
@@ -344,14 +342,8 @@ int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int counts[], MPI_Da
     return PMPI_Ireduce_scatter(sbuf, rbuf, counts, type, op, comm, req);
 }
 
-UNIFORM_ALL_TO_ALL(Reduce_scatter_block,
-                   (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                    MPI_Comm comm),
-                   (sbuf, rbuf, count, type, op, comm), count, type)
-UNIFORM_ALL_TO_ALL(Ireduce_scatter_block,
-                   (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *req),
-                   (sbuf, rbuf, count, type, op, comm, req), count, type)
+REDUCING(Reduce_scatter_block)
+REDUCING_I(Ireduce_scatter_block)
 
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
