@@ -55,26 +55,67 @@ static const char *const pattern_names[PATTERNS] = {"Late Sender",
                                                     "Early Wait",
                                                     "Late Complete",
                                                     "MPI"};
-#define MAX_REGIONS 64
-#define MAX_COMMS 4096
-
 static int rank, size;
-#define MAX_PHASES 32 /* user regions (MPI_Pcontrol); phase 0: outside any */
-static double severity[PATTERNS][MAX_REGIONS][MAX_PHASES];
-static char region_name[MAX_REGIONS][64];
+
+/* The global definitions, in tables indexed by OTF2's (dense) ids and grown as definitions
+ * arrive; an id above ANALYZE_MAX_ID is taken for corruption (the reader stops). */
+#define ANALYZE_MAX_ID (1u << 24)
 /* What the replay must know of a region, classified once from its name at its definition. */
 enum region_kind { OTHER_CALL, SYNCHRONOUS_SEND, WIN_POST, WIN_START, WIN_COMPLETE, WIN_WAIT };
-static enum region_kind region_kind[MAX_REGIONS];
-static int phase_of_region[MAX_REGIONS]; /* the phase a user region is, 0: an MPI region */
-static int phase_region[MAX_PHASES];     /* and back */
-static int nphases = 1;
+struct region {
+    char *name;
+    enum region_kind kind;
+    int phase; /* the phase a user region (MPI_Pcontrol) opens; 0: an MPI region */
+};
+struct group {
+    uint64_t *members; /* world ranks */
+    uint32_t size;
+};
+struct comm {
+    uint32_t group, defined;
+    MPI_Comm forward, backward, rma; /* replay copies (MPI_COMM_NULL: not a member) */
+};
+static char **strings;
+static struct region *regions;
+static struct group *groups;
+static struct comm *comms;
+static uint32_t nstrings, nregions, ngroups, ncomms; /* 1 + the largest id defined */
+static uint32_t strings_cap, regions_cap, groups_cap, comms_cap;
+static uint32_t unknown_region;                    /* stands for an event's undefined region id */
+static int *phase_region, nphases = 1, phases_cap; /* phase -> its user region; 0: outside */
 static int phase_stack[64], phase_depth;
-static MPI_Comm forward[MAX_COMMS], backward[MAX_COMMS];
-static uint32_t ncomms, comm_group[MAX_COMMS];
-static uint64_t *group_members[MAX_COMMS];
-static uint32_t group_size[MAX_COMMS];
-static char strings[8192][48];
+/* Seconds per pattern x region x phase, allocated once the definitions are read. */
+static double *severity;
+#define SEVERITY(p, r, ph) severity[((size_t)(p) * (nregions + 1) + (r)) * nphases + (ph)]
 static struct clock_fix clock_fix; /* this rank's clock to rank 0's */
+
+/* Makes (*table)[id] exist (zeroed), doubling the capacity *cap; 0, or -1 if id is beyond
+ * ANALYZE_MAX_ID or memory ran out. */
+static int ensure(void **table, uint32_t *cap, uint32_t id, size_t elem)
+{
+    if (id >= ANALYZE_MAX_ID)
+        return -1;
+    if (id < *cap)
+        return 0;
+    uint32_t want = *cap ? *cap : 64;
+    while (want <= id)
+        want *= 2;
+    void *t = realloc(*table, (size_t)want * elem);
+    if (!t)
+        return -1;
+    memset((char *)t + (size_t)*cap * elem, 0, (size_t)(want - *cap) * elem);
+    *table = t;
+    *cap = want;
+    return 0;
+}
+#define ENSURE(table, cap, id) ensure((void **)&(table), &(cap), (id), sizeof *(table))
+
+/* The members of group g (world ranks) and their number in *n; NULL if g is undefined. */
+static const uint64_t *group_of(uint32_t g, uint32_t *n)
+{
+    *n = g < ngroups && groups[g].members ? groups[g].size : 0;
+    return *n ? groups[g].members : NULL;
+}
 
 /* The region being replayed on this rank (MPI calls do not nest). */
 static struct {
@@ -97,9 +138,8 @@ struct window {
     uint32_t comm, members;
     uint64_t *post_enter, *last_op, post_max, start_leave;
 };
-#define MAX_WINDOWS 1024
-static struct window windows[MAX_WINDOWS];
-static MPI_Comm rma_comm[MAX_COMMS];
+static struct window *windows;
+static uint32_t windows_cap;
 static uint64_t first_enter = UINT64_MAX, last_leave, trace_length;
 static uint64_t (*pending_send)[4]; /* id, peer, comm, tag of synchronous isends */
 static size_t npending;
@@ -123,21 +163,21 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     (void)pos;
     (void)l, (void)u, (void)a;
     t = clock_fix_apply(&clock_fix, t);
-    if (region < MAX_REGIONS && phase_of_region[region]) {
+    if (region < nregions && regions[region].phase) {
         if (phase_depth < 64)
-            phase_stack[phase_depth] = phase_of_region[region];
+            phase_stack[phase_depth] = regions[region].phase;
         phase_depth++;
         return OTF2_CALLBACK_SUCCESS;
     }
     cur.phase = phase_depth > 0 && phase_depth <= 64 ? phase_stack[phase_depth - 1] : 0;
-    cur.region = region < MAX_REGIONS ? region : MAX_REGIONS - 1;
+    cur.region = region < nregions ? region : unknown_region;
     cur.enter = t;
     cur.remote = 0;
     cur.pattern = -1;
     cur.strict = 0;
     cur.sub_pattern = -1;
     cur.win = NULL;
-    cur.synchronous = region_kind[cur.region] == SYNCHRONOUS_SEND;
+    cur.synchronous = regions[cur.region].kind == SYNCHRONOUS_SEND;
     if (t < first_enter)
         first_enter = t;
     return OTF2_CALLBACK_SUCCESS;
@@ -149,20 +189,20 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     (void)pos;
     (void)l, (void)u, (void)a;
     t = clock_fix_apply(&clock_fix, t);
-    if (region < MAX_REGIONS && phase_of_region[region]) {
+    if (region < nregions && regions[region].phase) {
         phase_depth -= phase_depth > 0;
         return OTF2_CALLBACK_SUCCESS;
     }
-    severity[MPI_TIME][cur.region][cur.phase] += (t - cur.enter) * 1e-9;
+    SEVERITY(MPI_TIME, cur.region, cur.phase) += (t - cur.enter) * 1e-9;
     if (cur.pattern >= 0 && cur.remote > cur.enter && (!cur.strict || cur.remote <= t)) {
         uint64_t until = cur.remote < t ? cur.remote : t;
-        severity[cur.pattern][cur.region][cur.phase] += (until - cur.enter) * 1e-9;
+        SEVERITY(cur.pattern, cur.region, cur.phase) += (until - cur.enter) * 1e-9;
     }
     if (cur.sub_pattern >= 0) {
         uint64_t from = cur.sub_from > cur.enter ? cur.sub_from : cur.enter;
         uint64_t until = cur.sub_until < t ? cur.sub_until : t;
         if (until > from)
-            severity[cur.sub_pattern][cur.region][cur.phase] += (until - from) * 1e-9;
+            SEVERITY(cur.sub_pattern, cur.region, cur.phase) += (until - from) * 1e-9;
     }
     rma_leave(t);
     cur.pattern = -1;
@@ -183,14 +223,15 @@ static void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm)
 
 static void send_time(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
 {
-    send_pair(cur.enter, (uint64_t)cur.synchronous, (int)peer, (int)tag, forward[comm]);
+    send_pair(cur.enter, (uint64_t)cur.synchronous, (int)peer, (int)tag, comms[comm].forward);
 }
 
 /* For a synchronous send: the receiver's enter time, sent back when it received. */
 static void receiver_echo(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
 {
     uint64_t remote;
-    MPI_Recv(&remote, 1, MPI_UINT64_T, (int)peer, (int)tag, backward[comm], MPI_STATUS_IGNORE);
+    MPI_Recv(&remote, 1, MPI_UINT64_T, (int)peer, (int)tag, comms[comm].backward,
+             MPI_STATUS_IGNORE);
     later(remote, LATE_RECEIVER);
 }
 
@@ -245,10 +286,10 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t,
 static void receive(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
 {
     uint64_t p[2];
-    MPI_Recv(p, 2, MPI_UINT64_T, (int)peer, (int)tag, forward[comm], MPI_STATUS_IGNORE);
+    MPI_Recv(p, 2, MPI_UINT64_T, (int)peer, (int)tag, comms[comm].forward, MPI_STATUS_IGNORE);
     later(p[0], LATE_SENDER);
     if (p[1])
-        MPI_Send(&cur.enter, 1, MPI_UINT64_T, (int)peer, (int)tag, backward[comm]);
+        MPI_Send(&cur.enter, 1, MPI_UINT64_T, (int)peer, (int)tag, comms[comm].backward);
 }
 
 static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -279,7 +320,7 @@ static OTF2_CallbackCode on_collective_end(OTF2_LocationRef l, OTF2_TimeStamp t,
     (void)l, (void)t, (void)u, (void)a, (void)sent, (void)received;
     if (comm >= ncomms)
         return OTF2_CALLBACK_SUCCESS;
-    MPI_Comm c = forward[comm];
+    MPI_Comm c = comms[comm].forward;
     uint64_t mine = cur.enter, other = 0;
     int me;
     MPI_Comm_rank(c, &me);
@@ -333,9 +374,18 @@ static OTF2_CallbackCode on_clock(void *u, uint64_t resolution, uint64_t offset,
 static OTF2_CallbackCode on_string(void *u, OTF2_StringRef self, const char *s)
 {
     (void)u;
-    if (self < 8192)
-        snprintf(strings[self], sizeof strings[self], "%s", s);
+    if (ENSURE(strings, strings_cap, self) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    free(strings[self]);
+    strings[self] = strdup(s ? s : "");
+    if (self + 1 > nstrings)
+        nstrings = self + 1;
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static const char *string(OTF2_StringRef id)
+{
+    return id < nstrings && strings[id] ? strings[id] : "";
 }
 
 static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
@@ -343,23 +393,30 @@ static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef 
                                    OTF2_Paradigm p, OTF2_RegionFlag f, OTF2_StringRef file,
                                    uint32_t b, uint32_t e)
 {
-    (void)u, (void)c, (void)d, (void)r, (void)p, (void)f, (void)file, (void)b, (void)e;
+    (void)u, (void)c, (void)d, (void)r, (void)f, (void)file, (void)b, (void)e;
     static const struct {
         const char *name;
         enum region_kind kind;
     } kinds[] = {{"MPI_Ssend", SYNCHRONOUS_SEND},    {"MPI_Issend", SYNCHRONOUS_SEND},
                  {"MPI_Win_post", WIN_POST},         {"MPI_Win_start", WIN_START},
                  {"MPI_Win_complete", WIN_COMPLETE}, {"MPI_Win_wait", WIN_WAIT}};
-    if (self < MAX_REGIONS && name < 8192) {
-        snprintf(region_name[self], sizeof region_name[self], "%s", strings[name]);
-        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
-            if (strcmp(strings[name], kinds[k].name) == 0)
-                region_kind[self] = kinds[k].kind;
-    }
-    if (self < MAX_REGIONS && p == OTF2_PARADIGM_USER && nphases < MAX_PHASES) {
+    if (ENSURE(regions, regions_cap, self) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    struct region *reg = &regions[self];
+    free(reg->name);
+    reg->name = strdup(string(name));
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+        if (strcmp(reg->name, kinds[k].name) == 0)
+            reg->kind = kinds[k].kind;
+    if (p == OTF2_PARADIGM_USER && !reg->phase) {
+        if (ensure((void **)&phase_region, (uint32_t *)&phases_cap, (uint32_t)nphases,
+                   sizeof *phase_region) != 0)
+            return OTF2_CALLBACK_INTERRUPT;
         phase_region[nphases] = (int)self;
-        phase_of_region[self] = nphases++;
+        reg->phase = nphases++;
     }
+    if (self + 1 > nregions)
+        nregions = self + 1;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -368,11 +425,16 @@ static OTF2_CallbackCode on_group(void *u, OTF2_GroupRef self, OTF2_StringRef na
                                   uint32_t n, const uint64_t *members)
 {
     (void)u, (void)name, (void)type, (void)p, (void)f;
-    if (self < MAX_COMMS) {
-        group_members[self] = malloc((n + 1) * sizeof(uint64_t));
-        memcpy(group_members[self], members, n * sizeof(uint64_t));
-        group_size[self] = n;
-    }
+    if (ENSURE(groups, groups_cap, self) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    free(groups[self].members);
+    groups[self].members = malloc((n + 1) * sizeof(uint64_t));
+    if (!groups[self].members)
+        return OTF2_CALLBACK_INTERRUPT;
+    memcpy(groups[self].members, members, n * sizeof(uint64_t));
+    groups[self].size = n;
+    if (self + 1 > ngroups)
+        ngroups = self + 1;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -380,11 +442,12 @@ static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self, OTF2_StringRef name
                                  OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
 {
     (void)u, (void)name, (void)parent, (void)flags;
-    if (self < MAX_COMMS) {
-        comm_group[self] = group;
-        if (self + 1 > ncomms)
-            ncomms = self + 1;
-    }
+    if (ENSURE(comms, comms_cap, self) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    comms[self].group = group;
+    comms[self].defined = 1;
+    if (self + 1 > ncomms)
+        ncomms = self + 1;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -399,34 +462,67 @@ static void die(const char *fmt, const char *arg)
     exit(2);
 }
 
-/* Replay communicators: one forward and one backward copy of every traced communicator. */
+/* Replay communicators: a forward, a backward and a one-sided copy of every traced
+ * communicator this rank is a member of (the same split on every rank: all read the same
+ * global definitions). Then the severity table, sized by the definitions. */
 static void make_replay_comms(void)
 {
     for (uint32_t c = 0; c < ncomms; c++) {
-        uint32_t g = comm_group[c];
+        uint32_t n;
+        const uint64_t *members = comms[c].defined ? group_of(comms[c].group, &n) : NULL;
         int position = MPI_UNDEFINED;
-        for (uint32_t i = 0; g < MAX_COMMS && group_members[g] && i < group_size[g]; i++)
-            if (group_members[g][i] == (uint64_t)rank)
+        for (uint32_t i = 0; members && i < n; i++)
+            if (members[i] == (uint64_t)rank)
                 position = (int)i;
+        comms[c].forward = comms[c].backward = comms[c].rma = MPI_COMM_NULL;
         MPI_Comm_split(MPI_COMM_WORLD, position == MPI_UNDEFINED ? MPI_UNDEFINED : 0, position,
-                       &forward[c]);
-        if (forward[c] != MPI_COMM_NULL) {
-            MPI_Comm_dup(forward[c], &backward[c]);
-            MPI_Comm_dup(forward[c], &rma_comm[c]);
+                       &comms[c].forward);
+        if (comms[c].forward != MPI_COMM_NULL) {
+            MPI_Comm_dup(comms[c].forward, &comms[c].backward);
+            MPI_Comm_dup(comms[c].forward, &comms[c].rma);
         }
     }
+    unknown_region = nregions;
+    if (ENSURE(regions, regions_cap, unknown_region) != 0)
+        die("out of memory for %s regions", "the");
+    regions[unknown_region].name = strdup("(undefined region)");
+    severity = calloc((size_t)PATTERNS * (nregions + 1) * nphases, sizeof *severity);
+    if (!severity)
+        die("out of memory for the severity table%s", "");
 }
 
+/* One nonzero severity, as it travels to rank 0. */
+struct wait_entry {
+    int32_t pattern, region, phase;
+    double seconds;
+};
+
+/* Rank 0 gathers every rank's nonzero severities (and the traced time) and writes them into
+ * the run database: tables waits and wait_times. */
 static int write_results(const char *run, double traced)
 {
-    const size_t cells = (size_t)PATTERNS * MAX_REGIONS * MAX_PHASES;
-    double *all = NULL, *times = NULL;
-    if (rank == 0) {
-        all = malloc((size_t)size * cells * sizeof *all);
-        times = malloc(size * sizeof *times);
+    struct wait_entry *mine = NULL;
+    int n = 0;
+    for (int p = 0; p < PATTERNS; p++)
+        for (uint32_t g = 0; g <= nregions; g++)
+            for (int ph = 0; ph < nphases; ph++)
+                if (SEVERITY(p, g, ph) > 0) {
+                    mine = realloc(mine, (n + 1) * sizeof *mine);
+                    mine[n++] = (struct wait_entry){p, (int32_t)g, ph, SEVERITY(p, g, ph)};
+                }
+    int *counts = rank == 0 ? calloc(size, sizeof *counts) : NULL;
+    int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
+    double *times = rank == 0 ? calloc(size, sizeof *times) : NULL;
+    int bytes = n * (int)sizeof *mine, total = 0;
+    MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int r = 0; rank == 0 && r < size; r++) {
+        displs[r] = total;
+        total += counts[r];
     }
-    MPI_Gather(severity, (int)cells, MPI_DOUBLE, all, (int)cells, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    struct wait_entry *all = rank == 0 ? malloc(total + 1) : NULL;
+    MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
     MPI_Gather(&traced, 1, MPI_DOUBLE, times, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    free(mine);
     if (rank != 0)
         return 0;
     struct rundb db;
@@ -444,24 +540,19 @@ static int write_results(const char *run, double traced)
     sqlite3_stmt *st;
     sqlite3_prepare_v2(db.db, "INSERT INTO waits VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
     for (int r = 0; r < size && rc == 0; r++)
-        for (int p = 0; p < PATTERNS; p++)
-            for (int g = 0; g < MAX_REGIONS; g++)
-                for (int ph = 0; ph < MAX_PHASES; ph++) {
-                    double v =
-                        all[(((size_t)r * PATTERNS + p) * MAX_REGIONS + g) * MAX_PHASES + ph];
-                    if (v <= 0)
-                        continue;
-                    sqlite3_bind_text(st, 1, pattern_names[p], -1, SQLITE_STATIC);
-                    sqlite3_bind_text(st, 2, region_name[g], -1, SQLITE_STATIC);
-                    sqlite3_bind_int(st, 3, r);
-                    sqlite3_bind_double(st, 4, v);
-                    if (ph)
-                        sqlite3_bind_text(st, 5, region_name[phase_region[ph]], -1, SQLITE_STATIC);
-                    else
-                        sqlite3_bind_null(st, 5);
-                    rc |= sqlite3_step(st) != SQLITE_DONE;
-                    sqlite3_reset(st);
-                }
+        for (int i = 0; i < counts[r] / (int)sizeof *all; i++) {
+            const struct wait_entry *w = &all[displs[r] / (int)sizeof *all + i];
+            sqlite3_bind_text(st, 1, pattern_names[w->pattern], -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 2, regions[w->region].name, -1, SQLITE_STATIC);
+            sqlite3_bind_int(st, 3, r);
+            sqlite3_bind_double(st, 4, w->seconds);
+            if (w->phase)
+                sqlite3_bind_text(st, 5, regions[phase_region[w->phase]].name, -1, SQLITE_STATIC);
+            else
+                sqlite3_bind_null(st, 5);
+            rc |= sqlite3_step(st) != SQLITE_DONE;
+            sqlite3_reset(st);
+        }
     sqlite3_finalize(st);
     sqlite3_prepare_v2(db.db, "INSERT INTO wait_times VALUES (?, ?)", -1, &st, NULL);
     for (int r = 0; r < size && rc == 0; r++) {

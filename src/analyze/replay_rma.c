@@ -21,23 +21,24 @@ static OTF2_CallbackCode on_rma_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef
                                     OTF2_CommRef comm, OTF2_RmaWinFlag flags)
 {
     (void)u, (void)name, (void)flags;
-    if (self < MAX_WINDOWS)
-        windows[self].comm = comm + 1; /* 0: undefined */
+    if (ENSURE(windows, windows_cap, self) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    windows[self].comm = comm + 1; /* 0: undefined */
     return OTF2_CALLBACK_SUCCESS;
 }
 
 /* The replay state of window W with this rank as a member, or NULL. */
 static struct window *window(OTF2_RmaWinRef w)
 {
-    if (w >= MAX_WINDOWS || windows[w].comm == 0 || windows[w].comm - 1 >= ncomms)
+    if (w >= windows_cap || windows[w].comm == 0 || windows[w].comm - 1 >= ncomms)
         return NULL;
     struct window *win = &windows[w];
     uint32_t c = win->comm - 1;
-    if (forward[c] == MPI_COMM_NULL)
+    if (comms[c].forward == MPI_COMM_NULL)
         return NULL;
     if (!win->last_op) {
         int n;
-        MPI_Comm_size(forward[c], &n);
+        MPI_Comm_size(comms[c].forward, &n);
         win->members = (uint32_t)n;
         win->last_op = calloc(n, sizeof *win->last_op);
         win->post_enter = calloc(n, sizeof *win->post_enter);
@@ -48,9 +49,10 @@ static struct window *window(OTF2_RmaWinRef w)
 /* The rank in the window's communicator of world rank WORLD, or -1. */
 static int window_rank(const struct window *win, uint64_t world)
 {
-    uint32_t g = comm_group[win->comm - 1];
-    for (uint32_t i = 0; g < MAX_COMMS && group_members[g] && i < group_size[g]; i++)
-        if (group_members[g][i] == world)
+    uint32_t n;
+    const uint64_t *members = group_of(comms[win->comm - 1].group, &n);
+    for (uint32_t i = 0; members && i < n; i++)
+        if (members[i] == world)
             return (int)i;
     return -1;
 }
@@ -65,7 +67,7 @@ static OTF2_CallbackCode on_rma_fence(OTF2_LocationRef l, OTF2_TimeStamp t, uint
     struct window *win = window(w);
     if (!win)
         return OTF2_CALLBACK_SUCCESS;
-    MPI_Comm c = rma_comm[win->comm - 1];
+    MPI_Comm c = comms[win->comm - 1].rma;
     t = clock_fix_apply(&clock_fix, t);
     /* latest enter, and the earliest exit as its complement (one MAX reduction) */
     uint64_t mine[2] = {cur.enter, UINT64_MAX - t}, all[2];
@@ -87,13 +89,15 @@ static OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef l, OTF2_TimeStamp t,
 {
     (void)l, (void)t, (void)pos, (void)u, (void)a, (void)lvl;
     struct window *win = window(w);
-    if (!win || group >= MAX_COMMS || !group_members[group])
+    uint32_t n;
+    const uint64_t *members = group_of(group, &n);
+    if (!win || !members)
         return OTF2_CALLBACK_SUCCESS;
-    MPI_Comm c = rma_comm[win->comm - 1];
-    enum region_kind call = region_kind[cur.region];
+    MPI_Comm c = comms[win->comm - 1].rma;
+    enum region_kind call = regions[cur.region].kind;
     uint64_t latest[2] = {0, 0};
-    for (uint32_t i = 0; i < group_size[group]; i++) {
-        int peer = window_rank(win, group_members[group][i]);
+    for (uint32_t i = 0; i < n; i++) {
+        int peer = window_rank(win, members[i]);
         if (peer < 0)
             continue;
         uint64_t got[2];
@@ -183,7 +187,7 @@ static void rma_leave(uint64_t t)
 {
     if (!cur.win)
         return;
-    if (region_kind[cur.region] == WIN_START)
+    if (regions[cur.region].kind == WIN_START)
         cur.win->start_leave = t;
     else
         cur.win->last_op[cur.target] = t;

@@ -6,6 +6,8 @@
  *   barrier        rank 1 sleeps 50 ms before a Barrier
  *   bcast          the root (0) sleeps 50 ms before a Bcast
  *   reduce         all but the root (0) sleep 50 ms before a Reduce
+ *   many-regions   100 user regions entered and left first, then late-sender (the
+ *                  analysis must not be limited to a fixed number of regions or phases)
  *   none           the same communication without any sleep
  * After the first synchronization everything runs inside a user region named after the
  * scenario (mpilens_trace_region + MPI_Pcontrol), so the analysis can attribute it.
@@ -28,9 +30,17 @@ int main(int argc, char **argv)
         MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     else
         MPI_Barrier(MPI_COMM_WORLD);
+    int many = strcmp(s, "many-regions") == 0;
+    for (int i = 0; many && i < 100; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "region %d", i);
+        mpilens_trace_region(name);
+        MPI_Pcontrol(1);
+        MPI_Pcontrol(0);
+    }
     mpilens_trace_region(s);
     MPI_Pcontrol(1);
-    if (strcmp(s, "late-sender") == 0 || strcmp(s, "none") == 0) {
+    if (strcmp(s, "late-sender") == 0 || many || strcmp(s, "none") == 0) {
         if (rank == 0) {
             usleep(delay);
             MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);

@@ -33,7 +33,7 @@ expect() {
     check_eq "$1: $2 on ranks $3" "$3" "$ranks"
     check_eq "$1: $2 of 50 ms within $low..$high ms ($found)" "1" "$ok"
 }
-for s in late-sender late-receiver allreduce barrier bcast reduce none; do run $s; done
+for s in late-sender late-receiver allreduce barrier bcast reduce many-regions none; do run $s; done
 expect late-sender "Late Sender" "1 "
 expect late-receiver "Late Receiver" "0 "
 expect allreduce "Wait at N x N" "0 1 3 "
@@ -43,6 +43,10 @@ expect reduce "Early Reduce" "0 "
 for p in "Late Sender" "Late Receiver" "Wait at N x N" "Late Broadcast" "Early Reduce"; do
     check_eq "without delays: no $p above ${quiet}s" "" "$(waits none "$p")"
 done
+expect many-regions "Late Sender" "1 "
+check_eq "after 100 other user regions: charged to MPI_Recv in region many-regions" \
+    "MPI_Recv|many-regions" \
+    "$(sqlite3 many-regions/mpilens.db "SELECT DISTINCT region, phase FROM waits WHERE pattern = 'Late Sender' AND seconds > $quiet")"
 check_eq "the Late Sender wait is charged to the user region (MPI_Pcontrol) it happened in" \
     "late-sender" "$(sqlite3 late-sender/mpilens.db "SELECT DISTINCT phase FROM waits WHERE pattern = 'Late Sender' AND seconds > $quiet")"
 check_match "report --waits: waiting time by user region" "$("$MPILENS" report --waits late-sender)" \
