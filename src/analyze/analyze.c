@@ -624,6 +624,8 @@ static void check_events(const char *run, uint64_t chunk_size, int bad, uint64_t
     die("%s", msg);
 }
 
+#include "consistency.c"
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -669,18 +671,25 @@ int main(int argc, char **argv)
         die("%s: the global definitions are truncated or corrupt", anchor);
     make_replay_comms();
 
-    /* A first pass only reads this rank's events, so that a truncated or corrupt rank file
-     * stops every rank before the replay (where the others would wait for it forever). */
+    /* A first pass only reads this rank's events, so that a truncated or corrupt rank file,
+     * or traces that promise each other different communication (consistency.c), stop
+     * every rank before the replay, where the others would wait for it forever. */
     uint64_t events = 0, chunk_size = 0, defs_chunk = 0;
     OTF2_Reader_GetChunkSize(reader, &chunk_size, &defs_chunk);
     int defs_bad = 0;
     uint64_t defs_read = 0;
     OTF2_EvtReader *er = open_events(reader, &defs_bad, &defs_read);
+    OTF2_EvtReaderCallbacks *cc = OTF2_EvtReaderCallbacks_New();
+    consistency_callbacks(cc);
+    if (er)
+        OTF2_Reader_RegisterEvtCallbacks(reader, er, cc, NULL);
+    OTF2_EvtReaderCallbacks_Delete(cc);
     bad = defs_bad                                                                     ? 1
           : !er || OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS ? 2
                                                                                        : 0;
     OTF2_Reader_Close(reader);
     check_events(argv[1], chunk_size, bad, defs_bad ? defs_read : events);
+    consistency_verdict(argv[1]);
     reader = trace_reader_open(anchor, &nloc);
     er = reader ? open_events(reader, &defs_bad, &defs_read) : NULL;
     bad = er == NULL;

@@ -3,8 +3,13 @@
  * The job's standard error passes through a filter: our own lines ("mpilens: ...") go out
  * at once; the launcher's are held, and dropped when the job failed after saying why
  * itself (mpirun's "a process returned a non-zero exit code" banner adds nothing then).
+ * A watchdog stops the job when it runs far longer than the traced run did: the replay
+ * waits for the messages the trace promises, so ranks whose recorded communication does
+ * not match (a damaged or mixed-up trace) would otherwise wait forever.
  */
 #include <otf2/otf2.h>
+#include <signal.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +28,44 @@ static const char usage[] =
     "into RUN/mpilens.db; read them with mpilens report --waits RUN.\n"
     "\n"
     "  --launcher CMD   how to start MPI programs (default: mpirun); -np N and the program\n"
-    "                   are appended\n";
+    "                   are appended\n"
+    "  --timeout S      stop the analysis after S seconds (default: 120 + 20 x the traced\n"
+    "                   run's length; 0: never)\n";
+
+static volatile sig_atomic_t watched, timed_out;
+
+/* The watchdog: asks the launcher to stop the job, then makes sure it does. */
+static void on_alarm(int signal)
+{
+    (void)signal;
+    if (watched > 0) {
+        kill((pid_t)watched, timed_out ? SIGKILL : SIGTERM);
+        timed_out = 1;
+        alarm(10);
+    }
+}
+
+static OTF2_CallbackCode on_clock(void *user, uint64_t resolution, uint64_t offset, uint64_t length,
+                                  uint64_t realtime)
+{
+    (void)offset, (void)realtime;
+    *(double *)user = resolution ? (double)length / (double)resolution : 0;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The traced run's length in seconds from the archive's clock properties (0 if unknown). */
+static double traced_seconds(OTF2_Reader *reader)
+{
+    double seconds = 0;
+    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
+    OTF2_GlobalDefReaderCallbacks *gdc = OTF2_GlobalDefReaderCallbacks_New();
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gdc, on_clock);
+    OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, gdc, &seconds);
+    uint64_t n = 0;
+    OTF2_Reader_ReadAllGlobalDefinitions(reader, gdr, &n);
+    OTF2_GlobalDefReaderCallbacks_Delete(gdc);
+    return seconds;
+}
 
 /* Copies our lines from fd to stderr as they come (each distinct line once) and returns
  * the others, held; *ours counts our lines. */
@@ -60,10 +102,21 @@ int cli_analyze(int argc, char **argv)
         return 0;
     }
     const char *run = NULL, *launcher = "mpirun";
+    double timeout = -1;
     for (int i = 1; i < argc; i++) {
+        char *end = NULL;
         if (strcmp(argv[i], "--launcher") == 0 && i + 1 < argc)
             launcher = argv[++i];
-        else if (argv[i][0] == '-') {
+        else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
+            timeout = strtod(argv[++i], &end);
+            if (*end || timeout < 0 || timeout > 1e7) {
+                fprintf(stderr,
+                        "mpilens: analyze: --timeout '%s': give a number of seconds (0: "
+                        "never)\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (argv[i][0] == '-') {
             fprintf(stderr,
                     "mpilens: analyze: unknown or incomplete option '%s'; see "
                     "`mpilens analyze --help`\n",
@@ -97,6 +150,8 @@ int cli_analyze(int argc, char **argv)
     }
     int problem = trace_missing_problem(run, ranks, why, sizeof why) ||
                   trace_format_problem(reader, anchor, "analyze", why, sizeof why);
+    if (timeout < 0)
+        timeout = problem ? 0 : 120 + 20 * traced_seconds(reader);
     OTF2_Reader_Close(reader);
     if (problem) {
         fprintf(stderr, "mpilens: analyze: %s\n", why);
@@ -129,11 +184,31 @@ int cli_analyze(int argc, char **argv)
         _exit(127);
     }
     close(errors[1]);
+    if (timeout > 0) {
+        watched = child;
+        struct sigaction sa = {0};
+        sa.sa_handler = on_alarm;
+        sa.sa_flags = SA_RESTART;
+        sigaction(SIGALRM, &sa, NULL);
+        alarm((unsigned)(timeout + 0.999));
+    }
     int ours = 0, status = 0;
     char *held = filter_errors(errors[0], &ours);
     close(errors[0]);
-    waitpid(child, &status, 0);
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+        ;
+    alarm(0);
+    watched = 0;
     free(copy);
+    if (timed_out) {
+        free(held);
+        fprintf(stderr,
+                "mpilens: analyze: %s: the replay did not finish in %.0f s, so the ranks' "
+                "recorded communication does not match (a damaged or mixed-up trace?); give "
+                "--timeout SECONDS if the analysis needs longer\n",
+                run, timeout);
+        return 2;
+    }
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
     if (held && *held && !(code != 0 && ours))
         fputs(held, stderr);

@@ -86,4 +86,22 @@ check_eq "trace from another format: non-zero exit" "1" "$((status != 0))"
 check_has "trace from another format: one line" "$out" "mpilens: analyze: future/trace/traces.otf2: written in mpilens trace format 9; this mpilens reads format 1 (analyze it with the mpilens that wrote it, or trace the run again)"
 out=$("$MPILENS" export future --chrome future.json 2>&1); status=$?
 check_eq "export of another format: exit 2" "2" "$status"
+
+# Traces that promise each other different communication (rank 1's files from another
+# run): stopped before the replay, which would wait forever, in one line.
+rm -rf mixed && cp -r late-receiver mixed && cp late-sender/trace/traces/1.* mixed/trace/traces/
+out=$(timeout 60 "$MPILENS" analyze mixed --launcher "$MPIRUN" 2>&1); status=$?
+check_eq "mixed-up trace: exit 2 (not a hang)" "2" "$status"
+check_eq "mixed-up trace: one line" 1 "$(grep -c . <<<"$out")"
+check_match "mixed-up trace: says which ranks disagree" "$out" \
+    "^mpilens: analyze: mixed: the traces disagree: the messages rank [0-9]+'s trace sends to rank [0-9]+ are not those rank [0-9]+'s trace receives \\(a damaged or mixed-up trace\\); trace the run again$"
+# The watchdog: a replay that does not end is stopped (here a launcher that never ends).
+printf '#!/bin/sh\nexec sleep 60\n' > hang.sh && chmod +x hang.sh
+start=$(date +%s)
+out=$("$MPILENS" analyze bcast --launcher "$WORK/hang.sh" --timeout 2 2>&1); status=$?
+check_eq "watchdog: exit 2" "2" "$status"
+check_eq "watchdog: stopped within 10 s" 1 "$(( $(date +%s) - start < 10 ))"
+check_has "watchdog: one line" "$out" "mpilens: analyze: bcast: the replay did not finish in 2 s, so the ranks' recorded communication does not match (a damaged or mixed-up trace?); give --timeout SECONDS if the analysis needs longer"
+refused "--timeout that is not a number" "mpilens: analyze: --timeout 'soon': give a number of seconds (0: never)" \
+    "$MPILENS" analyze bcast --timeout soon
 finish

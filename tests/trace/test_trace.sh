@@ -1,5 +1,5 @@
 # test_trace.sh: the trace module writes an OTF2 archive that OTF2's own reader
-# (otf2-print) opens: exact counts of regions, messages and collectives per communicator
+# (otf2-print) opens (intercommunicator messages included): exact counts of regions, messages and collectives per communicator
 # (named as in the profile), definitions, clock offsets, and bytes per event.
 source "$(dirname "$0")/../core/lib.sh"
 command -v otf2-print > /dev/null || { echo "SKIP: otf2-print (otf2-tools) not installed"; exit 77; }
@@ -25,6 +25,13 @@ check_eq "100 Allreduce on each half, seen by its 4 ranks" "400 400" \
 defs=$(otf2-print -G comms/trace/traces.otf2 2>/dev/null)
 check_match "global definitions name the communicators" "$defs" '^COMM +[0-9]+ +Name: "s4.1"'
 check_match "8 locations" "$defs" '^LOCATION +7 +Name: "MPI rank 7"'
+# comms_app section 6: rank i sends 8 B to rank i of the other half over an
+# intercommunicator; OTF2's Comm has one group, so these go on W0.0 with world ranks.
+sends=$(otf2-print comms/trace/traces.otf2 2>/dev/null | awk '$1 == "MPI_SEND" && /Length: 8$/')
+check_match "intercommunicator send: the peer's world rank on W0.0" "$sends" \
+    '^MPI_SEND +0 +[0-9]+ +Receiver: 4 \("MPI rank 4" <4>\), Communicator: "W0.0" <[0-9]+>, Tag: [0-9]+, Length: 8$'
+out=$("$MPILENS" analyze comms --launcher "$MPIRUN" 2>&1); status=$?
+check_eq "a trace with intercommunicator traffic is analyzed" "0" "$status"
 n=$(otf2-print comms/trace/traces.otf2 2>/dev/null | grep -c -E '^[A-Z_]+ +[0-9]+ +[0-9]+ ')
 bytes=$(cat comms/trace/traces/*.evt | wc -c)
 echo "trace size: $bytes bytes of event files for $n events: $((bytes / n)) bytes per event"

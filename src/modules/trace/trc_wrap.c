@@ -3,6 +3,10 @@
  * bytes, request ids for non-blocking ones, completed in Wait/Waitall), collective begin
  * and end (operation, communicator, root, bytes). One-sided calls: trc_rma.c. Tracing
  * assumes one thread calls MPI at a time.
+ * On an intercommunicator the peer is a rank of the remote group, which OTF2's Comm
+ * definition (one group) cannot express: its point-to-point events are recorded on
+ * MPI_COMM_WORLD with the peer's world rank (the analysis replays them there), and its
+ * collectives keep their Enter/Leave but no collective event.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +16,34 @@
 #define enter trc_enter
 #define leave trc_leave
 
+/* ---- where a message goes: communicator id and peer as recorded ---- */
+
+struct where {
+    uint32_t comm, peer;
+};
+
+/* World rank of rank r of group g, or r itself if it cannot be translated. */
+static uint32_t world_of(MPI_Group g, int r)
+{
+    MPI_Group world;
+    int out = MPI_UNDEFINED;
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    PMPI_Group_translate_ranks(g, 1, &r, world, &out);
+    PMPI_Group_free(&world);
+    return out == MPI_UNDEFINED ? (uint32_t)r : (uint32_t)out;
+}
+
+static struct where where(MPI_Comm comm, int peer)
+{
+    if (!lens_comm(comm)->inter)
+        return (struct where){trc_comm(comm), (uint32_t)peer};
+    MPI_Group remote;
+    PMPI_Comm_remote_group(comm, &remote);
+    struct where w = {trc_comm(MPI_COMM_WORLD), world_of(remote, peer)};
+    PMPI_Group_free(&remote);
+    return w;
+}
+
 /* ---- requests: id, and what a receive needs at completion ---- */
 
 struct pending {
@@ -19,13 +51,21 @@ struct pending {
     uint64_t id;
     int is_recv, type_size;
     uint32_t comm;
+    MPI_Group remote; /* a receive on an intercommunicator: its remote group, else NULL */
 };
 static struct pending *pendings;
 static int npending, cap;
 static uint64_t next_id = 1;
 
-static uint64_t remember(MPI_Request req, int is_recv, MPI_Datatype type, uint32_t comm)
+static uint64_t remember(MPI_Request req, int is_recv, MPI_Datatype type, MPI_Comm mpi_comm)
 {
+    uint32_t comm = trc_comm(mpi_comm);
+    MPI_Group remote = MPI_GROUP_NULL;
+    if (lens_comm(mpi_comm)->inter) {
+        comm = trc_comm(MPI_COMM_WORLD);
+        if (is_recv)
+            PMPI_Comm_remote_group(mpi_comm, &remote);
+    }
     if (npending == cap) {
         cap = cap ? 2 * cap : 64;
         pendings = realloc(pendings, cap * sizeof *pendings);
@@ -33,7 +73,7 @@ static uint64_t remember(MPI_Request req, int is_recv, MPI_Datatype type, uint32
     int size = 0;
     if (type != MPI_DATATYPE_NULL)
         PMPI_Type_size(type, &size);
-    pendings[npending] = (struct pending){req, next_id, is_recv, size, comm};
+    pendings[npending] = (struct pending){req, next_id, is_recv, size, comm, remote};
     npending++;
     return next_id++;
 }
@@ -46,8 +86,13 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
         if (pendings[i].is_recv) {
             int count = 0;
             PMPI_Get_count(st, MPI_BYTE, &count);
-            OTF2_EvtWriter_MpiIrecv(trc_writer, NULL, t, st->MPI_SOURCE, pendings[i].comm,
-                                    st->MPI_TAG, (uint64_t)count, pendings[i].id);
+            uint32_t source = (uint32_t)st->MPI_SOURCE;
+            if (pendings[i].remote != MPI_GROUP_NULL) {
+                source = world_of(pendings[i].remote, st->MPI_SOURCE);
+                PMPI_Group_free(&pendings[i].remote);
+            }
+            OTF2_EvtWriter_MpiIrecv(trc_writer, NULL, t, source, pendings[i].comm, st->MPI_TAG,
+                                    (uint64_t)count, pendings[i].id);
         } else {
             OTF2_EvtWriter_MpiIsendComplete(trc_writer, NULL, t, pendings[i].id);
         }
@@ -66,8 +111,8 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
             return PMPI_##NAME(buf, count, type, dest, tag, comm);                                 \
         uint64_t t = trc_now();                                                                    \
         enter(REGION, t);                                                                          \
-        OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, dest, trc_comm(comm), tag,                     \
-                               trc_bytes(count, type));                                            \
+        struct where w = where(comm, dest);                                                        \
+        OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, w.peer, w.comm, tag, trc_bytes(count, type));  \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                   \
         leave(REGION);                                                                             \
         return rc;                                                                                 \
@@ -86,9 +131,10 @@ BLOCKING_SEND(Rsend, R_RSEND)
         uint64_t t = trc_now();                                                                    \
         enter(REGION, t);                                                                          \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
-        uint64_t id = remember(*req, 0, type, trc_comm(comm));                                     \
-        OTF2_EvtWriter_MpiIsend(trc_writer, NULL, t, dest, trc_comm(comm), tag,                    \
-                                trc_bytes(count, type), id);                                       \
+        uint64_t id = remember(*req, 0, type, comm);                                               \
+        struct where w = where(comm, dest);                                                        \
+        OTF2_EvtWriter_MpiIsend(trc_writer, NULL, t, w.peer, w.comm, tag, trc_bytes(count, type),  \
+                                id);                                                               \
         leave(REGION);                                                                             \
         return rc;                                                                                 \
     }
@@ -106,8 +152,8 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm
     int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
     int got = 0;
     PMPI_Get_count(st, MPI_BYTE, &got);
-    OTF2_EvtWriter_MpiRecv(trc_writer, NULL, trc_now(), st->MPI_SOURCE, trc_comm(comm), st->MPI_TAG,
-                           (uint64_t)got);
+    struct where w = where(comm, st->MPI_SOURCE);
+    OTF2_EvtWriter_MpiRecv(trc_writer, NULL, trc_now(), w.peer, w.comm, st->MPI_TAG, (uint64_t)got);
     leave(R_RECV);
     return rc;
 }
@@ -120,7 +166,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
     uint64_t t = trc_now();
     enter(R_IRECV, t);
     int rc = PMPI_Irecv(buf, count, type, src, tag, comm, req);
-    OTF2_EvtWriter_MpiIrecvRequest(trc_writer, NULL, t, remember(*req, 1, type, trc_comm(comm)));
+    OTF2_EvtWriter_MpiIrecvRequest(trc_writer, NULL, t, remember(*req, 1, type, comm));
     leave(R_IRECV);
     return rc;
 }
@@ -136,16 +182,18 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     uint64_t t = trc_now();
     enter(R_SENDRECV, t);
-    if (dest != MPI_PROC_NULL)
-        OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, dest, trc_comm(comm), stag,
-                               trc_bytes(scount, stype));
+    if (dest != MPI_PROC_NULL) {
+        struct where w = where(comm, dest);
+        OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, w.peer, w.comm, stag, trc_bytes(scount, stype));
+    }
     int rc =
         PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, st);
     if (src != MPI_PROC_NULL) {
         int got = 0;
         PMPI_Get_count(st, MPI_BYTE, &got);
-        OTF2_EvtWriter_MpiRecv(trc_writer, NULL, trc_now(), st->MPI_SOURCE, trc_comm(comm),
-                               st->MPI_TAG, (uint64_t)got);
+        struct where w = where(comm, st->MPI_SOURCE);
+        OTF2_EvtWriter_MpiRecv(trc_writer, NULL, trc_now(), w.peer, w.comm, st->MPI_TAG,
+                               (uint64_t)got);
     }
     leave(R_SENDRECV);
     return rc;
@@ -190,11 +238,14 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     if (!trc_on)                                                                                   \
         return CALL;                                                                               \
     uint64_t t_ = trc_now();                                                                       \
+    int intra_ = !lens_comm(COMM)->inter;                                                          \
     enter(REGION, t_);                                                                             \
-    OTF2_EvtWriter_MpiCollectiveBegin(trc_writer, NULL, t_);                                       \
+    if (intra_)                                                                                    \
+        OTF2_EvtWriter_MpiCollectiveBegin(trc_writer, NULL, t_);                                   \
     int rc_ = CALL;                                                                                \
-    OTF2_EvtWriter_MpiCollectiveEnd(trc_writer, NULL, trc_now(), OP, trc_comm(COMM), ROOT, SENT,   \
-                                    RECEIVED);                                                     \
+    if (intra_)                                                                                    \
+        OTF2_EvtWriter_MpiCollectiveEnd(trc_writer, NULL, trc_now(), OP, trc_comm(COMM), ROOT,     \
+                                        SENT, RECEIVED);                                           \
     leave(REGION);                                                                                 \
     return rc_
 

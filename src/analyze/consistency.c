@@ -1,0 +1,166 @@
+/* consistency.c: before the replay, do the ranks' traces promise each other the same
+ * communication? (Included by analyze.c, whose definitions it reads.) The replay waits for
+ * every message and collective the trace records, so a damaged or mixed-up trace would
+ * hang it; checked here, such a trace stops with one line instead:
+ *  - point-to-point: for every pair of ranks, the messages A's trace sends to B and those
+ *    B's trace receives from A agree in number and in a hash of their (communicator, tag);
+ *  - collectives: on every communicator, the members' sequences of collective operations
+ *    (kind and root, one-sided fences included) hash to the same value.
+ * Both are summed or chained over the first pass that reads the events anyway.
+ */
+
+struct consistency {
+    uint64_t *sent, *received; /* per world rank: count << 40 | hash of (comm, tag), summed */
+    uint64_t *sequence;        /* per communicator: the chained hash of its collectives */
+};
+static struct consistency check;
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* World rank of rank r of communicator comm, or -1. */
+static int64_t world_rank(OTF2_CommRef comm, uint32_t r)
+{
+    uint32_t n;
+    const uint64_t *members = comm < ncomms ? group_of(comms[comm].group, &n) : NULL;
+    return members && r < n ? (int64_t)members[r] : -1;
+}
+
+static uint64_t message_mark(OTF2_CommRef comm, uint32_t tag)
+{
+    return (1ULL << 40) + (mix(((uint64_t)comm << 32) | tag) & ((1ULL << 40) - 1));
+}
+
+static void count_message(uint64_t *table, uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+{
+    int64_t w = world_rank(comm, peer);
+    if (w >= 0 && w < size)
+        table[w] += message_mark(comm, tag);
+}
+
+static OTF2_CallbackCode check_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                    OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
+                                    uint32_t tag, uint64_t len)
+{
+    (void)l, (void)t, (void)pos, (void)u, (void)a, (void)len;
+    count_message(check.sent, peer, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode check_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
+                                     uint32_t tag, uint64_t len, uint64_t id)
+{
+    (void)id;
+    return check_send(l, t, pos, u, a, peer, comm, tag, len);
+}
+
+static OTF2_CallbackCode check_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                    OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
+                                    uint32_t tag, uint64_t len)
+{
+    (void)l, (void)t, (void)pos, (void)u, (void)a, (void)len;
+    count_message(check.received, peer, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode check_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
+                                     uint32_t tag, uint64_t len, uint64_t id)
+{
+    (void)id;
+    return check_recv(l, t, pos, u, a, peer, comm, tag, len);
+}
+
+static void chain(OTF2_CommRef comm, uint64_t what)
+{
+    if (comm < ncomms)
+        check.sequence[comm] = mix(check.sequence[comm] * 31 + what + 1);
+}
+
+static OTF2_CallbackCode check_collective(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
+                                          void *u, OTF2_AttributeList *a, OTF2_CollectiveOp op,
+                                          OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                          uint64_t received)
+{
+    (void)l, (void)t, (void)pos, (void)u, (void)a, (void)sent, (void)received;
+    chain(comm, ((uint64_t)op << 32) | root);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode check_fence(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                     OTF2_AttributeList *a, OTF2_CollectiveOp op,
+                                     OTF2_RmaSyncLevel level, OTF2_RmaWinRef w, uint32_t root,
+                                     uint64_t sent, uint64_t received)
+{
+    (void)l, (void)t, (void)pos, (void)u, (void)a, (void)op, (void)level, (void)root, (void)sent;
+    (void)received;
+    if (w < windows_cap && windows[w].comm)
+        chain(windows[w].comm - 1, 0xfe11ceULL);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The first pass's callbacks. */
+static void consistency_callbacks(OTF2_EvtReaderCallbacks *ec)
+{
+    check.sent = calloc(size, sizeof *check.sent);
+    check.received = calloc(size, sizeof *check.received);
+    check.sequence = calloc(ncomms + 1, sizeof *check.sequence);
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(ec, check_send);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(ec, check_isend);
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(ec, check_recv);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(ec, check_irecv);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, check_collective);
+    OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(ec, check_fence);
+}
+
+/* Collective: returns when the traces agree; else stops every rank with a message naming
+ * the first disagreement found (by the lowest rank that found one). */
+static void consistency_verdict(const char *run)
+{
+    uint64_t *promised = calloc(size, sizeof *promised);
+    MPI_Alltoall(check.sent, 1, MPI_UINT64_T, promised, 1, MPI_UINT64_T, MPI_COMM_WORLD);
+    int64_t bad[3] = {-1, -1, -1}; /* kind (0: messages, 1: collectives), sender/comm, receiver */
+    for (int r = 0; r < size && bad[0] < 0; r++)
+        if (promised[r] != check.received[r]) {
+            bad[0] = 0;
+            bad[1] = r;
+            bad[2] = rank;
+        }
+    /* Every rank takes part in the reductions of all its communicators, in id order, even
+     * after a disagreement: stopping early would leave the other members waiting. */
+    for (uint32_t c = 0; c < ncomms; c++) {
+        if (comms[c].forward == MPI_COMM_NULL)
+            continue;
+        uint64_t mine[2] = {check.sequence[c], ~check.sequence[c]}, all[2];
+        MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MAX, comms[c].forward);
+        if (all[0] != ~all[1] && bad[0] < 0) { /* max != min */
+            bad[0] = 1;
+            bad[1] = c;
+        }
+    }
+    int first = bad[0] >= 0 ? rank : size, who = size;
+    MPI_Allreduce(&first, &who, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    free(promised);
+    if (who == size)
+        return;
+    MPI_Bcast(bad, 3, MPI_INT64_T, who, MPI_COMM_WORLD);
+    char msg[4400];
+    if (bad[0] == 0)
+        snprintf(msg, sizeof msg,
+                 "%s: the traces disagree: the messages rank %lld's trace sends to rank %lld "
+                 "are not those rank %lld's trace receives (a damaged or mixed-up trace); "
+                 "trace the run again",
+                 run, (long long)bad[1], (long long)bad[2], (long long)bad[2]);
+    else
+        snprintf(msg, sizeof msg,
+                 "%s: the traces disagree on the collective operations of communicator %lld "
+                 "(a damaged or mixed-up trace); trace the run again",
+                 run, (long long)bad[1]);
+    die("%s", msg);
+}
