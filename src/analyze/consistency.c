@@ -43,39 +43,26 @@ static void count_message(uint64_t *table, uint32_t peer, OTF2_CommRef comm, uin
         table[w] += message_mark(comm, tag);
 }
 
-static OTF2_CallbackCode check_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                    OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
-                                    uint32_t tag, uint64_t len)
-{
-    (void)l, (void)t, (void)pos, (void)u, (void)a, (void)len;
-    count_message(check.sent, peer, comm, tag);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode check_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                     OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
-                                     uint32_t tag, uint64_t len, uint64_t id)
-{
-    (void)id;
-    return check_send(l, t, pos, u, a, peer, comm, tag, len);
-}
-
-static OTF2_CallbackCode check_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                    OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
-                                    uint32_t tag, uint64_t len)
-{
-    (void)l, (void)t, (void)pos, (void)u, (void)a, (void)len;
-    count_message(check.received, peer, comm, tag);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode check_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                     OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm,
-                                     uint32_t tag, uint64_t len, uint64_t id)
-{
-    (void)id;
-    return check_recv(l, t, pos, u, a, peer, comm, tag, len);
-}
+/* check_send/check_isend count into check.sent, check_recv/check_irecv into
+ * check.received (the non-blocking forms carry a request id more). */
+#define COUNTING_CALLBACKS(KIND, TABLE)                                                            \
+    static OTF2_CallbackCode check_##KIND(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,      \
+                                          void *u, OTF2_AttributeList *a, uint32_t peer,           \
+                                          OTF2_CommRef comm, uint32_t tag, uint64_t len)           \
+    {                                                                                              \
+        (void)l, (void)t, (void)pos, (void)u, (void)a, (void)len;                                  \
+        count_message(check.TABLE, peer, comm, tag);                                               \
+        return OTF2_CALLBACK_SUCCESS;                                                              \
+    }                                                                                              \
+    static OTF2_CallbackCode check_i##KIND(                                                        \
+        OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u, OTF2_AttributeList *a,        \
+        uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t id)                 \
+    {                                                                                              \
+        (void)id;                                                                                  \
+        return check_##KIND(l, t, pos, u, a, peer, comm, tag, len);                                \
+    }
+COUNTING_CALLBACKS(send, sent)
+COUNTING_CALLBACKS(recv, received)
 
 static void chain(OTF2_CommRef comm, uint64_t what)
 {
