@@ -62,6 +62,9 @@ static inline uint64_t trc_now(void)
 
 /* The trace's id of a communicator (local to this rank, mapped at finalize). */
 uint32_t trc_comm(MPI_Comm comm);
+/* The world ranks of the remote group of the intercommunicator comm (n of them), cached
+ * with its record (so still valid after the communicator is freed). */
+const uint32_t *trc_remote_world(MPI_Comm comm, uint32_t *n);
 /* Collective over WORLD (trc_merge.c): the NLOCAL definitions this rank made on its own,
  * serialized in MINE (LEN bytes), meet on rank 0, where NEXT_GLOBAL reads one of them at
  * *CURSOR, moves the cursor past it and returns its global id; every rank gets the global

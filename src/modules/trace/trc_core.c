@@ -77,6 +77,8 @@ static uint64_t time_start, time_end;
 
 struct trc_comm_data {
     uint32_t id_plus_one;
+    uint32_t nremote;       /* an intercommunicator: the size of its remote group, */
+    uint32_t *remote_world; /* and the world ranks of its members (made on first use) */
 };
 
 uint32_t trc_comm(MPI_Comm comm)
@@ -89,6 +91,34 @@ uint32_t trc_comm(MPI_Comm comm)
         d->id_plus_one = ++nlocals;
     }
     return d->id_plus_one - 1;
+}
+
+const uint32_t *trc_remote_world(MPI_Comm comm, uint32_t *n)
+{
+    struct lens_comm *rec = lens_comm(comm);
+    struct trc_comm_data *d = lens_comm_payload(rec, sizeof *d);
+    if (!d->remote_world) {
+        MPI_Group remote, world;
+        int size = 0;
+        PMPI_Comm_remote_group(comm, &remote);
+        PMPI_Comm_group(MPI_COMM_WORLD, &world);
+        PMPI_Group_size(remote, &size);
+        int *in = malloc((size + 1) * sizeof *in), *out = malloc((size + 1) * sizeof *out);
+        uint32_t *table = malloc((size + 1) * sizeof *table);
+        for (int i = 0; i < size; i++)
+            in[i] = i;
+        PMPI_Group_translate_ranks(remote, size, in, world, out);
+        for (int i = 0; i < size; i++)
+            table[i] = out[i] == MPI_UNDEFINED ? (uint32_t)i : (uint32_t)out[i];
+        free(in);
+        free(out);
+        PMPI_Group_free(&remote);
+        PMPI_Group_free(&world);
+        d->nremote = (uint32_t)size;
+        d->remote_world = table;
+    }
+    *n = d->nremote;
+    return d->remote_world;
 }
 
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef location,

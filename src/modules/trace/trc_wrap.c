@@ -22,26 +22,19 @@ struct where {
     uint32_t comm, peer;
 };
 
-/* World rank of rank r of group g, or r itself if it cannot be translated. */
-static uint32_t world_of(MPI_Group g, int r)
+/* World rank of rank r of a remote group (n world ranks), or r if out of range. */
+static uint32_t world_of(const uint32_t *remote, uint32_t n, int r)
 {
-    MPI_Group world;
-    int out = MPI_UNDEFINED;
-    PMPI_Comm_group(MPI_COMM_WORLD, &world);
-    PMPI_Group_translate_ranks(g, 1, &r, world, &out);
-    PMPI_Group_free(&world);
-    return out == MPI_UNDEFINED ? (uint32_t)r : (uint32_t)out;
+    return r >= 0 && (uint32_t)r < n ? remote[r] : (uint32_t)r;
 }
 
 static struct where where(MPI_Comm comm, int peer)
 {
     if (!lens_comm(comm)->inter)
         return (struct where){trc_comm(comm), (uint32_t)peer};
-    MPI_Group remote;
-    PMPI_Comm_remote_group(comm, &remote);
-    struct where w = {trc_comm(MPI_COMM_WORLD), world_of(remote, peer)};
-    PMPI_Group_free(&remote);
-    return w;
+    uint32_t n;
+    const uint32_t *remote = trc_remote_world(comm, &n);
+    return (struct where){trc_comm(MPI_COMM_WORLD), world_of(remote, n, peer)};
 }
 
 /* ---- requests: id, and what a receive needs at completion ---- */
@@ -51,7 +44,8 @@ struct pending {
     uint64_t id;
     int is_recv, type_size;
     uint32_t comm;
-    MPI_Group remote; /* a receive on an intercommunicator: its remote group, else NULL */
+    const uint32_t *remote; /* a receive on an intercommunicator: its remote group's world */
+    uint32_t nremote;       /* ranks (trc_remote_world), else NULL */
 };
 static struct pending *pendings;
 static int npending, cap;
@@ -59,12 +53,11 @@ static uint64_t next_id = 1;
 
 static uint64_t remember(MPI_Request req, int is_recv, MPI_Datatype type, MPI_Comm mpi_comm)
 {
-    uint32_t comm = trc_comm(mpi_comm);
-    MPI_Group remote = MPI_GROUP_NULL;
+    uint32_t comm = trc_comm(mpi_comm), nremote = 0;
+    const uint32_t *remote = NULL;
     if (lens_comm(mpi_comm)->inter) {
         comm = trc_comm(MPI_COMM_WORLD);
-        if (is_recv)
-            PMPI_Comm_remote_group(mpi_comm, &remote);
+        remote = trc_remote_world(mpi_comm, &nremote);
     }
     if (npending == cap) {
         cap = cap ? 2 * cap : 64;
@@ -73,7 +66,7 @@ static uint64_t remember(MPI_Request req, int is_recv, MPI_Datatype type, MPI_Co
     int size = 0;
     if (type != MPI_DATATYPE_NULL)
         PMPI_Type_size(type, &size);
-    pendings[npending] = (struct pending){req, next_id, is_recv, size, comm, remote};
+    pendings[npending] = (struct pending){req, next_id, is_recv, size, comm, remote, nremote};
     npending++;
     return next_id++;
 }
@@ -86,11 +79,9 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
         if (pendings[i].is_recv) {
             int count = 0;
             PMPI_Get_count(st, MPI_BYTE, &count);
-            uint32_t source = (uint32_t)st->MPI_SOURCE;
-            if (pendings[i].remote != MPI_GROUP_NULL) {
-                source = world_of(pendings[i].remote, st->MPI_SOURCE);
-                PMPI_Group_free(&pendings[i].remote);
-            }
+            uint32_t source = pendings[i].remote ? world_of(pendings[i].remote, pendings[i].nremote,
+                                                            st->MPI_SOURCE)
+                                                 : (uint32_t)st->MPI_SOURCE;
             OTF2_EvtWriter_MpiIrecv(trc_writer, NULL, t, source, pendings[i].comm, st->MPI_TAG,
                                     (uint64_t)count, pendings[i].id);
         } else {
