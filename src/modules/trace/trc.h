@@ -62,6 +62,8 @@ static inline uint64_t trc_now(void)
 
 /* The trace's id of a communicator (local to this rank, mapped at finalize). */
 uint32_t trc_comm(MPI_Comm comm);
+/* The same from the communicator's record (one lookup fewer where the caller has it). */
+uint32_t trc_comm_of(struct lens_comm *rec);
 /* The world ranks of the remote group of the intercommunicator comm (n of them), cached
  * with its record (so still valid after the communicator is freed). */
 const uint32_t *trc_remote_world(MPI_Comm comm, uint32_t *n);

@@ -83,7 +83,11 @@ struct trc_comm_data {
 
 uint32_t trc_comm(MPI_Comm comm)
 {
-    struct lens_comm *rec = lens_comm(comm);
+    return trc_comm_of(lens_comm(comm));
+}
+
+uint32_t trc_comm_of(struct lens_comm *rec)
+{
     struct trc_comm_data *d = lens_comm_payload(rec, sizeof *d);
     if (!d->id_plus_one) {
         locals = realloc(locals, (nlocals + 1) * sizeof *locals);

@@ -30,8 +30,9 @@ static uint32_t world_of(const uint32_t *remote, uint32_t n, int r)
 
 static struct where where(MPI_Comm comm, int peer)
 {
-    if (!lens_comm(comm)->inter)
-        return (struct where){trc_comm(comm), (uint32_t)peer};
+    struct lens_comm *rec = lens_comm(comm);
+    if (!rec->inter)
+        return (struct where){trc_comm_of(rec), (uint32_t)peer};
     uint32_t n;
     const uint32_t *remote = trc_remote_world(comm, &n);
     return (struct where){trc_comm(MPI_COMM_WORLD), world_of(remote, n, peer)};
@@ -53,9 +54,10 @@ static uint64_t next_id = 1;
 
 static uint64_t remember(MPI_Request req, int is_recv, MPI_Datatype type, MPI_Comm mpi_comm)
 {
-    uint32_t comm = trc_comm(mpi_comm), nremote = 0;
+    struct lens_comm *rec = lens_comm(mpi_comm);
+    uint32_t comm = trc_comm_of(rec), nremote = 0;
     const uint32_t *remote = NULL;
-    if (lens_comm(mpi_comm)->inter) {
+    if (rec->inter) {
         comm = trc_comm(MPI_COMM_WORLD);
         remote = trc_remote_world(mpi_comm, &nremote);
     }
@@ -229,13 +231,14 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     if (!trc_on)                                                                                   \
         return CALL;                                                                               \
     uint64_t t_ = trc_now();                                                                       \
-    int intra_ = !lens_comm(COMM)->inter;                                                          \
+    struct lens_comm *rec_ = lens_comm(COMM);                                                      \
+    int intra_ = !rec_->inter;                                                                     \
     enter(REGION, t_);                                                                             \
     if (intra_)                                                                                    \
         OTF2_EvtWriter_MpiCollectiveBegin(trc_writer, NULL, t_);                                   \
     int rc_ = CALL;                                                                                \
     if (intra_)                                                                                    \
-        OTF2_EvtWriter_MpiCollectiveEnd(trc_writer, NULL, trc_now(), OP, trc_comm(COMM), ROOT,     \
+        OTF2_EvtWriter_MpiCollectiveEnd(trc_writer, NULL, trc_now(), OP, trc_comm_of(rec_), ROOT,  \
                                         SENT, RECEIVED);                                           \
     leave(REGION);                                                                                 \
     return rc_
