@@ -183,6 +183,28 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* Each wait of at least a microsecond, for the picture (`mpilens export` marks them); at
+ * most MAX_INTERVALS per rank, the severities count them all. */
+struct wait_interval {
+    int32_t pattern, region;
+    uint64_t from, until; /* timestamps on rank 0's clock */
+};
+#define MAX_INTERVALS 1000000
+static struct wait_interval *intervals;
+static size_t nintervals, intervals_cap;
+
+static void charge(int pattern, uint64_t from, uint64_t until)
+{
+    SEVERITY(pattern, cur.region, cur.phase) += (until - from) * 1e-9;
+    if (until - from < 1000 || nintervals >= MAX_INTERVALS)
+        return;
+    if (nintervals == intervals_cap) {
+        intervals_cap = intervals_cap ? 2 * intervals_cap : 1024;
+        intervals = realloc(intervals, intervals_cap * sizeof *intervals);
+    }
+    intervals[nintervals++] = (struct wait_interval){pattern, (int32_t)cur.region, from, until};
+}
+
 static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *a, OTF2_RegionRef region)
 {
@@ -196,13 +218,13 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     SEVERITY(MPI_TIME, cur.region, cur.phase) += (t - cur.enter) * 1e-9;
     if (cur.pattern >= 0 && cur.remote > cur.enter && (!cur.strict || cur.remote <= t)) {
         uint64_t until = cur.remote < t ? cur.remote : t;
-        SEVERITY(cur.pattern, cur.region, cur.phase) += (until - cur.enter) * 1e-9;
+        charge(cur.pattern, cur.enter, until);
     }
     if (cur.sub_pattern >= 0) {
         uint64_t from = cur.sub_from > cur.enter ? cur.sub_from : cur.enter;
         uint64_t until = cur.sub_until < t ? cur.sub_until : t;
         if (until > from)
-            SEVERITY(cur.sub_pattern, cur.region, cur.phase) += (until - from) * 1e-9;
+            charge(cur.sub_pattern, from, until);
     }
     rma_leave(t);
     cur.pattern = -1;
@@ -497,8 +519,46 @@ struct wait_entry {
     double seconds;
 };
 
-/* Rank 0 gathers every rank's nonzero severities (and the traced time) and writes them into
- * the run database: tables waits and wait_times. */
+/* Gathers every rank's BYTES of MINE on rank 0: returns them there (malloc'ed), with
+ * per-rank byte counts and offsets in *counts and *displs; NULL elsewhere. */
+static void *gather_bytes(const void *mine, size_t bytes, int **counts, int **displs)
+{
+    int n = (int)bytes, total = 0;
+    *counts = rank == 0 ? calloc(size, sizeof **counts) : NULL;
+    *displs = rank == 0 ? calloc(size, sizeof **displs) : NULL;
+    MPI_Gather(&n, 1, MPI_INT, *counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int r = 0; rank == 0 && r < size; r++) {
+        (*displs)[r] = total;
+        total += (*counts)[r];
+    }
+    char *all = rank == 0 ? malloc((size_t)total + 1) : NULL;
+    MPI_Gatherv(mine, n, MPI_BYTE, all, *counts, *displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    return all;
+}
+
+static int write_intervals(sqlite3 *db, const struct wait_interval *all, const int *counts,
+                           const int *displs)
+{
+    sqlite3_stmt *st;
+    int rc = 0;
+    sqlite3_prepare_v2(db, "INSERT INTO wait_intervals VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
+    for (int r = 0; r < size && rc == 0; r++)
+        for (int i = 0; i < counts[r] / (int)sizeof *all; i++) {
+            const struct wait_interval *w = &all[displs[r] / (int)sizeof *all + i];
+            sqlite3_bind_int(st, 1, r);
+            sqlite3_bind_text(st, 2, pattern_names[w->pattern], -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 3, regions[w->region].name, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 4, (sqlite3_int64)w->from);
+            sqlite3_bind_int64(st, 5, (sqlite3_int64)w->until);
+            rc |= sqlite3_step(st) != SQLITE_DONE;
+            sqlite3_reset(st);
+        }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Rank 0 gathers every rank's nonzero severities, its wait intervals and the traced time,
+ * and writes them into the run database: tables waits, wait_intervals and wait_times. */
 static int write_results(const char *run, double traced)
 {
     struct wait_entry *mine = NULL;
@@ -510,17 +570,11 @@ static int write_results(const char *run, double traced)
                     mine = realloc(mine, (n + 1) * sizeof *mine);
                     mine[n++] = (struct wait_entry){p, (int32_t)g, ph, SEVERITY(p, g, ph)};
                 }
-    int *counts = rank == 0 ? calloc(size, sizeof *counts) : NULL;
-    int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
+    int *counts, *displs, *icounts, *idispls;
     double *times = rank == 0 ? calloc(size, sizeof *times) : NULL;
-    int bytes = n * (int)sizeof *mine, total = 0;
-    MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    for (int r = 0; rank == 0 && r < size; r++) {
-        displs[r] = total;
-        total += counts[r];
-    }
-    struct wait_entry *all = rank == 0 ? malloc(total + 1) : NULL;
-    MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    struct wait_entry *all = gather_bytes(mine, n * sizeof *mine, &counts, &displs);
+    struct wait_interval *spans =
+        gather_bytes(intervals, nintervals * sizeof *intervals, &icounts, &idispls);
     MPI_Gather(&traced, 1, MPI_DOUBLE, times, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     free(mine);
     if (rank != 0)
@@ -534,9 +588,14 @@ static int write_results(const char *run, double traced)
     int rc = rundb_exec(
         db.db,
         "DROP TABLE IF EXISTS waits; DROP TABLE IF EXISTS wait_times;"
+        "DROP TABLE IF EXISTS wait_intervals;"
         "CREATE TABLE waits (pattern TEXT, region TEXT, rank INTEGER, seconds REAL, phase TEXT);"
-        "CREATE TABLE wait_times (rank INTEGER PRIMARY KEY, seconds REAL);",
+        "CREATE TABLE wait_times (rank INTEGER PRIMARY KEY, seconds REAL);"
+        "CREATE TABLE wait_intervals (rank INTEGER, pattern TEXT, region TEXT, start INTEGER,"
+        "  end INTEGER);",
         err, sizeof err);
+    if (rc == 0)
+        rc = write_intervals(db.db, spans, icounts, idispls);
     sqlite3_stmt *st;
     sqlite3_prepare_v2(db.db, "INSERT INTO waits VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
     for (int r = 0; r < size && rc == 0; r++)

@@ -1,7 +1,9 @@
 /* export.c: `mpilens export RUN --chrome out.json`: a run's OTF2 trace as Chrome trace
  * events (Perfetto UI, chrome://tracing): one row per rank, MPI calls as slices, messages as
- * flow arrows from send to receive, and Late Sender waits (a receive entered before its
- * message was sent) as marked slices. Read with OTF2's own reader, serially.
+ * flow arrows from send to receive, and wait states as marked slices: every wait interval
+ * of every pattern when `mpilens analyze` ran (table wait_intervals of the run database),
+ * else the Late Sender waits found here (a receive entered before its message was sent).
+ * Read with OTF2's own reader, serially.
  */
 #include <otf2/otf2.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 
 #include "cli.h"
 #include "clock_fix.h"
+#include "rundb.h"
 #include "trace_reader.h"
 
 static const char usage[] =
@@ -18,7 +21,8 @@ static const char usage[] =
     "\n"
     "Writes the trace of a run (module `trace`: RUN/trace/traces.otf2) in the Chrome trace\n"
     "event format: open OUT.json in https://ui.perfetto.dev or chrome://tracing. One row per\n"
-    "rank, MPI calls as slices, messages as arrows, Late Sender waits marked.\n";
+    "rank, MPI calls as slices, messages as arrows, wait states marked: all of them when\n"
+    "`mpilens analyze RUN` ran first, else the Late Sender waits.\n";
 
 struct names {
     char **text;
@@ -42,6 +46,7 @@ struct state {
     } * inflight;
     size_t ninflight;
     uint64_t next_flow, events;
+    long analyzed; /* wait intervals marked from the analysis (then none computed here) */
 };
 
 /* Definition ids above this are taken for corruption (OTF2 numbers them densely). */
@@ -234,7 +239,7 @@ static void arrow(struct state *s, uint64_t id, uint64_t send_time, uint64_t dst
             "\"id\":%llu,\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
             (unsigned long long)id, ((double)recv_time - (double)s->offset) / 1000.0,
             (unsigned long long)dst);
-    if (blocking && send_time > entered)
+    if (blocking && send_time > entered && !s->analyzed)
         fprintf(s->out,
                 ",\n{\"name\":\"Late Sender\",\"cat\":\"wait\",\"ph\":\"X\",\"ts\":%.3f,"
                 "\"dur\":%.3f,\"pid\":0,\"tid\":%llu,\"cname\":\"terrible\"}",
@@ -322,6 +327,55 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
     (void)a, (void)length, (void)request;
     received(u, loc, t, sender, comm, tag, 0);
     return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The Chrome trace viewer's colour for a pattern: point-to-point red, one-sided yellow,
+ * collectives orange. */
+static const char *wait_colour(const char *pattern)
+{
+    static const char *const one_sided[] = {"Fence", "Post", "Transfer", "Early Wait", "Complete"};
+    if (strncmp(pattern, "Late Sender", 11) == 0 || strncmp(pattern, "Late Receiver", 13) == 0)
+        return "terrible";
+    for (size_t i = 0; i < sizeof one_sided / sizeof *one_sided; i++)
+        if (strstr(pattern, one_sided[i]))
+            return "yellow";
+    return "bad";
+}
+
+/* Marks the analysis's wait intervals of RUN (none if it was not analyzed); returns how
+ * many. */
+static long mark_analyzed_waits(struct state *s, const char *run)
+{
+    char path[4200], err[1024];
+    snprintf(path, sizeof path, "%s/%s", run, RUNDB_FILE);
+    sqlite3 *db;
+    if (access(path, R_OK) != 0 || rundb_open_read(path, &db, err, sizeof err) != 0)
+        return 0;
+    long n = 0;
+    sqlite3_stmt *st;
+    if (rundb_has_table(db, "wait_intervals") &&
+        sqlite3_prepare_v2(db, "SELECT rank, pattern, region, start, end FROM wait_intervals", -1,
+                           &st, NULL) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *pattern = (const char *)sqlite3_column_text(st, 1);
+            const char *region = (const char *)sqlite3_column_text(st, 2);
+            double from = (double)sqlite3_column_int64(st, 3),
+                   until = (double)sqlite3_column_int64(st, 4);
+            fprintf(s->out, ",\n{\"name\":\"");
+            put_json_name(s->out, pattern ? pattern : "?");
+            fprintf(s->out,
+                    "\",\"cat\":\"wait\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":0,"
+                    "\"tid\":%d,\"cname\":\"%s\",\"args\":{\"in\":\"",
+                    (from - (double)s->offset) / 1000.0, (until - from) / 1000.0,
+                    sqlite3_column_int(st, 0), wait_colour(pattern ? pattern : ""));
+            put_json_name(s->out, region ? region : "?");
+            fprintf(s->out, "\"}}");
+            n++;
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return n;
 }
 
 static int fail(const char *fmt, const char *arg)
@@ -418,6 +472,7 @@ int cli_export(int argc, char **argv)
                 ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%llu,"
                 "\"args\":{\"name\":\"rank %llu\"}}",
                 (unsigned long long)l, (unsigned long long)l);
+    s.analyzed = mark_analyzed_waits(&s, run);
     OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(reader);
     OTF2_GlobalEvtReaderCallbacks *gec = OTF2_GlobalEvtReaderCallbacks_New();
     OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(gec, on_enter);
@@ -440,7 +495,10 @@ int cli_export(int argc, char **argv)
         fprintf(stderr, "mpilens: export: %s (%s stops there)\n", why, chrome);
         return 2;
     }
-    printf("mpilens: %s written (%llu events of %llu ranks); open it in https://ui.perfetto.dev\n",
-           chrome, (unsigned long long)read, (unsigned long long)nloc);
+    printf("mpilens: %s written (%llu events of %llu ranks, %s); open it in "
+           "https://ui.perfetto.dev\n",
+           chrome, (unsigned long long)read, (unsigned long long)nloc,
+           s.analyzed ? "wait states from mpilens analyze"
+                      : "Late Sender waits; run mpilens analyze for all");
     return 0;
 }

@@ -43,6 +43,13 @@ expect reduce "Early Reduce" "0 "
 for p in "Late Sender" "Late Receiver" "Wait at N x N" "Late Broadcast" "Early Reduce"; do
     check_eq "without delays: no $p above ${quiet}s" "" "$(waits none "$p")"
 done
+# export after analyze: the analysis's wait intervals marked on the ranks that waited.
+out=$("$MPILENS" export late-sender --chrome ls.json)
+check_match "export after analyze uses its wait states" "$out" "wait states from mpilens analyze"
+check_eq "export: Late Sender of ~50 ms marked on rank 1" "1 True" "$(python3 -c "
+import json
+waits = [e for e in json.load(open('ls.json'))['traceEvents'] if e.get('cat') == 'wait' and e['name'] == 'Late Sender']
+print(' '.join(str(e['tid']) for e in waits), all($low * 1000 <= e['dur'] <= $high * 1000 for e in waits))")"
 expect many-regions "Late Sender" "1 "
 check_eq "after 100 other user regions: charged to MPI_Recv in region many-regions" \
     "MPI_Recv|many-regions" \

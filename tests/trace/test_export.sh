@@ -8,7 +8,7 @@ command -v otf2-print > /dev/null || { echo "SKIP: otf2-tools not installed"; ex
 
 "$MPILENS" run -m trace -o run -- $MPIRUN -np 4 "$APPS/ring" 3 > run.log 2>&1
 out=$("$MPILENS" export run --chrome ring.json)
-check_match "export says where" "$out" '^mpilens: ring.json written \([0-9]+ events of 4 ranks\)'
+check_match "export says where" "$out" '^mpilens: ring.json written \([0-9]+ events of 4 ranks, Late Sender waits; run mpilens analyze for all\)'
 summary=$(python3 - <<'PY'
 import json, collections
 events = json.load(open("ring.json"))["traceEvents"]
