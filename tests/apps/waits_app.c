@@ -6,6 +6,9 @@
  *   barrier        rank 1 sleeps 50 ms before a Barrier
  *   bcast          the root (0) sleeps 50 ms before a Bcast
  *   reduce         all but the root (0) sleep 50 ms before a Reduce
+ *   completions    rank 0 sleeps 50 ms, then sends to rank 1, which waits with MPI_Waitany;
+ *                  then messages completed by Test, Testany, Testall, Testsome and
+ *                  Waitsome loops (every completion must be in the trace)
  *   many-regions   100 user regions entered and left first, then late-sender (the
  *                  analysis must not be limited to a fixed number of regions or phases)
  *   none           the same communication without any sleep
@@ -18,6 +21,43 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The completions scenario between ranks 0 and 1 (see above). */
+static void completions(int rank, int delay)
+{
+    int x = 1, y;
+    MPI_Request r[2];
+    int index, flag = 0, out = 0, idx[2];
+    if (rank == 0) {
+        usleep(delay);
+        MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    } else {
+        MPI_Irecv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &r[0]);
+        MPI_Waitany(1, r, &index, MPI_STATUS_IGNORE);
+    }
+    int peer = 1 - rank, z[2];
+    MPI_Isend(&x, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, &r[0]);
+    MPI_Irecv(&z[0], 1, MPI_INT, peer, 1, MPI_COMM_WORLD, &r[1]);
+    while (!flag)
+        MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE);
+    MPI_Irecv(&z[0], 1, MPI_INT, peer, 2, MPI_COMM_WORLD, &r[0]);
+    MPI_Send(&x, 1, MPI_INT, peer, 2, MPI_COMM_WORLD);
+    for (flag = 0; !flag;)
+        MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE);
+    MPI_Irecv(&z[0], 1, MPI_INT, peer, 3, MPI_COMM_WORLD, &r[0]);
+    MPI_Send(&x, 1, MPI_INT, peer, 3, MPI_COMM_WORLD);
+    for (flag = 0; !flag;)
+        MPI_Testany(1, r, &index, &flag, MPI_STATUS_IGNORE);
+    MPI_Irecv(&z[0], 1, MPI_INT, peer, 4, MPI_COMM_WORLD, &r[0]);
+    MPI_Irecv(&z[1], 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &r[1]);
+    MPI_Send(&x, 1, MPI_INT, peer, 4, MPI_COMM_WORLD);
+    MPI_Send(&x, 1, MPI_INT, peer, 5, MPI_COMM_WORLD);
+    for (int done = 0; done < 2; done += out)
+        MPI_Testsome(2, r, &out, idx, MPI_STATUSES_IGNORE);
+    MPI_Irecv(&z[0], 1, MPI_INT, peer, 6, MPI_COMM_WORLD, &r[0]);
+    MPI_Send(&x, 1, MPI_INT, peer, 6, MPI_COMM_WORLD);
+    MPI_Waitsome(1, r, &out, idx, MPI_STATUSES_IGNORE);
+}
 
 int main(int argc, char **argv)
 {
@@ -76,6 +116,8 @@ int main(int argc, char **argv)
             usleep(delay);
         MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     }
+    if (strcmp(s, "completions") == 0 && rank < 2)
+        completions(rank, delay);
     MPI_Pcontrol(0);
     if (rank == 0)
         printf("waits_app ok: %s\n", s);

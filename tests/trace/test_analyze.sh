@@ -33,7 +33,7 @@ expect() {
     check_eq "$1: $2 on ranks $3" "$3" "$ranks"
     check_eq "$1: $2 of 50 ms within $low..$high ms ($found)" "1" "$ok"
 }
-for s in late-sender late-receiver allreduce barrier bcast reduce many-regions none; do run $s; done
+for s in late-sender late-receiver allreduce barrier bcast reduce many-regions completions none; do run $s; done
 expect late-sender "Late Sender" "1 "
 expect late-receiver "Late Receiver" "0 "
 expect allreduce "Wait at N x N" "0 1 3 "
@@ -51,6 +51,9 @@ import json
 waits = [e for e in json.load(open('ls.json'))['traceEvents'] if e.get('cat') == 'wait' and e['name'] == 'Late Sender']
 print(' '.join(str(e['tid']) for e in waits), all($low * 1000 <= e['dur'] <= $high * 1000 for e in waits))")"
 expect many-regions "Late Sender" "1 "
+expect completions "Late Sender" "1 "
+check_eq "completions: the Late Sender is charged to MPI_Waitany, and the Test/Testany/Testall/Testsome/Waitsome completions are all traced (the analysis ran)" \
+    "MPI_Waitany" "$(sqlite3 completions/mpilens.db "SELECT DISTINCT region FROM waits WHERE pattern = 'Late Sender' AND seconds > $quiet")"
 check_eq "after 100 other user regions: charged to MPI_Recv in region many-regions" \
     "MPI_Recv|many-regions" \
     "$(sqlite3 many-regions/mpilens.db "SELECT DISTINCT region, phase FROM waits WHERE pattern = 'Late Sender' AND seconds > $quiet")"

@@ -46,6 +46,12 @@ enum trc_region {
     R_WIN_FLUSH_ALL,
     R_WIN_FLUSH_LOCAL,
     R_WIN_FLUSH_LOCAL_ALL,
+    R_WAITANY,
+    R_WAITSOME,
+    R_TEST,
+    R_TESTANY,
+    R_TESTALL,
+    R_TESTSOME,
     R_REGIONS
 };
 extern const char *const trc_region_names[R_REGIONS];

@@ -62,7 +62,13 @@ const char *const trc_region_names[R_REGIONS] = {"MPI_Send",
                                                  "MPI_Win_flush",
                                                  "MPI_Win_flush_all",
                                                  "MPI_Win_flush_local",
-                                                 "MPI_Win_flush_local_all"};
+                                                 "MPI_Win_flush_local_all",
+                                                 "MPI_Waitany",
+                                                 "MPI_Waitsome",
+                                                 "MPI_Test",
+                                                 "MPI_Testany",
+                                                 "MPI_Testall",
+                                                 "MPI_Testsome"};
 
 int trc_on;
 OTF2_EvtWriter *trc_writer;

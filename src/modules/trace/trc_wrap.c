@@ -1,11 +1,10 @@
 /* trc_wrap.c: what the trace records: Enter/Leave of each traced MPI call, point-to-point
  * send and receive events (peer as the rank in the communicator, as OTF2 defines it, tag,
- * bytes, request ids for non-blocking ones, completed in Wait/Waitall), collective begin
- * and end (operation, communicator, root, bytes). One-sided calls: trc_rma.c. Tracing
- * assumes one thread calls MPI at a time.
- * On an intercommunicator the peer is a rank of the remote group, which OTF2's Comm
- * definition (one group) cannot express: its point-to-point events are recorded on
- * MPI_COMM_WORLD with the peer's world rank (the analysis replays them there), and its
+ * bytes, request ids for non-blocking ones, completed in the Wait and Test families), collective
+ * begin and end (operation, communicator, root, bytes). One-sided calls: trc_rma.c. Tracing assumes
+ * one thread calls MPI at a time. On an intercommunicator the peer is a rank of the remote group,
+ * which OTF2's Comm definition (one group) cannot express: its point-to-point events are recorded
+ * on MPI_COMM_WORLD with the peer's world rank (the analysis replays them there), and its
  * collectives keep their Enter/Leave but no collective event.
  */
 #include <stdlib.h>
@@ -206,24 +205,121 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
     return rc;
 }
 
+/* The rest of the Wait and Test families: what completed is recorded as Wait does. Each
+ * keeps a copy of the request array (completion overwrites it) and a status array of its
+ * own when the caller passed MPI_STATUS(ES)_IGNORE. */
+struct completion {
+    MPI_Request *before;
+    MPI_Status *st;
+};
+
+static struct completion completion_begin(int n, const MPI_Request reqs[], MPI_Status *statuses,
+                                          int ignored)
+{
+    struct completion c = {malloc((n + 1) * sizeof *c.before),
+                           ignored ? malloc((n + 1) * sizeof *c.st) : statuses};
+    memcpy(c.before, reqs, n * sizeof *c.before);
+    return c;
+}
+
+static void completion_end(struct completion *c, const MPI_Status *statuses)
+{
+    if (c->st != statuses)
+        free(c->st);
+    free(c->before);
+}
+
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 {
     if (!trc_on)
         return PMPI_Waitall(n, reqs, statuses);
-    MPI_Request *before = malloc((n + 1) * sizeof *before);
-    MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? malloc((n + 1) * sizeof *st) : statuses;
-    memcpy(before, reqs, n * sizeof *before);
+    struct completion c = completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);
     enter(R_WAITALL, trc_now());
-    int rc = PMPI_Waitall(n, reqs, st);
+    int rc = PMPI_Waitall(n, reqs, c.st);
     uint64_t t = trc_now();
     for (int i = 0; i < n; i++)
-        completed(before[i], &st[i], t);
+        completed(c.before[i], &c.st[i], t);
     leave(R_WAITALL);
-    if (st != statuses)
-        free(st);
-    free(before);
+    completion_end(&c, statuses);
     return rc;
 }
+
+int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+    if (!trc_on)
+        return PMPI_Waitany(n, reqs, index, status);
+    struct completion c = completion_begin(n, reqs, status, status == MPI_STATUS_IGNORE);
+    enter(R_WAITANY, trc_now());
+    int rc = PMPI_Waitany(n, reqs, index, c.st);
+    if (*index != MPI_UNDEFINED)
+        completed(c.before[*index], c.st, trc_now());
+    leave(R_WAITANY);
+    completion_end(&c, status);
+    return rc;
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+    if (!trc_on)
+        return PMPI_Test(req, flag, status);
+    struct completion c = completion_begin(1, req, status, status == MPI_STATUS_IGNORE);
+    enter(R_TEST, trc_now());
+    int rc = PMPI_Test(req, flag, c.st);
+    if (*flag)
+        completed(c.before[0], c.st, trc_now());
+    leave(R_TEST);
+    completion_end(&c, status);
+    return rc;
+}
+
+int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+    if (!trc_on)
+        return PMPI_Testany(n, reqs, index, flag, status);
+    struct completion c = completion_begin(n, reqs, status, status == MPI_STATUS_IGNORE);
+    enter(R_TESTANY, trc_now());
+    int rc = PMPI_Testany(n, reqs, index, flag, c.st);
+    if (*flag && *index != MPI_UNDEFINED)
+        completed(c.before[*index], c.st, trc_now());
+    leave(R_TESTANY);
+    completion_end(&c, status);
+    return rc;
+}
+
+int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+    if (!trc_on)
+        return PMPI_Testall(n, reqs, flag, statuses);
+    struct completion c = completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);
+    enter(R_TESTALL, trc_now());
+    int rc = PMPI_Testall(n, reqs, flag, c.st);
+    uint64_t t = trc_now();
+    for (int i = 0; *flag && i < n; i++)
+        completed(c.before[i], &c.st[i], t);
+    leave(R_TESTALL);
+    completion_end(&c, statuses);
+    return rc;
+}
+
+/* Waitsome and Testsome: the requests at indices[0..*outcount) completed. */
+#define SOME(NAME, REGION)                                                                         \
+    int MPI_##NAME(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]) \
+    {                                                                                              \
+        if (!trc_on)                                                                               \
+            return PMPI_##NAME(n, reqs, outcount, indices, statuses);                              \
+        struct completion c =                                                                      \
+            completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);                  \
+        enter(REGION, trc_now());                                                                  \
+        int rc = PMPI_##NAME(n, reqs, outcount, indices, c.st);                                    \
+        uint64_t t = trc_now();                                                                    \
+        for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)                          \
+            completed(c.before[indices[k]], &c.st[k], t);                                          \
+        leave(REGION);                                                                             \
+        completion_end(&c, statuses);                                                              \
+        return rc;                                                                                 \
+    }
+SOME(Waitsome, R_WAITSOME)
+SOME(Testsome, R_TESTSOME)
 
 /* ---- collectives ---- */
 
