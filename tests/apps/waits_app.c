@@ -8,7 +8,8 @@
  *   reduce         all but the root (0) sleep 50 ms before a Reduce
  *   completions    rank 0 sleeps 50 ms, then sends to rank 1, which waits with MPI_Waitany;
  *                  then messages completed by Test, Testany, Testall, Testsome and
- *                  Waitsome loops (every completion must be in the trace)
+ *                  Waitsome loops, and persistent requests started 4 times (every
+ *                  message and completion must be in the trace)
  *   many-regions   100 user regions entered and left first, then late-sender (the
  *                  analysis must not be limited to a fixed number of regions or phases)
  *   none           the same communication without any sleep
@@ -57,6 +58,17 @@ static void completions(int rank, int delay)
     MPI_Irecv(&z[0], 1, MPI_INT, peer, 6, MPI_COMM_WORLD, &r[0]);
     MPI_Send(&x, 1, MPI_INT, peer, 6, MPI_COMM_WORLD);
     MPI_Waitsome(1, r, &out, idx, MPI_STATUSES_IGNORE);
+    MPI_Send_init(&x, 1, MPI_INT, peer, 7, MPI_COMM_WORLD, &r[0]);
+    MPI_Recv_init(&z[0], 1, MPI_INT, peer, 7, MPI_COMM_WORLD, &r[1]);
+    for (int i = 0; i < 3; i++) {
+        MPI_Startall(2, r);
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    }
+    MPI_Start(&r[1]);
+    MPI_Send(&x, 1, MPI_INT, peer, 7, MPI_COMM_WORLD);
+    MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+    MPI_Request_free(&r[0]);
+    MPI_Request_free(&r[1]);
 }
 
 int main(int argc, char **argv)

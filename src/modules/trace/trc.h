@@ -52,6 +52,8 @@ enum trc_region {
     R_TESTANY,
     R_TESTALL,
     R_TESTSOME,
+    R_START,
+    R_STARTALL,
     R_REGIONS
 };
 extern const char *const trc_region_names[R_REGIONS];

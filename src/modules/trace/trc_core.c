@@ -68,7 +68,9 @@ const char *const trc_region_names[R_REGIONS] = {"MPI_Send",
                                                  "MPI_Test",
                                                  "MPI_Testany",
                                                  "MPI_Testall",
-                                                 "MPI_Testsome"};
+                                                 "MPI_Testsome",
+                                                 "MPI_Start",
+                                                 "MPI_Startall"};
 
 int trc_on;
 OTF2_EvtWriter *trc_writer;

@@ -163,6 +163,96 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
     return rc;
 }
 
+/* ---- persistent requests: remembered at init, recorded at each start ---- */
+
+struct persistent {
+    MPI_Request req;
+    int is_recv, peer, tag, count;
+    MPI_Datatype type;
+    MPI_Comm comm;
+};
+static struct persistent *persistents;
+static int npersistent;
+
+static int keep(int rc, const struct persistent *p)
+{
+    if (rc != MPI_SUCCESS || p->peer == MPI_PROC_NULL)
+        return rc;
+    persistents = realloc(persistents, (npersistent + 1) * sizeof *persistents);
+    persistents[npersistent++] = *p;
+    return rc;
+}
+
+#define SEND_INIT(NAME)                                                                            \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
+                   MPI_Comm comm, MPI_Request *req)                                                \
+    {                                                                                              \
+        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
+        return keep(rc, &(struct persistent){*req, 0, dest, tag, count, type, comm});              \
+    }
+SEND_INIT(Send_init)
+SEND_INIT(Ssend_init)
+SEND_INIT(Bsend_init)
+SEND_INIT(Rsend_init)
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+                  MPI_Request *req)
+{
+    int rc = PMPI_Recv_init(buf, count, type, src, tag, comm, req);
+    return keep(rc, &(struct persistent){*req, 1, src, tag, count, type, comm});
+}
+
+static void started(MPI_Request req, uint64_t t)
+{
+    for (int i = 0; i < npersistent; i++) {
+        const struct persistent *p = &persistents[i];
+        if (p->req != req)
+            continue;
+        uint64_t id = remember(req, p->is_recv, p->type, p->comm);
+        if (p->is_recv) {
+            OTF2_EvtWriter_MpiIrecvRequest(trc_writer, NULL, t, id);
+        } else {
+            struct where w = where(p->comm, p->peer);
+            OTF2_EvtWriter_MpiIsend(trc_writer, NULL, t, w.peer, w.comm, p->tag,
+                                    trc_bytes(p->count, p->type), id);
+        }
+        return;
+    }
+}
+
+int MPI_Start(MPI_Request *req)
+{
+    if (!trc_on)
+        return PMPI_Start(req);
+    uint64_t t = trc_now();
+    enter(R_START, t);
+    int rc = PMPI_Start(req);
+    started(*req, t);
+    leave(R_START);
+    return rc;
+}
+
+int MPI_Startall(int n, MPI_Request reqs[])
+{
+    if (!trc_on)
+        return PMPI_Startall(n, reqs);
+    uint64_t t = trc_now();
+    enter(R_STARTALL, t);
+    int rc = PMPI_Startall(n, reqs);
+    for (int i = 0; i < n; i++)
+        started(reqs[i], t);
+    leave(R_STARTALL);
+    return rc;
+}
+
+int MPI_Request_free(MPI_Request *req)
+{
+    for (int i = 0; i < npersistent; i++)
+        if (persistents[i].req == *req)
+            persistents[i--] = persistents[--npersistent];
+    return PMPI_Request_free(req);
+}
+
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
                  int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
                  MPI_Status *status)
