@@ -11,7 +11,8 @@
  *  - collectives exchange enter times with the same collective on the replay communicator:
  *    Wait at Barrier, Wait at N x N (max enter - own enter), Late Broadcast (root enter -
  *    own enter, non-roots of one-to-all), Early Reduce (latest enter of the others - root
- *    enter, at the root of all-to-one).
+ *    enter, at the root of all-to-one), Early Scan (latest enter of the ranks up to this
+ *    one - own enter, in MPI_Scan and MPI_Exscan).
  * Each waiting time is bounded by the duration of the call and charged to pattern x region
  * x rank; rank 0 writes them into the run database (table waits). The one-sided patterns
  * are replay_rma.c's (included below: it shares this file's replay state).
@@ -33,6 +34,7 @@ enum pattern {
     WAIT_BARRIER,
     LATE_BROADCAST,
     EARLY_REDUCE,
+    EARLY_SCAN,
     WAIT_AT_FENCE,
     EARLY_FENCE,
     LATE_POST,
@@ -42,19 +44,13 @@ enum pattern {
     MPI_TIME,
     PATTERNS
 };
-static const char *const pattern_names[PATTERNS] = {"Late Sender",
-                                                    "Late Receiver",
-                                                    "Wait at N x N",
-                                                    "Wait at Barrier",
-                                                    "Late Broadcast",
-                                                    "Early Reduce",
-                                                    "Wait at Fence",
-                                                    "Early Fence",
-                                                    "Late Post",
-                                                    "Early Transfer",
-                                                    "Early Wait",
-                                                    "Late Complete",
-                                                    "MPI"};
+static const char *const pattern_names[PATTERNS] = {"Late Sender",    "Late Receiver",
+                                                    "Wait at N x N",  "Wait at Barrier",
+                                                    "Late Broadcast", "Early Reduce",
+                                                    "Early Scan",     "Wait at Fence",
+                                                    "Early Fence",    "Late Post",
+                                                    "Early Transfer", "Early Wait",
+                                                    "Late Complete",  "MPI"};
 static int rank, size;
 
 /* The global definitions, in tables indexed by OTF2's (dense) ids and grown as definitions
@@ -368,6 +364,11 @@ static OTF2_CallbackCode on_collective_end(OTF2_LocationRef l, OTF2_TimeStamp t,
             later(other, EARLY_REDUCE);
         break;
     }
+    case OTF2_COLLECTIVE_OP_SCAN:
+    case OTF2_COLLECTIVE_OP_EXSCAN: /* waits for the ranks before it */
+        MPI_Scan(&mine, &other, 1, MPI_UINT64_T, MPI_MAX, c);
+        later(other, EARLY_SCAN);
+        break;
     default: /* all-to-all kinds */
         MPI_Allreduce(&mine, &other, 1, MPI_UINT64_T, MPI_MAX, c);
         later(other, WAIT_NXN);

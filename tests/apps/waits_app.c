@@ -6,6 +6,8 @@
  *   barrier        rank 1 sleeps 50 ms before a Barrier
  *   bcast          the root (0) sleeps 50 ms before a Bcast
  *   reduce         all but the root (0) sleep 50 ms before a Reduce
+ *   scan           rank 0 sleeps 50 ms before an MPI_Scan (ranks 1-3 wait for it)
+ *   alltoallv      rank 2 sleeps 50 ms before an MPI_Alltoallv
  *   completions    rank 0 sleeps 50 ms, then sends to rank 1, which waits with MPI_Waitany;
  *                  then messages completed by Test, Testany, Testall, Testsome and
  *                  Waitsome loops, and persistent requests started 4 times (every
@@ -127,6 +129,19 @@ int main(int argc, char **argv)
         if (rank != 0)
             usleep(delay);
         MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    }
+    if (strcmp(s, "scan") == 0 || strcmp(s, "none") == 0) {
+        if (rank == 0)
+            usleep(delay);
+        MPI_Scan(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    }
+    if (strcmp(s, "alltoallv") == 0 || strcmp(s, "none") == 0) {
+        int counts[64], displs[64], out[64], in[64];
+        for (int i = 0; i < 64; i++)
+            counts[i] = 1, displs[i] = i, out[i] = rank;
+        if (rank == 2)
+            usleep(delay);
+        MPI_Alltoallv(out, counts, displs, MPI_INT, in, counts, displs, MPI_INT, MPI_COMM_WORLD);
     }
     if (strcmp(s, "completions") == 0 && rank < 2)
         completions(rank, delay);

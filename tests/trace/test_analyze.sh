@@ -33,14 +33,18 @@ expect() {
     check_eq "$1: $2 on ranks $3" "$3" "$ranks"
     check_eq "$1: $2 of 50 ms within $low..$high ms ($found)" "1" "$ok"
 }
-for s in late-sender late-receiver allreduce barrier bcast reduce many-regions completions none; do run $s; done
+for s in late-sender late-receiver allreduce barrier bcast reduce scan alltoallv many-regions completions none; do
+    run $s
+done
 expect late-sender "Late Sender" "1 "
 expect late-receiver "Late Receiver" "0 "
 expect allreduce "Wait at N x N" "0 1 3 "
 expect barrier "Wait at Barrier" "0 2 3 "
 expect bcast "Late Broadcast" "1 2 3 "
 expect reduce "Early Reduce" "0 "
-for p in "Late Sender" "Late Receiver" "Wait at N x N" "Late Broadcast" "Early Reduce"; do
+expect scan "Early Scan" "1 2 3 "
+expect alltoallv "Wait at N x N" "0 1 3 "
+for p in "Late Sender" "Late Receiver" "Wait at N x N" "Late Broadcast" "Early Reduce" "Early Scan"; do
     check_eq "without delays: no $p above ${quiet}s" "" "$(waits none "$p")"
 done
 # export after analyze: the analysis's wait intervals marked on the ranks that waited.

@@ -54,6 +54,14 @@ enum trc_region {
     R_TESTSOME,
     R_START,
     R_STARTALL,
+    R_GATHERV,
+    R_SCATTERV,
+    R_ALLGATHERV,
+    R_ALLTOALLV,
+    R_REDUCE_SCATTER,
+    R_REDUCE_SCATTER_BLOCK,
+    R_SCAN,
+    R_EXSCAN,
     R_REGIONS
 };
 extern const char *const trc_region_names[R_REGIONS];

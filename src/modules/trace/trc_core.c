@@ -70,7 +70,15 @@ const char *const trc_region_names[R_REGIONS] = {"MPI_Send",
                                                  "MPI_Testall",
                                                  "MPI_Testsome",
                                                  "MPI_Start",
-                                                 "MPI_Startall"};
+                                                 "MPI_Startall",
+                                                 "MPI_Gatherv",
+                                                 "MPI_Scatterv",
+                                                 "MPI_Allgatherv",
+                                                 "MPI_Alltoallv",
+                                                 "MPI_Reduce_scatter",
+                                                 "MPI_Reduce_scatter_block",
+                                                 "MPI_Scan",
+                                                 "MPI_Exscan"};
 
 int trc_on;
 OTF2_EvtWriter *trc_writer;

@@ -488,6 +488,84 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
                PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 
+/* ---- the v-variants, reduce-scatter and scans: bytes from the counts ---- */
+
+/* The bytes of counts[0..n) elements of type (n: the communicator's size). */
+static uint64_t all_bytes(const int counts[], MPI_Datatype type, MPI_Comm comm)
+{
+    uint64_t total = 0;
+    int n = lens_comm(comm)->size;
+    for (int i = 0; counts && i < n; i++)
+        total += trc_bytes(counts[i], type);
+    return total;
+}
+
+static int is_root(MPI_Comm comm, int root)
+{
+    return lens_comm(comm)->rank == root;
+}
+
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
+                const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    COLLECTIVE(R_GATHERV, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
+               trc_bytes(scount, stype), is_root(comm, root) ? all_bytes(rcounts, rtype, comm) : 0,
+               PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm));
+}
+
+int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    COLLECTIVE(R_SCATTERV, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
+               is_root(comm, root) ? all_bytes(scounts, stype, comm) : 0, trc_bytes(rcount, rtype),
+               PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm));
+}
+
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
+{
+    COLLECTIVE(R_ALLGATHERV, OTF2_COLLECTIVE_OP_ALLGATHERV, comm, OTF2_UNDEFINED_UINT32,
+               trc_bytes(scount, stype), all_bytes(rcounts, rtype, comm),
+               PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm));
+}
+
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+                  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+                  MPI_Comm comm)
+{
+    COLLECTIVE(R_ALLTOALLV, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, OTF2_UNDEFINED_UINT32,
+               sbuf == MPI_IN_PLACE ? 0 : all_bytes(scounts, stype, comm),
+               all_bytes(rcounts, rtype, comm),
+               PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm));
+}
+
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
+                       MPI_Op op, MPI_Comm comm)
+{
+    COLLECTIVE(R_REDUCE_SCATTER, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, OTF2_UNDEFINED_UINT32,
+               all_bytes(rcounts, type, comm), trc_bytes(rcounts[lens_comm(comm)->rank], type),
+               PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm));
+}
+
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op,
+                             MPI_Comm comm)
+{
+    COLLECTIVE(R_REDUCE_SCATTER_BLOCK, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm,
+               OTF2_UNDEFINED_UINT32, trc_bytes(rcount, type) * (uint64_t)lens_comm(comm)->size,
+               trc_bytes(rcount, type),
+               PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm));
+}
+
+#define SCAN(NAME, REGION, OP)                                                                     \
+    int MPI_##NAME(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,          \
+                   MPI_Comm comm)                                                                  \
+    {                                                                                              \
+        COLLECTIVE(REGION, OP, comm, OTF2_UNDEFINED_UINT32, trc_bytes(count, type),                \
+                   trc_bytes(count, type), PMPI_##NAME(sbuf, rbuf, count, type, op, comm));        \
+    }
+SCAN(Scan, R_SCAN, OTF2_COLLECTIVE_OP_SCAN)
+SCAN(Exscan, R_EXSCAN, OTF2_COLLECTIVE_OP_EXSCAN)
+
 /* ---- life ---- */
 
 const char mpilens_module_description[] =
