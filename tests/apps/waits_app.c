@@ -10,8 +10,9 @@
  *   alltoallv      rank 2 sleeps 50 ms before an MPI_Alltoallv
  *   completions    rank 0 sleeps 50 ms, then sends to rank 1, which waits with MPI_Waitany;
  *                  then messages completed by Test, Testany, Testall, Testsome and
- *                  Waitsome loops, and persistent requests started 4 times (every
- *                  message and completion must be in the trace)
+ *                  Waitsome loops, persistent requests started 4 times, a
+ *                  Sendrecv_replace and an Irsend (every message and completion must be
+ *                  in the trace)
  *   many-regions   100 user regions entered and left first, then late-sender (the
  *                  analysis must not be limited to a fixed number of regions or phases)
  *   none           the same communication without any sleep
@@ -71,6 +72,11 @@ static void completions(int rank, int delay)
     MPI_Wait(&r[1], MPI_STATUS_IGNORE);
     MPI_Request_free(&r[0]);
     MPI_Request_free(&r[1]);
+    /* ready mode: the receive is posted before the Sendrecv_replace handshake */
+    MPI_Irecv(&z[1], 1, MPI_INT, peer, 9, MPI_COMM_WORLD, &r[1]);
+    MPI_Sendrecv_replace(&z[0], 1, MPI_INT, peer, 8, peer, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Irsend(&x, 1, MPI_INT, peer, 9, MPI_COMM_WORLD, &r[0]);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
 }
 
 int main(int argc, char **argv)

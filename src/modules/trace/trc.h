@@ -62,6 +62,9 @@ enum trc_region {
     R_REDUCE_SCATTER_BLOCK,
     R_SCAN,
     R_EXSCAN,
+    R_IBSEND,
+    R_IRSEND,
+    R_SENDRECV_REPLACE,
     R_REGIONS
 };
 extern const char *const trc_region_names[R_REGIONS];

@@ -78,7 +78,10 @@ const char *const trc_region_names[R_REGIONS] = {"MPI_Send",
                                                  "MPI_Reduce_scatter",
                                                  "MPI_Reduce_scatter_block",
                                                  "MPI_Scan",
-                                                 "MPI_Exscan"};
+                                                 "MPI_Exscan",
+                                                 "MPI_Ibsend",
+                                                 "MPI_Irsend",
+                                                 "MPI_Sendrecv_replace"};
 
 int trc_on;
 OTF2_EvtWriter *trc_writer;

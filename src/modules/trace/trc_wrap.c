@@ -132,6 +132,8 @@ BLOCKING_SEND(Rsend, R_RSEND)
     }
 NONBLOCKING_SEND(Isend, R_ISEND)
 NONBLOCKING_SEND(Issend, R_ISSEND)
+NONBLOCKING_SEND(Ibsend, R_IBSEND)
+NONBLOCKING_SEND(Irsend, R_IRSEND)
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
              MPI_Status *status)
@@ -253,6 +255,26 @@ int MPI_Request_free(MPI_Request *req)
     return PMPI_Request_free(req);
 }
 
+/* The two halves of a Sendrecv(_replace) around the call that does both. */
+static void sendrecv_sent(MPI_Comm comm, int dest, int tag, uint64_t bytes, uint64_t t)
+{
+    if (dest != MPI_PROC_NULL) {
+        struct where w = where(comm, dest);
+        OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, w.peer, w.comm, tag, bytes);
+    }
+}
+
+static void sendrecv_received(MPI_Comm comm, int src, const MPI_Status *st)
+{
+    if (src != MPI_PROC_NULL) {
+        int got = 0;
+        PMPI_Get_count(st, MPI_BYTE, &got);
+        struct where w = where(comm, st->MPI_SOURCE);
+        OTF2_EvtWriter_MpiRecv(trc_writer, NULL, trc_now(), w.peer, w.comm, st->MPI_TAG,
+                               (uint64_t)got);
+    }
+}
+
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
                  int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
                  MPI_Status *status)
@@ -264,20 +286,27 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     uint64_t t = trc_now();
     enter(R_SENDRECV, t);
-    if (dest != MPI_PROC_NULL) {
-        struct where w = where(comm, dest);
-        OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, w.peer, w.comm, stag, trc_bytes(scount, stype));
-    }
+    sendrecv_sent(comm, dest, stag, trc_bytes(scount, stype), t);
     int rc =
         PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, st);
-    if (src != MPI_PROC_NULL) {
-        int got = 0;
-        PMPI_Get_count(st, MPI_BYTE, &got);
-        struct where w = where(comm, st->MPI_SOURCE);
-        OTF2_EvtWriter_MpiRecv(trc_writer, NULL, trc_now(), w.peer, w.comm, st->MPI_TAG,
-                               (uint64_t)got);
-    }
+    sendrecv_received(comm, src, st);
     leave(R_SENDRECV);
+    return rc;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag, int src,
+                         int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!trc_on)
+        return PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, status);
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    uint64_t t = trc_now();
+    enter(R_SENDRECV_REPLACE, t);
+    sendrecv_sent(comm, dest, stag, trc_bytes(count, type), t);
+    int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, st);
+    sendrecv_received(comm, src, st);
+    leave(R_SENDRECV_REPLACE);
     return rc;
 }
 
