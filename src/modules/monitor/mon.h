@@ -50,6 +50,8 @@ void mon_file_opened(MPI_File fh, const char *name);
 void mon_file_closed(MPI_File fh);
 /* World rank of rank r of comm (its remote group for intercommunicators), or -1. */
 int mon_world_rank_slow(MPI_Comm comm, int r);
+/* The same when comm's record rec is already at hand. */
+int mon_world_rank_of(const struct lens_comm *rec, MPI_Comm comm, int r);
 /* count x the size of type, through PMPI_Type_size (and filling the cache). */
 uint64_t mon_bytes_slow(int count, MPI_Datatype type);
 /* Forgets every cached type size (a freed handle may come back as another type). */

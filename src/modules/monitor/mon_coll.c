@@ -25,11 +25,7 @@ static struct coll_comm coll_comm_of(MPI_Comm comm)
 
 static int world_of(const struct coll_comm *c, int i)
 {
-    if (c->comm == MPI_COMM_WORLD)
-        return i;
-    if (!c->rec->inter)
-        return i < c->rec->size ? c->rec->members[i] : -1;
-    return lens_comm_peer_world_rank(c->comm, i);
+    return c->comm == MPI_COMM_WORLD ? i : mon_world_rank_of(c->rec, c->comm, i);
 }
 
 /* This rank's place in comm (Allgatherv with MPI_IN_PLACE: its own receive count). */

@@ -120,12 +120,16 @@ void mon_forget_types(void)
     memset(mon_type_cache, 0, sizeof mon_type_cache);
 }
 
-int mon_world_rank_slow(MPI_Comm comm, int r)
+int mon_world_rank_of(const struct lens_comm *rec, MPI_Comm comm, int r)
 {
-    struct lens_comm *rec = lens_comm(comm);
     if (!rec->inter)
         return r < rec->size ? rec->members[r] : -1;
     return lens_comm_peer_world_rank(comm, r);
+}
+
+int mon_world_rank_slow(MPI_Comm comm, int r)
+{
+    return mon_world_rank_of(lens_comm(comm), comm, r);
 }
 
 static struct mon_file *file_of(uintptr_t key)
