@@ -19,6 +19,8 @@
 
 struct where {
     uint32_t comm, peer;
+    const uint32_t *remote; /* an intercommunicator: its remote group's world ranks, */
+    uint32_t nremote;       /* (trc_remote_world), else NULL */
 };
 
 /* World rank of rank r of a remote group (n world ranks), or r if out of range. */
@@ -31,10 +33,10 @@ static struct where where(MPI_Comm comm, int peer)
 {
     struct lens_comm *rec = lens_comm(comm);
     if (!rec->inter)
-        return (struct where){trc_comm_of(rec), (uint32_t)peer};
+        return (struct where){trc_comm_of(rec), (uint32_t)peer, NULL, 0};
     uint32_t n;
     const uint32_t *remote = trc_remote_world(comm, &n);
-    return (struct where){trc_comm(MPI_COMM_WORLD), world_of(remote, n, peer)};
+    return (struct where){trc_comm(MPI_COMM_WORLD), world_of(remote, n, peer), remote, n};
 }
 
 /* ---- requests: id, and what a receive needs at completion ---- */
@@ -42,33 +44,20 @@ static struct where where(MPI_Comm comm, int peer)
 struct pending {
     MPI_Request req;
     uint64_t id;
-    int is_recv, type_size;
-    uint32_t comm;
-    const uint32_t *remote; /* a receive on an intercommunicator: its remote group's world */
-    uint32_t nremote;       /* ranks (trc_remote_world), else NULL */
+    int is_recv;
+    struct where where; /* a receive's source is translated through where.remote */
 };
 static struct pending *pendings;
 static int npending, cap;
 static uint64_t next_id = 1;
 
-static uint64_t remember(MPI_Request req, int is_recv, MPI_Datatype type, MPI_Comm mpi_comm)
+static uint64_t remember(MPI_Request req, int is_recv, const struct where *w)
 {
-    struct lens_comm *rec = lens_comm(mpi_comm);
-    uint32_t comm = trc_comm_of(rec), nremote = 0;
-    const uint32_t *remote = NULL;
-    if (rec->inter) {
-        comm = trc_comm(MPI_COMM_WORLD);
-        remote = trc_remote_world(mpi_comm, &nremote);
-    }
     if (npending == cap) {
         cap = cap ? 2 * cap : 64;
         pendings = realloc(pendings, cap * sizeof *pendings);
     }
-    int size = 0;
-    if (type != MPI_DATATYPE_NULL)
-        PMPI_Type_size(type, &size);
-    pendings[npending] = (struct pending){req, next_id, is_recv, size, comm, remote, nremote};
-    npending++;
+    pendings[npending++] = (struct pending){req, next_id, is_recv, *w};
     return next_id++;
 }
 
@@ -80,10 +69,10 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
         if (pendings[i].is_recv) {
             int count = 0;
             PMPI_Get_count(st, MPI_BYTE, &count);
-            uint32_t source = pendings[i].remote ? world_of(pendings[i].remote, pendings[i].nremote,
-                                                            st->MPI_SOURCE)
-                                                 : (uint32_t)st->MPI_SOURCE;
-            OTF2_EvtWriter_MpiIrecv(trc_writer, NULL, t, source, pendings[i].comm, st->MPI_TAG,
+            const struct where *w = &pendings[i].where;
+            uint32_t source = w->remote ? world_of(w->remote, w->nremote, st->MPI_SOURCE)
+                                        : (uint32_t)st->MPI_SOURCE;
+            OTF2_EvtWriter_MpiIrecv(trc_writer, NULL, t, source, w->comm, st->MPI_TAG,
                                     (uint64_t)count, pendings[i].id);
         } else {
             OTF2_EvtWriter_MpiIsendComplete(trc_writer, NULL, t, pendings[i].id);
@@ -123,8 +112,8 @@ BLOCKING_SEND(Rsend, R_RSEND)
         uint64_t t = trc_now();                                                                    \
         enter(REGION, t);                                                                          \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
-        uint64_t id = remember(*req, 0, type, comm);                                               \
         struct where w = where(comm, dest);                                                        \
+        uint64_t id = remember(*req, 0, &w);                                                       \
         OTF2_EvtWriter_MpiIsend(trc_writer, NULL, t, w.peer, w.comm, tag, trc_bytes(count, type),  \
                                 id);                                                               \
         leave(REGION);                                                                             \
@@ -160,7 +149,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
     uint64_t t = trc_now();
     enter(R_IRECV, t);
     int rc = PMPI_Irecv(buf, count, type, src, tag, comm, req);
-    OTF2_EvtWriter_MpiIrecvRequest(trc_writer, NULL, t, remember(*req, 1, type, comm));
+    struct where w = where(comm, src);
+    OTF2_EvtWriter_MpiIrecvRequest(trc_writer, NULL, t, remember(*req, 1, &w));
     leave(R_IRECV);
     return rc;
 }
@@ -210,11 +200,11 @@ static void started(MPI_Request req, uint64_t t)
         const struct persistent *p = &persistents[i];
         if (p->req != req)
             continue;
-        uint64_t id = remember(req, p->is_recv, p->type, p->comm);
+        struct where w = where(p->comm, p->peer);
+        uint64_t id = remember(req, p->is_recv, &w);
         if (p->is_recv) {
             OTF2_EvtWriter_MpiIrecvRequest(trc_writer, NULL, t, id);
         } else {
-            struct where w = where(p->comm, p->peer);
             OTF2_EvtWriter_MpiIsend(trc_writer, NULL, t, w.peer, w.comm, p->tag,
                                     trc_bytes(p->count, p->type), id);
         }
