@@ -11,9 +11,9 @@
 
 int cli_export(int argc, char **argv);
 
-static const char *const files[] = {"trace/traces.otf2",   "trace/traces.def",
-                                    "trace/traces/0.def",  "trace/traces/0.evt",
-                                    "trace/traces/1.evt",  "trace/traces/3.evt"};
+static const char *const files[] = {"trace/traces.otf2",  "trace/traces.def",
+                                    "trace/traces/0.def", "trace/traces/0.evt",
+                                    "trace/traces/1.evt", "trace/traces/3.evt"};
 #define NFILES (sizeof files / sizeof *files)
 
 static char seed[4096];
@@ -52,17 +52,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     char run[600], path[5000], from[5000];
     snprintf(run, sizeof run, "%s/run", fuzz_dir());
-    snprintf(path, sizeof path, "%s/trace/traces", run);
     mkdir(run, 0700);
     snprintf(path, sizeof path, "%s/trace", run);
     mkdir(path, 0700);
     snprintf(path, sizeof path, "%s/trace/traces", run);
     mkdir(path, 0700);
-    static const char *const all[] = {"trace/traces.otf2",  "trace/traces.def",
-                                      "trace/traces/0.def", "trace/traces/0.evt",
-                                      "trace/traces/1.def", "trace/traces/1.evt",
-                                      "trace/traces/2.def", "trace/traces/2.evt",
-                                      "trace/traces/3.def", "trace/traces/3.evt"};
+    static const char *const all[] = {
+        "trace/traces.otf2",  "trace/traces.def",   "trace/traces/0.def", "trace/traces/0.evt",
+        "trace/traces/1.def", "trace/traces/1.evt", "trace/traces/2.def", "trace/traces/2.evt",
+        "trace/traces/3.def", "trace/traces/3.evt"};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         snprintf(from, sizeof from, "%s/%s", seed, all[i]);
         snprintf(path, sizeof path, "%s/%s", run, all[i]);

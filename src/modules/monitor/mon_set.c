@@ -125,7 +125,6 @@ void mon_set_free(struct mon_set *s)
     memset(s, 0, sizeof *s);
 }
 
-
 static const char *const kind_names[MON_KINDS] = {"p2p", "coll", "rma", "rma_recv"};
 
 static int write_rows(sqlite3 *db, const struct mon_set *s, const int *comm_ids)
