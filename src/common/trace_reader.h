@@ -35,6 +35,18 @@ static inline OTF2_ErrorCode trace_reader_quiet(void *user, const char *file, ui
     return code;
 }
 
+/* PATH open for reading, with its size in *size; NULL (and -1) if it cannot be read. */
+static inline FILE *trace_open_sized(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    *size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (*size < 0 && f) {
+        fclose(f);
+        f = NULL;
+    }
+    return f;
+}
+
 static inline uint64_t trace_anchor_u64(const unsigned char *h, int at)
 {
     uint64_t v = 0;
@@ -89,8 +101,8 @@ static inline int trace_anchor_problem(const char *anchor, char *why, size_t n)
     }
     uint64_t defs = trace_anchor_u64(h, 38);
     snprintf(path, sizeof path, "%.*s.def", (int)(len - 5), anchor);
-    FILE *d = fopen(path, "rb");
-    long def_bytes = d && fseek(d, 0, SEEK_END) == 0 ? ftell(d) : -1;
+    long def_bytes;
+    FILE *d = trace_open_sized(path, &def_bytes);
     if (d)
         fclose(d);
     if (def_bytes >= 0 && defs > (uint64_t)def_bytes) {
@@ -186,9 +198,9 @@ static inline int trace_chunk_header(FILE *f, long off, uint64_t *first, uint64_
 static inline void trace_damage_where(const char *path, uint64_t chunk, uint64_t good, char *why,
                                       size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (size < 0 || chunk == 0) {
+    long size;
+    FILE *f = trace_open_sized(path, &size);
+    if (!f || chunk == 0) {
         snprintf(why, n, "%s: unreadable after event %llu; trace the run again", path,
                  (unsigned long long)good);
         if (f)
@@ -229,8 +241,8 @@ static inline void trace_damage_where(const char *path, uint64_t chunk, uint64_t
  * chunk definitions: the file is one piece after its header). */
 static inline void trace_damage_where_defs(const char *path, uint64_t good, char *why, size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    long size;
+    FILE *f = trace_open_sized(path, &size);
     uint64_t first, last;
     if (f && size >= 18 && !trace_chunk_header(f, 0, &first, &last))
         snprintf(why, n, "%s: corrupt header at byte 0 (file of %ld bytes); trace the run again",
@@ -244,8 +256,8 @@ static inline void trace_damage_where_defs(const char *path, uint64_t good, char
         fclose(f);
 }
 
-/* 1 when some rank's events in RUN (archive READER, RANKS ranks) cannot all be read: WHY
- * says where (trace_damage_where) for the first such rank. */
+/* 1 when some rank's definitions or events in RUN (archive ANCHOR, RANKS ranks) cannot all
+ * be read: WHY says where (trace_damage_where, _defs) for the first such rank. */
 static inline int trace_events_problem(const char *run, const char *anchor,
                                        unsigned long long ranks, char *why, size_t n)
 {
