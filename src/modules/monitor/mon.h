@@ -105,6 +105,12 @@ static inline int mon_world_rank(MPI_Comm comm, int r)
     return comm == MPI_COMM_WORLD ? r : mon_world_rank_slow(comm, r);
 }
 
+/* The histogram bin of a message size: 0 for empty, k for [2^(k-1), 2^k). */
+static inline int mon_bin_of(uint64_t size)
+{
+    return size == 0 ? 0 : 64 - __builtin_clzll(size);
+}
+
 static inline void mon_add(uint64_t *p, uint64_t v)
 {
     if (mon_threaded)
@@ -134,7 +140,7 @@ static inline __attribute__((always_inline)) int mon_count_send_fast(MPI_Comm co
         return 0;
     mon_counts[MON_P2P][dest] += 1;
     mon_sizes[MON_P2P][dest] += size;
-    h[size ? 64 - __builtin_clzll(size) : 0] += 1;
+    h[mon_bin_of(size)] += 1;
     return 1;
 }
 

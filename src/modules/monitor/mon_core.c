@@ -38,11 +38,6 @@ void mon_setup(void)
     mon_histograms = calloc(mon_nprocs, sizeof *mon_histograms);
 }
 
-static int bin_of(uint64_t size)
-{
-    return size == 0 ? 0 : 64 - __builtin_clzll(size);
-}
-
 void mon_record(int kind, int peer, uint64_t size)
 {
     if (peer < 0 || peer >= mon_nprocs)
@@ -59,7 +54,7 @@ void mon_record(int kind, int peer, uint64_t size)
         if (h != fresh)
             free(fresh);
     }
-    mon_add(&h[bin_of(size)], 1);
+    mon_add(&h[mon_bin_of(size)], 1);
 }
 
 void mon_count_send_slow(MPI_Comm comm, int dest, int count, MPI_Datatype type)
