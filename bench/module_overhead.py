@@ -27,12 +27,18 @@ OPS = ('pingpong0', 'pingpong1k', 'allreduce', 'alltoall')
 MPIRUN = 'mpirun --allow-run-as-root --oversubscribe'
 
 
-def run(build, np, modules, extra_mpirun='', args=()):
+def tool_env(build, modules):
+    """The environment of a run under MODULES (comma-separated; none: no mpilens at all)."""
     env = dict(os.environ, MPILENS_OUTPUT='/tmp/mpilens-bench-out')
     env.pop('MPILENS_MODULES', None)
     if modules:
         env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
         env['MPILENS_MODULES'] = modules
+    return env
+
+
+def run(build, np, modules, extra_mpirun='', args=()):
+    env = tool_env(build, modules)
     cmd = shlex.split(MPIRUN + ' ' + extra_mpirun) + ['-np', str(np),
                                                       os.path.join(build, 'bench', 'module_overhead')] + list(args)
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stdout
@@ -41,11 +47,7 @@ def run(build, np, modules, extra_mpirun='', args=()):
 
 
 def instructions(build, modules, path, op, n, ompi_monitoring=False):
-    env = dict(os.environ, MPILENS_OUTPUT='/tmp/mpilens-bench-out')
-    env.pop('MPILENS_MODULES', None)
-    if modules:
-        env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
-        env['MPILENS_MODULES'] = modules
+    env = tool_env(build, modules)
     if ompi_monitoring:
         env['OMPI_MCA_pml_monitoring_enable'] = '1'
     cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
