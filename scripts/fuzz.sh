@@ -1,8 +1,9 @@
 #!/bin/bash
 # fuzz.sh: the libFuzzer targets of fuzz/ (our own parsers: module lists and config files,
-# traffic matrices in CSV and Open MPI .prof form, and the trace readers of `mpilens
-# export`), built with clang's address and undefined-behaviour sanitizers. First every kept
-# input of fuzz/regressions/TARGET/ (crashers found earlier) is replayed, then each target
+# traffic matrices in CSV and Open MPI .prof form, the trace readers of `mpilens export`,
+# and the run database's readers, `mpilens report` and `matrix`), built with clang's address and undefined-behaviour sanitizers. First every kept
+# input of fuzz/regressions/TARGET/ (crashers found earlier) and every seed of
+# fuzz/corpus/TARGET/ is replayed (the test suite stops there: SECONDS 0), then each target
 # fuzzes for SECONDS from its seeds (fuzz/corpus/TARGET) and what it learned before
 # (build-fuzz/corpus/TARGET). A crash, leak or hang stops with the input's path: fix the
 # bug and keep the input in fuzz/regressions/TARGET/.
@@ -13,7 +14,7 @@ out=${MPILENS_FUZZ_BUILD:-$root/build-fuzz}
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(config matrix trace)
+[ ${#targets[@]} -gt 0 ] || targets=(config matrix trace db)
 command -v clang > /dev/null || { echo "fuzz.sh: clang is not installed (apt-get install clang)"; exit 77; }
 
 mkdir -p "$out"
@@ -28,12 +29,17 @@ for t in "${targets[@]}"; do
     config) build config "$root/fuzz/fuzz_config.c" "$root/src/core/modspec.c" ;;
     matrix) build matrix "$root/fuzz/fuzz_matrix.c" "$root/src/cli/triples.c" "$root/src/cli/ompi_prof.c" -lm ;;
     trace) build trace "$root/fuzz/fuzz_trace.c" "$root/src/cli/export.c" "$root/src/cli/paths.c" "$root/src/db/rundb.c" \
+                 "$root/src/common/trace_reader.c" "$root/src/common/trace_anchor.c" "$root/src/common/trace_check.c" \
                  -lopen-trace-format2 -lsqlite3 -lm ;;
-    *) echo "fuzz.sh: unknown target '$t': use config, matrix or trace"; exit 2 ;;
+    db) build db "$root/fuzz/fuzz_db.c" "$root/src/cli/paths.c" "$root/src/db/rundb.c" \
+              "$root/src/cli/"{report,report_query,report_text,report_html,report_waits}.c \
+              "$root/src/cli/"{matrix,matrix_load,matrix_output,matrix_prof}.c -lsqlite3 -lm ;;
+    *) echo "fuzz.sh: unknown target '$t': use config, matrix, trace or db"; exit 2 ;;
     esac
 done
 
 export MPILENS_FUZZ_TRACE_SEED="$root/fuzz/trace-seed"
+cd "$out" # what the sanitizers write of the readers' checking children lands here
 # A size read from a corrupt anchor makes OTF2 ask for gigabytes (without touching them:
 # production fails in seconds with a few MB resident). Under ASan that would look like an
 # out-of-memory, so allocations above 512 MB fail (return NULL) instead, and OTF2 reports
@@ -41,11 +47,14 @@ export MPILENS_FUZZ_TRACE_SEED="$root/fuzz/trace-seed"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=512}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/fuzz/lsan.supp:print_suppressions=0}
 for t in "${targets[@]}"; do
-    kept=("$root"/fuzz/regressions/"$t"/*)
-    if [ -e "${kept[0]}" ]; then
+    kept=()
+    for f in "$root"/fuzz/regressions/"$t"/* "$root"/fuzz/corpus/"$t"/*; do
+        [ -f "$f" ] && kept+=("$f")
+    done
+    if [ ${#kept[@]} -gt 0 ]; then
         "$out/fuzz_$t" -close_fd_mask=3 -timeout=10 "${kept[@]}" > "$out/replay_$t.log" 2>&1 ||
             { tail -40 "$out/replay_$t.log"; echo "fuzz.sh: $t: a kept input fails again (see above)"; exit 1; }
-        echo "fuzz.sh: $t: ${#kept[@]} kept inputs replayed"
+        echo "fuzz.sh: $t: ${#kept[@]} kept inputs and seeds replayed"
     fi
     [ "$seconds" -gt 0 ] || continue
     mkdir -p "$out/corpus/$t" "$out/artifacts/$t"

@@ -134,13 +134,12 @@ int cli_analyze(int argc, char **argv)
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
     uint64_t ranks = 0;
-    OTF2_Reader *reader = trace_reader_open(anchor, &ranks);
     char why[8500];
-    if (!reader && access(anchor, R_OK) == 0) {
-        trace_open_problem(anchor, why, sizeof why);
+    if (access(anchor, R_OK) == 0 && trace_check_run(run, &ranks, "analyze", why, sizeof why)) {
         fprintf(stderr, "mpilens: analyze: %s\n", why);
         return 2;
     }
+    OTF2_Reader *reader = trace_reader_open(anchor, &ranks);
     if (!reader || ranks == 0) {
         if (reader)
             OTF2_Reader_Close(reader);

@@ -410,8 +410,10 @@ int cli_export(int argc, char **argv)
                     anchor);
     struct state s = {0};
     uint64_t nloc = 0;
-    OTF2_Reader *reader = trace_reader_open(anchor, &nloc);
     char why[8500];
+    if (trace_check_run(run, &nloc, "export", why, sizeof why))
+        return fail("%s", why);
+    OTF2_Reader *reader = trace_reader_open(anchor, &nloc);
     if (!reader) {
         trace_open_problem(anchor, why, sizeof why);
         return fail("%s", why);
@@ -452,7 +454,11 @@ int cli_export(int argc, char **argv)
     }
     if (!bad)
         OTF2_Reader_CloseDefFiles(reader);
-    s.out = bad ? NULL : fopen(chrome, "w");
+    /* written under a temporary name, renamed when complete: a failed export leaves no
+     * half-written file behind */
+    char partial[4200];
+    snprintf(partial, sizeof partial, "%s.partial-%ld", chrome, (long)getpid());
+    s.out = bad ? NULL : fopen(partial, "w");
     if (bad || !s.out) {
         OTF2_Reader_Close(reader);
         state_free(&s);
@@ -486,14 +492,16 @@ int cli_export(int argc, char **argv)
     bad = OTF2_Reader_ReadAllGlobalEvents(reader, ger, &read) != OTF2_SUCCESS;
     OTF2_GlobalEvtReaderCallbacks_Delete(gec);
     fprintf(s.out, "\n]}\n");
-    fclose(s.out);
+    bad |= fclose(s.out) != 0;
     OTF2_Reader_Close(reader);
     state_free(&s);
-    if (bad) {
+    if (bad || rename(partial, chrome) != 0) {
+        unlink(partial);
+        if (!bad)
+            return fail("--chrome %s: cannot write the file; choose a writable path", chrome);
         if (!trace_events_problem(run, anchor, nloc, why, sizeof why))
             snprintf(why, sizeof why, "%s: the events are truncated or corrupt", anchor);
-        fprintf(stderr, "mpilens: export: %s (%s stops there)\n", why, chrome);
-        return 2;
+        return fail("%s", why);
     }
     printf("mpilens: %s written (%llu events of %llu ranks, %s); open it in "
            "https://ui.perfetto.dev\n",

@@ -14,6 +14,7 @@
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -65,7 +66,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *s = argc > 1 ? argv[1] : "none";
-    int delay = strcmp(s, "none") != 0 ? 50000 : 0;
+    /* WAITS_DELAY_MS: the injected delay (default 50 ms); the tests take 200 ms, long
+     * against the scheduling noise of 4 ranks on 2 cores */
+    const char *ms = getenv("WAITS_DELAY_MS");
+    int delay = strcmp(s, "none") != 0 ? (ms ? atoi(ms) : 50) * 1000 : 0;
     MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &buf, &win);
     if (strcmp(s, "late-post") == 0 || strcmp(s, "early-transfer") == 0 || strcmp(s, "none") == 0)
         gats(delay, 0, 0);

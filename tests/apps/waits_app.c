@@ -23,6 +23,7 @@
 #include <mpi.h>
 #include <mpilens.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -85,7 +86,10 @@ int main(int argc, char **argv)
     int rank, x = 1, y;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     const char *s = argc > 1 ? argv[1] : "none";
-    int delay = strcmp(s, "none") != 0 ? 50000 : 0;
+    /* WAITS_DELAY_MS: the injected delay (default 50 ms); the tests take 200 ms, long
+     * against the scheduling noise of 4 ranks on 2 cores */
+    const char *ms = getenv("WAITS_DELAY_MS");
+    int delay = strcmp(s, "none") != 0 ? (ms ? atoi(ms) : 50) * 1000 : 0;
     if (strcmp(s, "barrier") == 0)
         MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     else

@@ -1,18 +1,18 @@
 # test_analyze_rma.sh: the one-sided patterns of `mpilens analyze` on tests/apps/rma_waits_app.c
-# (4 ranks, one injected 50 ms delay per scenario): Late Post on the origins, Early Wait and
+# (4 ranks, one injected delay per scenario, waits_bounds.sh): Late Post on the origins, Early Wait and
 # Late Complete on the target, Wait at Fence on the three punctual ranks, and nothing above
 # the quiet bound without delays. With Open MPI, under both one-sided components the brief
 # names: with osc rdma the late post blocks MPI_Win_start, with osc pt2pt MPI_Win_complete,
 # and the analysis must charge the right call. Early Transfer needs a transfer that blocks
 # until the post, which no MPI here does: tests/modules/slow_transfer.so, stacked under the
-# trace module, holds each MPI_Put 80 ms; where MPI_Win_start does not wait for the post
+# trace module, holds each MPI_Put 1.6 times the delay; where MPI_Win_start does not wait for the post
 # (osc pt2pt) the post lands inside the puts. The trace's RMA records are read back with
 # otf2-print.
 source "$(dirname "$0")/../core/lib.sh"
 [ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
 
-# Tolerances as in test_analyze.sh: 10 % and 2 ms with Open MPI, wider with busy-polling MPICH.
-if [ "$MPI_FLAVOR" = openmpi ]; then low=45 high=55 quiet=0.002; else low=35 high=75 quiet=0.020; fi
+source "$(dirname "$0")/waits_bounds.sh"
+if [ "$MPI_FLAVOR" = openmpi ]; then bounds yielding; else bounds polling; fi
 
 # run NAME SCENARIO LAUNCHER [MODULES]: trace the scenario, analyze it with the same launcher.
 run() {
@@ -25,14 +25,14 @@ waits() {
     sqlite3 "$1/mpilens.db" "SELECT rank || ':' || CAST(ROUND(seconds * 1000) AS INT) FROM waits
         WHERE pattern = '$2' AND region LIKE '${3:-%}' AND seconds > $quiet ORDER BY rank" | tr '\n' ' '
 }
-# expect NAME PATTERN "RANKS" [REGION]: those ranks, each waiting 50 ms within the bounds.
+# expect NAME PATTERN "RANKS" [REGION]: those ranks, each waiting the delay within the bounds.
 expect() {
     local found ranks ok=1
     found=$(waits "$1" "$2" "${4:-%}")
     ranks=$(for w in $found; do printf '%s ' "${w%%:*}"; done)
     for w in $found; do [ "${w##*:}" -ge $low ] && [ "${w##*:}" -le $high ] || ok=0; done
     check_eq "$1: $2 ${4:+in $4 }on ranks $3" "$3" "$ranks"
-    check_eq "$1: $2 of 50 ms within $low..$high ms ($found)" "1" "$ok"
+    check_eq "$1: $2 of $WAITS_DELAY_MS ms within $low..$high ms ($found)" "1" "$ok"
 }
 # scenarios PREFIX LAUNCHER LATE_POST_REGION
 scenarios() {
@@ -45,7 +45,7 @@ scenarios() {
         check_eq "$1none: no $p above ${quiet}s" "" "$(waits "$1none" "$p")"
     done
 }
-held="trace,$BUILD/tests/modules/slow_transfer.so"
+held="trace,$BUILD/tests/modules/slow_transfer.so:delay_ms=$((WAITS_DELAY_MS * 8 / 5))"
 if [ "$MPI_FLAVOR" = openmpi ]; then
     scenarios rdma- "${MPIRUN/--mca osc sm,pt2pt/--mca osc rdma}" MPI_Win_start
     scenarios pt2pt- "${MPIRUN/--mca osc sm,pt2pt/--mca osc pt2pt}" MPI_Win_complete
@@ -58,7 +58,7 @@ if [ "$MPI_FLAVOR" = openmpi ]; then
     check_eq "rdma-early-transfer: no Early Transfer (MPI_Win_start waited for the post)" "" \
         "$(waits rdma-early-transfer "Early Transfer")"
     # osc sm busy-polls like MPICH: descheduled ranks make real waits of a few ms
-    low=35 high=75 quiet=0.020
+    bounds polling
     scenarios sm- "$MPIRUN" %
 else
     scenarios "" "$MPIRUN" %
@@ -70,7 +70,8 @@ fi
 
 first=$(ls -d ./*late-post | head -1)
 table=$("$MPILENS" report --waits "$first")
-check_match "report --waits: one-sided synchronization with Late Post" "$table" '^      Late Post +0\.1[0-9]+ +[0-9.]+$'
+check_match "report --waits: one-sided synchronization with Late Post" "$table" '^      Late Post +[0-9.]+ +[0-9.]+$'
+in_range "report --waits: Late Post is the three origins' waits" "$table" '^      Late Post ' 3
 check_match "report --waits: Late Complete under Early Wait" "$table" '^        Late Complete +[0-9.]+ +[0-9.]+$'
 if command -v otf2-print > /dev/null; then
     events=$(otf2-print "$first/trace/traces.otf2")

@@ -1,0 +1,19 @@
+# waits_bounds.sh: the injected delay of the wait-state tests and the bounds a measured wait
+# must fall in (sourced by test_analyze.sh and test_analyze_rma.sh). The delay is long
+# against the scheduling noise of 4 ranks on 2 cores (a few ms where ranks yield, Open MPI's
+# default; up to ~20 ms where they busy-poll, MPICH and Open MPI's osc sm), so the verdict
+# is the same on every run: a wait is the delay within -10 %..+25 % (-20 %..+40 % when
+# polling), and no other wait reaches 10 % of it (20 %).
+export WAITS_DELAY_MS=200
+# bounds yielding|polling: sets low, high (ms) and quiet (s)
+bounds() {
+    if [ "$1" = yielding ]; then low=180 high=250 quiet=0.020; else low=160 high=280 quiet=0.040; fi
+}
+# in_range WHAT TEXT REGEX COUNT: the first number captured by REGEX's line in TEXT (seconds)
+# is COUNT waits of the delay within the bounds.
+in_range() {
+    local value
+    value=$(grep -E -- "$3" <<<"$2" | head -1 | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+$/) {print $i; exit}}')
+    check_eq "$1 ($value s for $4 waits of $low..$high ms)" 1 \
+        "$(awk -v v="${value:-0}" -v n="$4" -v lo="$low" -v hi="$high" 'BEGIN {print (v * 1000 >= n * lo && v * 1000 <= n * hi)}')"
+}
