@@ -58,7 +58,9 @@ for t in "${targets[@]}"; do
     fi
     [ "$seconds" -gt 0 ] || continue
     mkdir -p "$out/corpus/$t" "$out/artifacts/$t"
-    if ! "$out/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -close_fd_mask=3 \
+    # while fuzzing, the trace readers' check runs in this process (not in a child), so
+    # that the fuzzer sees OTF2's coverage and its faults; the replay above keeps the child
+    if ! MPILENS_TRACE_CHECK_IN_PROCESS=1 "$out/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -close_fd_mask=3 \
             -artifact_prefix="$out/artifacts/$t/" "$out/corpus/$t" "$root/fuzz/corpus/$t" \
             > "$out/fuzz_$t.log" 2>&1; then
         tail -40 "$out/fuzz_$t.log"

@@ -28,9 +28,11 @@ static inline uint64_t clock_fix_apply(const struct clock_fix *c, uint64_t t)
         return t;
     double o = (double)c->offset[0];
     if (c->points == 2 && c->time[1] > c->time[0])
-        o += (double)(c->offset[1] - c->offset[0]) * ((double)t - (double)c->time[0]) /
+        o += ((double)c->offset[1] - (double)c->offset[0]) * ((double)t - (double)c->time[0]) /
              (double)(c->time[1] - c->time[0]);
-    return (uint64_t)((double)t - o);
+    /* a damaged trace may hold any offset: the result stays a time (0..2^64) */
+    double fixed = (double)t - o;
+    return fixed > 0 ? fixed < 18446744073709549568.0 ? (uint64_t)fixed : UINT64_MAX : 0;
 }
 
 #endif

@@ -71,6 +71,7 @@ static int check_child(const char *run, const char *verb)
 
 int trace_check_run(const char *run, uint64_t *ranks, const char *verb, char *why, size_t n)
 {
+    int status = 0;
     struct check_page *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
                                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared == MAP_FAILED) {
@@ -79,8 +80,16 @@ int trace_check_run(const char *run, uint64_t *ranks, const char *verb, char *wh
     }
     memset(shared, 0, sizeof *shared);
     fflush(NULL);
-    pid_t child = fork();
-    if (child == 0) {
+    /* MPILENS_TRACE_CHECK_IN_PROCESS=1 (scripts/fuzz.sh while fuzzing): no child, so that
+     * the fuzzer sees the library's coverage and its faults */
+    const char *inside = getenv("MPILENS_TRACE_CHECK_IN_PROCESS");
+    int in_process = inside && strcmp(inside, "1") == 0;
+    pid_t child = in_process ? 0 : fork();
+    if (in_process) {
+        page = shared;
+        status = W_EXITCODE(check_child(run, verb), 0);
+        page = NULL;
+    } else if (child == 0) {
         page = shared;
         /* A fault in the library is ours to report: no core file, no allocator chatter. */
         struct rlimit none = {0, 0};
@@ -89,15 +98,13 @@ int trace_check_run(const char *run, uint64_t *ranks, const char *verb, char *wh
         if (null >= 0 && !getenv("MPILENS_TRACE_CHECK_VERBOSE"))
             dup2(null, STDERR_FILENO);
         _exit(check_child(run, verb));
-    }
-    int status = 0;
-    if (child < 0) {
+    } else if (child < 0) {
         snprintf(why, n, "%s/trace: cannot check the trace (fork: %s)", run, strerror(errno));
         munmap(shared, sizeof *shared);
         return 1;
-    }
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-        ;
+    } else
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+            ;
     int problem = 1;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         *ranks = shared->ranks;
