@@ -46,6 +46,13 @@ int matrix_load(sqlite3 *db, const struct matrix_query *q, struct matrix *m)
                 m->n, MATRIX_MAX_RANKS);
         return 2;
     }
+    if (m->n == 0) {
+        fprintf(stderr,
+                "mpilens: matrix: %s: no ranks recorded (no 'Processes' in its metadata, no "
+                "matrix rows): a damaged or empty database; give the mpilens.db of a run\n",
+                sqlite3_db_filename(db, "main"));
+        return 2;
+    }
     m->count = calloc((size_t)2 * m->n * m->n + 1, sizeof *m->count);
     if (!m->count) {
         fprintf(stderr, "mpilens: matrix: out of memory for %d x %d ranks\n", m->n, m->n);

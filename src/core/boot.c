@@ -18,7 +18,7 @@
 #include "dispatch.h"
 #include "lens_functions.h"
 
-LENS_INTERNAL __thread int lens_level __attribute__((tls_model("initial-exec")));
+LENS_INTERNAL __thread struct lens_context lens_ctx __attribute__((tls_model("initial-exec")));
 LENS_INTERNAL uintptr_t lens_lib_lo, lens_lib_span;
 LENS_INTERNAL uintptr_t lens_self_lo, lens_self_span;
 struct lens_module *lens_modules;
@@ -40,9 +40,6 @@ double mpilens_boot_seconds(void)
     return boot_seconds;
 }
 
-struct code_range {
-    uintptr_t addr, lo, span;
-};
 
 /* dl_iterate_phdr callback: the executable segment of the object holding range->addr. */
 static int find_text_segment(struct dl_phdr_info *info, size_t size, void *data)
@@ -61,7 +58,7 @@ static int find_text_segment(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-static struct code_range code_around(const void *addr)
+struct code_range lens_code_around(const void *addr)
 {
     struct code_range range = {(uintptr_t)addr, 0, 0};
     dl_iterate_phdr(find_text_segment, &range);
@@ -95,8 +92,8 @@ static int resolve_library(void)
     int init = lens_function_index("MPI_Init");
     if (init < 0 || !lens_slots[init].real)
         return 0;
-    struct code_range lib = code_around((void *)lens_slots[init].real);
-    struct code_range self = code_around((void *)&lens_boot);
+    struct code_range lib = lens_code_around((void *)lens_slots[init].real);
+    struct code_range self = lens_code_around((void *)&lens_boot);
     lens_lib_lo = lib.lo;
     lens_lib_span = lib.span;
     lens_self_lo = self.lo;

@@ -16,7 +16,14 @@ struct lens_module {
     void *handle;
     lens_voidfn *wrappers; /* per function: the module's own MPI_X, or NULL */
     struct mpilens_module_args args;
+    uintptr_t text_lo, text_span; /* its code (where its own MPI_ calls come from) */
 };
+
+/* The executable segment of the loaded object that holds ADDR (lo and span 0 if none). */
+struct code_range {
+    uintptr_t addr, lo, span;
+};
+LENS_HIDDEN struct code_range lens_code_around(const void *addr);
 
 extern LENS_HIDDEN struct lens_module *lens_modules; /* lens_modules[0] is level 1 */
 extern LENS_HIDDEN int lens_nmodules;

@@ -7,7 +7,15 @@
  * always starts at hops[0] (the top). A PMPI_X whose caller is the MPI library itself
  * (libmpi calls some PMPI_ functions through its PLT) goes straight to the library.
  * The tables are built once, before main(), and only read afterwards, so the dispatch is
- * thread-safe with nothing but a thread-local level.
+ * thread-safe with nothing but a thread-local context.
+ *
+ * Isolation (docs/architecture.md): the context also says which function the running
+ * level wraps (its family: MPI_Init and MPI_Init_thread are one). Inside module i's wrapper
+ * of X, PMPI_X is the application's call going on down; PMPI_Y (Y != X) is the module's
+ * own traffic and goes straight to the library; MPI_Y goes to module i's own wrapper of Y
+ * if it has one (whose PMPI_Y then reaches the library), else to the library. So no module
+ * sees another's traffic, and a third-party tool's own calls reach the library as when it
+ * is preloaded alone.
  */
 #ifndef LENS_DISPATCH_H
 #define LENS_DISPATCH_H
@@ -33,7 +41,21 @@ struct lens_slot {
 #define LENS_INTERNAL __attribute__((visibility("hidden")))
 
 extern LENS_INTERNAL struct lens_slot lens_slots[];
-extern LENS_INTERNAL __thread int lens_level __attribute__((tls_model("initial-exec")));
+/* The running level and the family of the function it wraps (meaningful above level 0),
+ * one 8-byte thread-local word so that a runner saves and restores both at once. */
+struct lens_context {
+    int level;
+    int wrapping;
+};
+extern LENS_INTERNAL __thread struct lens_context lens_ctx
+    __attribute__((tls_model("initial-exec")));
+#define lens_level (lens_ctx.level)
+
+/* MPI_X (function K) called while module lens_level runs: the module's own wrapper of X
+ * or the library when the call comes from the module itself (its code, or its tail call
+ * seen from libmpilens); NULL when it comes from application code the library called back
+ * at that level (then it enters the stack from the top). */
+LENS_INTERNAL lens_voidfn lens_own_route(int k, uintptr_t caller);
 extern LENS_INTERNAL uintptr_t lens_lib_lo, lens_lib_span;   /* the MPI library's code */
 extern LENS_INTERNAL uintptr_t lens_self_lo, lens_self_span; /* libmpilens's own code */
 
@@ -51,52 +73,64 @@ LENS_INTERNAL void lens_boot(void);
  * one frame deep instead of N (no return-stack-buffer overflow at 100 layers). */
 #define LENS_FROM(LO, SPAN) (LENS_UNLIKELY((uintptr_t)__builtin_return_address(0) - (LO) < (SPAN)))
 
-/* MPI_X: unwrapped functions cost one indirect tail call. */
+/* MPI_X: unwrapped functions cost one indirect tail call. Above level 0, a module is
+ * calling for itself (lens_own_route). */
 #define LENS_ENTRY(K, T, RUN, ...)                                                                 \
     const struct lens_slot *s_ = &lens_slots[K];                                                   \
     if (LENS_LIKELY(s_->top.direct))                                                               \
         return ((T)s_->top.fn)(__VA_ARGS__);                                                       \
-    if (LENS_FROM(lens_self_lo, lens_self_span)) {                                                 \
-        lens_level = s_->top.level;                                                                \
-        return ((T)s_->top.fn)(__VA_ARGS__);                                                       \
+    if (LENS_UNLIKELY(lens_level != 0)) {                                                          \
+        lens_voidfn own_ = lens_own_route(K, (uintptr_t)__builtin_return_address(0));              \
+        if (own_)                                                                                  \
+            return ((T)own_)(__VA_ARGS__);                                                         \
     }                                                                                              \
     return RUN(__VA_ARGS__)
+
+/* A PMPI_ call of family FAM made at a module's level for the module itself (the level
+ * wraps another function): it goes to the library. At level 0 (the application, or a
+ * library that calls PMPI_X, such as Open MPI's Fortran bindings) the call enters the
+ * stack. One compare on the common path. */
+#define LENS_OWN_TRAFFIC(FAM) (LENS_UNLIKELY(lens_ctx.wrapping != (FAM)) && lens_level != 0)
 
 /* PMPI_X: the step from the running level to the next module that wraps X. The common
  * case in a stack of thin layers (a tail call from a module, seen as a return address
  * inside libmpilens) comes first and jumps on with the next hop's level set (the library's
  * hop has level 0: callbacks from the library into the application run at its level). A
- * call from inside the MPI library goes straight back to the library. Before boot, hops
- * points to the slot's own top hop, whose fn is NULL, and RUN boots first. */
-#define LENS_STEP(K, T, RUN, ...)                                                                  \
+ * call from inside the MPI library goes straight back to the library, as does a module's
+ * own traffic. Before boot, hops points to the slot's own top hop, whose fn is NULL, and
+ * RUN boots first. */
+#define LENS_STEP(K, FAM, T, RUN, ...)                                                             \
     const struct lens_slot *s_ = &lens_slots[K];                                                   \
     const struct lens_hop *h_;                                                                     \
     if (LENS_FROM(lens_self_lo, lens_self_span)) {                                                 \
+        if (LENS_OWN_TRAFFIC(FAM))                                                                 \
+            return ((T)s_->real)(__VA_ARGS__);                                                     \
         h_ = &s_->hops[lens_level];                                                                \
         lens_level = h_->level;                                                                    \
         return ((T)h_->fn)(__VA_ARGS__);                                                           \
     }                                                                                              \
-    if (LENS_FROM(lens_lib_lo, lens_lib_span))                                                     \
+    if (LENS_FROM(lens_lib_lo, lens_lib_span) || LENS_OWN_TRAFFIC(FAM))                            \
         return ((T)s_->real)(__VA_ARGS__);                                                         \
     h_ = &s_->hops[lens_level];                                                                    \
     if (h_->direct)                                                                                \
         return ((T)h_->fn)(__VA_ARGS__);                                                           \
     return RUN(__VA_ARGS__)
 
-/* Body of the runners: call the hop at its level and restore the caller's level
+/* Body of the runners: call the hop at its level and restore the caller's context
  * afterwards. A runner finds its hop itself (the slot's top for MPI_X, the caller's level's
  * hop for PMPI_X) instead of taking it as an argument, so the function's arguments stay in
- * their registers. Before boot every hop is the slot's empty top: boot first. */
+ * their registers. The top runner also says which family the level now wraps (a step stays
+ * in the family it checked). Before boot every hop is the slot's empty top: boot first. */
 #define LENS_TOP_HOP(K) (&lens_slots[K].top)
 #define LENS_CALLER_HOP(K) (&lens_slots[K].hops[lens_level])
-#define LENS_RUN(RET, T, K, HOP, ...)                                                              \
+#define LENS_RUN(RET, T, K, FAM, HOP, ...)                                                         \
     if (LENS_UNLIKELY(lens_slots[K].top.fn == 0))                                                  \
         lens_boot();                                                                               \
     const struct lens_hop *hop_ = HOP(K);                                                          \
-    int saved_ = lens_level;                                                                       \
-    lens_level = hop_->level;                                                                      \
+    struct lens_context saved_ = lens_ctx;                                                         \
+    lens_ctx = (struct lens_context){hop_->level, (FAM)};                                          \
     RET r_ = ((T)hop_->fn)(__VA_ARGS__);                                                           \
-    lens_level = saved_;                                                                           \
+    lens_ctx = saved_;                                                                             \
     return r_
 
 #endif

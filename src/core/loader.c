@@ -33,6 +33,11 @@ int lens_module_load(struct lens_module *mod, char *err)
     mod->wrappers = calloc(lens_function_count, sizeof *mod->wrappers);
     for (int k = 0; k < lens_function_count; k++) {
         mod->wrappers[k] = (lens_voidfn)lens_module_symbol(mod, lens_function_names[k]);
+        if (mod->wrappers[k] && !mod->text_span) {
+            struct code_range text = lens_code_around((void *)mod->wrappers[k]);
+            mod->text_lo = text.lo;
+            mod->text_span = text.span;
+        }
     }
     mod->args.name = mod->spec.name;
     mod->args.path = mod->path;

@@ -12,6 +12,11 @@ unset MPILENS_MODULES MPILENS_CONF MPILENS_OUTPUT MPILENS_CLI
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
+# Each test's MPI jobs keep their session files (Open MPI's /tmp/ompi.HOST.UID, PMIx's
+# sockets) in its own directory: jobs of another test or another suite running at the same
+# time cannot remove them under it ("A call to mkdir was unable to create the desired
+# directory").
+export TMPDIR=$WORK
 failures=0
 
 ok() { printf 'ok   %s\n' "$1"; }

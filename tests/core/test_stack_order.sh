@@ -1,5 +1,6 @@
 # test_stack_order.sh: two modules stacked in order write to one log; the log shows the
-# stack order, PMPI_ reaching the next module, MPI_ re-entering from the top, calls that
+# stack order, PMPI_ reaching the next module, a module's own MPI_ call (tlog_b's
+# MPI_Comm_size inside its MPI_Send) reaching the library unseen by the others, calls that
 # only one module wraps visiting only that module, module arguments, services, Pcontrol,
 # and the shortcut (no module) for unwrapped functions.
 source "$(dirname "$0")/lib.sh"
@@ -15,8 +16,6 @@ tlog_a enter MPI_Comm_size
 tlog_a exit MPI_Comm_size
 tlog_a enter MPI_Send count=1024
 tlog_b enter MPI_Send count=1024
-tlog_a enter MPI_Comm_size
-tlog_a exit MPI_Comm_size
 tlog_b exit MPI_Send
 tlog_a exit MPI_Send
 tlog_b enter MPI_Recv
@@ -37,12 +36,10 @@ check_eq "rank 1 log has the same lines" "$(sort <<<"$expected_log")" "$(sort lo
 
 rm -f logs/*
 out=$(TLOG_DIR=$WORK/logs MPILENS_MODULES=tlog_b,tlog_a mpi 2 "$APPS/ring" 2>&1)
-check_eq "reversed order: B's Send wraps A's" "tlog_b enter MPI_Send count=1024
-tlog_a enter MPI_Comm_size
-tlog_a exit MPI_Comm_size
+check_eq "reversed order: B's Send wraps A's, B's own MPI_Comm_size is not A's business" "tlog_b enter MPI_Send count=1024
 tlog_a enter MPI_Send count=1024
 tlog_a exit MPI_Send
-tlog_b exit MPI_Send" "$(grep -A5 'tlog_b enter MPI_Send' logs/rank-0.log)"
+tlog_b exit MPI_Send" "$(grep -A3 'tlog_b enter MPI_Send' logs/rank-0.log)"
 
 out=$(MPILENS_MODULES=tlog_a,tlog_b mpi 2 "$APPS/chain_probe" 2>&1)
 check_eq "dispatch chains (0 = shortcut to the library)" "chain: modules=2

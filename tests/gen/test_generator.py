@@ -1,7 +1,7 @@
 """test_generator.py: unit tests of the wrapper generator's mpi.h parser and emitter."""
 import unittest
 
-from gen_wrappers import emit_function
+from gen_wrappers import emit_function, family
 from parse_mpi_h import parse
 
 SAMPLE = '''
@@ -50,14 +50,21 @@ class ParserTest(unittest.TestCase):
 class EmitterTest(unittest.TestCase):
     def test_pcontrol_forwards_the_level_only(self):
         ret, name, params = [f for f in parse(SAMPLE) if f[1] == 'MPI_Pcontrol'][0]
-        code = emit_function(7, ret, name, params, False)
+        code = emit_function(7, 7, ret, name, params, False)
         self.assertIn('int MPI_Pcontrol(const int level, ...) { LENS_ENTRY(7, lens_fn_Pcontrol, '
                       'lens_top_Pcontrol, level); }', code)
-        self.assertIn('int PMPI_Pcontrol(const int level, ...) { LENS_STEP(7,', code)
+        self.assertIn('int PMPI_Pcontrol(const int level, ...) { LENS_STEP(7, 7,', code)
 
     def test_no_argument_function(self):
-        code = emit_function(3, 'double', 'MPI_Wtime', [], False)
+        code = emit_function(3, 3, 'double', 'MPI_Wtime', [], False)
         self.assertIn('double MPI_Wtime(void) { LENS_ENTRY(3, lens_fn_Wtime, lens_top_Wtime); }', code)
+
+    def test_init_and_init_thread_are_one_family(self):
+        index = {'MPI_Finalize': 0, 'MPI_Init': 1, 'MPI_Init_thread': 2, 'MPI_Send': 3}
+        self.assertEqual([family(n, index, k) for n, k in index.items()], [0, 1, 1, 3])
+        code = emit_function(2, 1, 'int', 'MPI_Init_thread', [('int *', 'argc', '')], False)
+        self.assertIn('LENS_STEP(2, 1, lens_fn_Init_thread', code)
+        self.assertIn('LENS_RUN(int, lens_fn_Init_thread, 2, 1, LENS_TOP_HOP', code)
 
 
 if __name__ == '__main__':

@@ -4,7 +4,7 @@
  * functions. Each line goes to $TLOG_DIR/rank-R.log, appended with one write(2), so the
  * order of lines from several modules is the order of the calls. tlog_a also publishes a
  * service and reads its `tag` argument; tlog_b looks the service up at MPI_Init and calls
- * MPI_Comm_size (not PMPI_) inside its MPI_Send, which must re-enter the stack at the top.
+ * MPI_Comm_size (not PMPI_) inside its MPI_Send: its own call, which no other module sees.
  * With TLOG_OUTPUT set, each rank writes a file into the run's output directory.
  */
 #include <fcntl.h>
