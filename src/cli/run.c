@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "modspec.h"
 #include "ompi_import.h"
+#include "prof_buckets.h"
 
 static const char usage[] =
     "usage: mpilens run [-m MODULES] [-c CONFIG] [-o DIR] -- LAUNCHER ARGS...\n"
@@ -119,6 +120,33 @@ static void default_output(char **command, char *out, size_t len)
              tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+/* The profile's bucket list (its buckets= argument, else MPILENS_BUCKETS), checked before
+ * launch: a module that refuses it on every rank at start-up would race the launcher's
+ * output forwarding for its message. 0, or -1 with ERR. */
+static int check_profile_buckets(const struct lens_modspec *spec, const char *path, char *err)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (strcmp(base, "profile.so") != 0)
+        return 0;
+    const char *list = getenv("MPILENS_BUCKETS"), *from = "MPILENS_BUCKETS";
+    for (int k = 0; k < spec->nargs; k++)
+        if (strcmp(spec->keys[k], "buckets") == 0) {
+            list = spec->values[k];
+            from = "buckets";
+        }
+    int64_t bounds[PROF_MAX_BUCKETS];
+    int count;
+    char why[256];
+    if (!list || !*list || prof_buckets_parse(list, bounds, &count, why, sizeof why) == 0)
+        return 0;
+    if (strcmp(from, "buckets") == 0)
+        snprintf(err, LENS_ERR_LEN, "%s: module '%s': buckets='%s': %s",
+                 spec->line ? spec->origin : "-m", spec->name, list, why);
+    else
+        snprintf(err, LENS_ERR_LEN, "MPILENS_BUCKETS='%s': %s", list, why);
+    return -1;
+}
+
 static int check_modules(const struct run_options *opt)
 {
     struct lens_modlist list;
@@ -139,6 +167,8 @@ static int check_modules(const struct run_options *opt)
     for (int i = 0; i < list.count && rc == 0; i++)
         if (lens_module_find(&list.items[i], cli_libdir(), path, sizeof path, err) != 0)
             rc = fail("%s%s", opt->modules ? "-m: " : "", err);
+        else if (check_profile_buckets(&list.items[i], path, err) != 0)
+            rc = fail("%s%s", "", err);
     if (rc == 0 && list.count == 0)
         fprintf(stderr, "mpilens: no module named (-m, -c or a config file): the program runs "
                         "under the bare core\n");

@@ -75,16 +75,22 @@ LENS_INTERNAL void lens_boot(void);
 
 /* MPI_X: unwrapped functions cost one indirect tail call. Above level 0, a module is
  * calling for itself (lens_own_route). */
-#define LENS_ENTRY(K, T, RUN, ...)                                                                 \
+#define LENS_ENTRY(K, T, RUN, OWN, ...)                                                            \
     const struct lens_slot *s_ = &lens_slots[K];                                                   \
     if (LENS_LIKELY(s_->top.direct))                                                               \
         return ((T)s_->top.fn)(__VA_ARGS__);                                                       \
-    if (LENS_UNLIKELY(lens_level != 0)) {                                                          \
-        lens_voidfn own_ = lens_own_route(K, (uintptr_t)__builtin_return_address(0));              \
-        if (own_)                                                                                  \
-            return ((T)own_)(__VA_ARGS__);                                                         \
-    }                                                                                              \
+    if (LENS_UNLIKELY(lens_level != 0))                                                            \
+        return OWN(__VA_ARGS__);                                                                   \
     return RUN(__VA_ARGS__)
+
+/* Body of the out-of-line runner of a module's own MPI_X (reached by a tail call from the
+ * entry, so its return address is still the module's call site). TOP is the top runner,
+ * for application code called back by the library at a module's level. */
+#define LENS_OWN(T, K, TOP, ...)                                                                   \
+    lens_voidfn own_ = lens_own_route(K, (uintptr_t)__builtin_return_address(0));                  \
+    if (own_)                                                                                      \
+        return ((T)own_)(__VA_ARGS__);                                                             \
+    return TOP(__VA_ARGS__)
 
 /* A PMPI_ call of family FAM made at a module's level for the module itself (the level
  * wraps another function): it goes to the library. At level 0 (the application, or a

@@ -47,15 +47,16 @@ def family(name, index, k):
 
 
 def emit_function(k, fam, ret, name, plist, undef):
-    """One typedef, two out-of-line runners (from the top, from the caller's hop), one MPI_
-    entry and one PMPI_ step. The runners take the function's own arguments unchanged, so
-    calling one shuffles no registers."""
+    """One typedef, three out-of-line runners (from the top, from the caller's hop, a
+    module's own call), one MPI_ entry and one PMPI_ step. The runners take the function's
+    own arguments unchanged, so calling one shuffles no registers."""
     decl = ', '.join(param_decl(p) for p in plist) or 'void'
     fixed = [p for p in plist if p[1] != '...']
     fixed_decl = ''.join(', ' + param_decl(p) for p in fixed)
     args = ''.join(', ' + p[1] for p in fixed)
     short = name[4:]
     ftype, top, step = 'lens_fn_%s' % short, 'lens_top_%s' % short, 'lens_step_%s' % short
+    own = 'lens_own_%s' % short
     out = []
     if undef:
         out.append('#undef %s\n#undef P%s' % (name, name))
@@ -64,7 +65,9 @@ def emit_function(k, fam, ret, name, plist, undef):
     for runner, hop in ((top, 'LENS_TOP_HOP'), (step, 'LENS_CALLER_HOP')):
         out.append('static __attribute__((noinline)) %s %s(%s)\n'
                    '{ LENS_RUN(%s, %s, %d, %d, %s%s); }' % (ret, runner, fixed_only, ret, ftype, k, fam, hop, args))
-    out.append('%s %s(%s) { LENS_ENTRY(%d, %s, %s%s); }' % (ret, name, decl, k, ftype, top, args))
+    out.append('static __attribute__((noinline)) %s %s(%s)\n'
+               '{ LENS_OWN(%s, %d, %s%s); }' % (ret, own, fixed_only, ftype, k, top, args))
+    out.append('%s %s(%s) { LENS_ENTRY(%d, %s, %s, %s%s); }' % (ret, name, decl, k, ftype, top, own, args))
     out.append('%s P%s(%s) { LENS_STEP(%d, %d, %s, %s%s); }' % (ret, name, decl, k, fam, ftype, step, args))
     return '\n'.join(out)
 

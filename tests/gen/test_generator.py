@@ -52,12 +52,13 @@ class EmitterTest(unittest.TestCase):
         ret, name, params = [f for f in parse(SAMPLE) if f[1] == 'MPI_Pcontrol'][0]
         code = emit_function(7, 7, ret, name, params, False)
         self.assertIn('int MPI_Pcontrol(const int level, ...) { LENS_ENTRY(7, lens_fn_Pcontrol, '
-                      'lens_top_Pcontrol, level); }', code)
+                      'lens_top_Pcontrol, lens_own_Pcontrol, level); }', code)
         self.assertIn('int PMPI_Pcontrol(const int level, ...) { LENS_STEP(7, 7,', code)
 
     def test_no_argument_function(self):
         code = emit_function(3, 3, 'double', 'MPI_Wtime', [], False)
-        self.assertIn('double MPI_Wtime(void) { LENS_ENTRY(3, lens_fn_Wtime, lens_top_Wtime); }', code)
+        self.assertIn('double MPI_Wtime(void) { LENS_ENTRY(3, lens_fn_Wtime, lens_top_Wtime, '
+                      'lens_own_Wtime); }', code)
 
     def test_init_and_init_thread_are_one_family(self):
         index = {'MPI_Finalize': 0, 'MPI_Init': 1, 'MPI_Init_thread': 2, 'MPI_Send': 3}

@@ -63,6 +63,10 @@ check_eq "MPILENS_BUCKETS=1000,10000: three buckets" "0 0 1000
 2 10001 2147483647" "$(sqlite3 -separator ' ' run2/mpilens.db 'SELECT * FROM buckets')"
 check_eq "1 KiB sends now in bucket 1" "1" "$(sqlite3 run2/mpilens.db "SELECT DISTINCT bucket FROM profile p JOIN operations o ON o.id = p.operation_id WHERE o.operation = 'Send'")"
 out=$(MPILENS_BUCKETS=100,50 "$MPILENS" run -m profile -o run3 -- $MPIRUN -np 2 "$APPS/ring" 2>&1)
-check_has "bad MPILENS_BUCKETS refused" "$out" "mpilens: MPILENS_BUCKETS='100,50': '50' is not an increasing byte count; write e.g. MPILENS_BUCKETS=128,1024,8192"
+check_has "bad MPILENS_BUCKETS refused" "$out" "mpilens: MPILENS_BUCKETS='100,50': '50' is not an increasing byte count; write e.g. 128,1024,8192"
 check_lacks "bad MPILENS_BUCKETS: application did not run" "$out" "ring ok"
+echo "module profile buckets=$(seq -s, 1 32)" > many.conf
+out=$("$MPILENS" run -c many.conf -o run4 -- $MPIRUN -np 2 "$APPS/ring" 2>&1)
+check_eq "32 bucket bounds refused before launch (not cut silently)" \
+    "mpilens: many.conf: module 'profile': buckets='$(seq -s, 1 32)': more than 31 bounds; give at most 31" "$out"
 finish

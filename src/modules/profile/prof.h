@@ -19,7 +19,7 @@
 #include "commtrack.h"
 #include "prof_op_ids.h"
 
-#define PROF_MAX_BUCKETS 32
+#include "prof_buckets.h" /* PROF_MAX_BUCKETS */
 #define PROF_MAX_OPS 128
 
 struct prof_op {

@@ -31,22 +31,12 @@ void prof_setup(void)
     if (done++ || !env || !*env)
         return;
     int n = 0;
-    char *copy = strdup(env), *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok && n < PROF_MAX_BUCKETS - 1;
-         tok = strtok_r(NULL, ",", &save)) {
-        char *end;
-        long long v = strtoll(tok, &end, 10);
-        if (*end || v < 0 || (n > 0 && v <= prof_bounds[n - 1])) {
-            if (launcher_rank() == 0)
-                fprintf(stderr,
-                        "mpilens: MPILENS_BUCKETS='%s': '%s' is not an increasing byte "
-                        "count; write e.g. MPILENS_BUCKETS=128,1024,8192\n",
-                        env, tok);
-            exit(2);
-        }
-        prof_bounds[n++] = v;
+    char why[256];
+    if (prof_buckets_parse(env, prof_bounds, &n, why, sizeof why) != 0) {
+        if (launcher_rank() == 0)
+            fprintf(stderr, "mpilens: MPILENS_BUCKETS='%s': %s\n", env, why);
+        exit(2);
     }
-    free(copy);
     prof_nbuckets = n + 1;
 }
 
