@@ -1,10 +1,16 @@
-/* commtrack.c: the handle-to-record table and the registry of communicators.
+/* commtrack.c: the handle-to-record table and the registry of communicators, in constant
+ * expected time however many communicators were created and freed before.
  *
- * Lookups (every MPI call of a module) read the table without a lock; registrations
- * (communicator creation, rare) take a mutex and publish entries with release stores. Old
- * tables are never freed when the table grows (a reader may still hold one). A freed
- * communicator leaves the table; its record stays in the list, so its data and name
- * survive until MPI_Finalize.
+ * Lookups (every MPI call of a module) read the table without a lock; registrations and
+ * releases take a mutex and publish entries with release stores. A released handle leaves
+ * a tombstone that a later insertion on its probe path reuses; when live entries and
+ * tombstones fill half the table, it is rebuilt at four times the live count (tombstones
+ * dropped), so each insertion costs O(1) amortized. The table it replaces is freed at once
+ * unless other threads may be reading it (MPI_THREAD_MULTIPLE, or before MPI_Init): then it
+ * is kept until MPI_Finalize. Creation ordinals (records with the same root and members)
+ * are counted per key, not by a scan. A freed communicator that holds no module data and
+ * no other handle (a window or file made on it) is unlinked and freed; one with data keeps
+ * its record, so its data and name survive until MPI_Finalize.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,14 +18,15 @@
 
 #include "commtrack.h"
 
-static struct lens_comm *all_records;
+static struct lens_comm *all_records; /* doubly linked, newest first */
 
 struct slot {
     uintptr_t key; /* 0: empty, UINTPTR_MAX: deleted */
     struct lens_comm *rec;
 };
 struct table {
-    size_t mask;
+    size_t mask, used, live; /* used: live entries and tombstones */
+    struct table *retired;   /* older tables kept for concurrent readers */
     struct slot slots[];
 };
 
@@ -27,6 +34,9 @@ static struct table *_Atomic comm_table;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static int creation_counter;
 static struct lens_comm *mixed_record;
+
+#define TOMBSTONE UINTPTR_MAX
+#define TABLE_MIN 64
 
 uintptr_t lens_handle_key(const void *handle, size_t size)
 {
@@ -51,34 +61,82 @@ static size_t hash_key(uintptr_t key)
 static struct table *table_new(size_t capacity)
 {
     struct table *t = calloc(1, sizeof *t + capacity * sizeof(struct slot));
-    t->mask = capacity - 1;
+    if (t)
+        t->mask = capacity - 1;
     return t;
 }
 
-/* Caller holds registry_lock. Old tables are never freed: readers may still hold them. */
+/* 1 when a thread other than the caller may be inside table_get right now. */
+static int readers_may_race(void)
+{
+    int initialized = 0, finalized = 0, level = MPI_THREAD_MULTIPLE;
+    PMPI_Initialized(&initialized);
+    PMPI_Finalized(&finalized);
+    if (!initialized || finalized)
+        return 1;
+    PMPI_Query_thread(&level);
+    return level == MPI_THREAD_MULTIPLE;
+}
+
+/* Caller holds registry_lock: T rebuilt without tombstones, at 4x its live entries. */
+static struct table *table_rebuild(struct table *t)
+{
+    size_t capacity = TABLE_MIN;
+    while (capacity < 4 * (t->live + 1))
+        capacity *= 2;
+    struct table *fresh = table_new(capacity);
+    if (!fresh)
+        return t; /* keep probing the old one */
+    for (size_t i = 0; i <= t->mask; i++) {
+        uintptr_t k = t->slots[i].key;
+        if (k == 0 || k == TOMBSTONE)
+            continue;
+        size_t j = hash_key(k) & fresh->mask;
+        while (fresh->slots[j].key)
+            j = (j + 1) & fresh->mask;
+        fresh->slots[j] = t->slots[i];
+    }
+    fresh->used = fresh->live = t->live;
+    if (readers_may_race()) {
+        fresh->retired = t;
+    } else {
+        fresh->retired = t->retired;
+        free(t);
+    }
+    atomic_store_explicit(&comm_table, fresh, memory_order_release);
+    return fresh;
+}
+
+/* Caller holds registry_lock. */
 static void table_put(uintptr_t key, struct lens_comm *rec)
 {
     struct table *t = atomic_load(&comm_table);
-    size_t used = 0;
-    for (size_t i = 0; i <= t->mask; i++)
-        used += t->slots[i].key != 0;
-    if (2 * (used + 1) > t->mask + 1) {
-        struct table *bigger = table_new(2 * (t->mask + 1));
-        for (size_t i = 0; i <= t->mask; i++) {
-            uintptr_t k = t->slots[i].key;
-            if (k != 0 && k != UINTPTR_MAX) {
-                size_t j = hash_key(k) & bigger->mask;
-                while (bigger->slots[j].key)
-                    j = (j + 1) & bigger->mask;
-                bigger->slots[j] = t->slots[i];
-            }
-        }
-        atomic_store(&comm_table, bigger);
-        t = bigger;
+    if (!t) {
+        t = table_new(TABLE_MIN);
+        atomic_store_explicit(&comm_table, t, memory_order_release);
     }
-    size_t i = hash_key(key) & t->mask;
-    while (t->slots[i].key != 0 && t->slots[i].key != UINTPTR_MAX && t->slots[i].key != key)
-        i = (i + 1) & t->mask;
+    if (2 * (t->used + 1) > t->mask + 1)
+        t = table_rebuild(t);
+    size_t i = hash_key(key) & t->mask, reuse = SIZE_MAX;
+    for (;; i = (i + 1) & t->mask) {
+        uintptr_t k = t->slots[i].key;
+        if (k == key) { /* the library reused a handle we still knew: replace */
+            t->slots[i].rec->handles--;
+            __atomic_store_n(&t->slots[i].rec, rec, __ATOMIC_RELEASE);
+            rec->handles++;
+            return;
+        }
+        if (k == TOMBSTONE && reuse == SIZE_MAX)
+            reuse = i;
+        if (k == 0)
+            break;
+    }
+    if (reuse != SIZE_MAX)
+        i = reuse;
+    else
+        t->used++;
+    t->live++;
+    rec->handles++;
     t->slots[i].rec = rec;
     __atomic_store_n(&t->slots[i].key, key, __ATOMIC_RELEASE);
 }
@@ -91,7 +149,7 @@ static struct lens_comm *table_get(uintptr_t key)
     for (size_t i = hash_key(key) & t->mask;; i = (i + 1) & t->mask) {
         uintptr_t k = __atomic_load_n(&t->slots[i].key, __ATOMIC_ACQUIRE);
         if (k == key)
-            return t->slots[i].rec;
+            return __atomic_load_n(&t->slots[i].rec, __ATOMIC_ACQUIRE);
         if (k == 0)
             return NULL;
     }
@@ -105,6 +163,74 @@ static uint64_t hash_members(const int *members, int n)
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+/* ---- creation ordinals: records so far per (root, members), under registry_lock ---- */
+
+struct ordinal_slot {
+    uint64_t hash; /* members hash */
+    int root, count, used;
+};
+static struct ordinal_slot *ordinals;
+static size_t ordinal_mask, ordinal_used;
+
+static size_t ordinal_index(struct ordinal_slot *table, size_t mask, int root, uint64_t hash)
+{
+    size_t i = hash_key(hash ^ (uint64_t)(uint32_t)root * 0x9e3779b97f4a7c15ULL) & mask;
+    while (table[i].used && !(table[i].root == root && table[i].hash == hash))
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* The number of earlier records with ROOT and HASH, counting this one from now on. */
+static int ordinal_next(int root, uint64_t hash)
+{
+    if (2 * (ordinal_used + 1) > ordinal_mask + 1) {
+        size_t capacity = ordinals ? 2 * (ordinal_mask + 1) : TABLE_MIN;
+        struct ordinal_slot *bigger = calloc(capacity, sizeof *bigger);
+        if (!bigger)
+            return 0;
+        for (size_t i = 0; ordinals && i <= ordinal_mask; i++)
+            if (ordinals[i].used)
+                bigger[ordinal_index(bigger, capacity - 1, ordinals[i].root, ordinals[i].hash)] =
+                    ordinals[i];
+        free(ordinals);
+        ordinals = bigger;
+        ordinal_mask = capacity - 1;
+    }
+    struct ordinal_slot *o = &ordinals[ordinal_index(ordinals, ordinal_mask, root, hash)];
+    if (!o->used) {
+        *o = (struct ordinal_slot){.hash = hash, .root = root, .used = 1};
+        ordinal_used++;
+    }
+    return o->count++;
+}
+
+/* ---- records ---- */
+
+static void link_record(struct lens_comm *rec)
+{
+    rec->next = all_records;
+    rec->prev = NULL;
+    if (all_records)
+        all_records->prev = rec;
+    all_records = rec;
+}
+
+/* Caller holds registry_lock: REC lost a handle; free it if nothing remains of it. */
+static void release_if_unused(struct lens_comm *rec)
+{
+    if (rec->handles > 0 || atomic_load(&rec->payload) || rec->letter == 'W' ||
+        rec == mixed_record)
+        return;
+    if (rec->prev)
+        rec->prev->next = rec->next;
+    else
+        all_records = rec->next;
+    if (rec->next)
+        rec->next->prev = rec->prev;
+    free(rec->members);
+    free(rec);
 }
 
 /* World ranks of comm's local group. */
@@ -152,13 +278,8 @@ struct lens_comm *lens_comm_register(MPI_Comm comm, char letter, const struct le
     rec->members_hash = hash_members(rec->members, rec->size);
     pthread_mutex_lock(&registry_lock);
     rec->counter = creation_counter++;
-    for (struct lens_comm *o = all_records; o; o = o->next)
-        rec->ordinal +=
-            o->root == rec->root && o->members_hash == rec->members_hash && o->letter != 'M';
-    rec->next = all_records;
-    all_records = rec;
-    if (!atomic_load(&comm_table))
-        atomic_store(&comm_table, table_new(64));
+    rec->ordinal = ordinal_next(rec->root, rec->members_hash);
+    link_record(rec);
     table_put(handle_key(comm), rec);
     pthread_mutex_unlock(&registry_lock);
     return rec;
@@ -167,8 +288,6 @@ struct lens_comm *lens_comm_register(MPI_Comm comm, char letter, const struct le
 void lens_handle_set(uintptr_t key, struct lens_comm *rec)
 {
     pthread_mutex_lock(&registry_lock);
-    if (!atomic_load(&comm_table))
-        atomic_store(&comm_table, table_new(64));
     table_put(key, rec);
     pthread_mutex_unlock(&registry_lock);
 }
@@ -187,9 +306,14 @@ void lens_handle_drop(uintptr_t key)
 {
     pthread_mutex_lock(&registry_lock);
     struct table *t = atomic_load(&comm_table);
-    for (size_t i = hash_key(key) & t->mask; t && t->slots[i].key != 0; i = (i + 1) & t->mask) {
+    for (size_t i = t ? hash_key(key) & t->mask : 0; t && t->slots[i].key != 0;
+         i = (i + 1) & t->mask) {
         if (t->slots[i].key == key) {
-            __atomic_store_n(&t->slots[i].key, UINTPTR_MAX, __ATOMIC_RELEASE);
+            struct lens_comm *rec = t->slots[i].rec;
+            __atomic_store_n(&t->slots[i].key, TOMBSTONE, __ATOMIC_RELEASE);
+            t->live--;
+            rec->handles--;
+            release_if_unused(rec);
             break;
         }
     }
@@ -214,8 +338,7 @@ struct lens_comm *lens_comm_mixed(void)
         mixed_record = calloc(1, sizeof *mixed_record);
         mixed_record->letter = 'M';
         mixed_record->root = -1;
-        mixed_record->next = all_records;
-        all_records = mixed_record;
+        link_record(mixed_record);
     }
     pthread_mutex_unlock(&registry_lock);
     return mixed_record;

@@ -31,7 +31,9 @@ struct lens_comm {
     int peers;              /* size, or the remote group's size for an intercommunicator */
     int *members;           /* world ranks of the local group */
     void *_Atomic payload;  /* the module's data, see lens_comm_payload() */
+    int handles;            /* handles that name it (itself, windows, files made on it) */
     struct lens_comm *next; /* all records of this process, newest first */
+    struct lens_comm *prev;
 };
 
 /* The record of comm, registered on demand (MPI_COMM_SELF as 'f', others 'n'). */
@@ -52,7 +54,8 @@ LENS_HIDDEN_API void lens_handle_set(uintptr_t key, struct lens_comm *rec);
 LENS_HIDDEN_API struct lens_comm *lens_handle_get(uintptr_t key);
 LENS_HIDDEN_API void lens_handle_drop(uintptr_t key);
 LENS_HIDDEN_API uintptr_t lens_handle_key(const void *handle, size_t size);
-/* Forget comm after MPI_Comm_free (its record stays). */
+/* Forget comm at MPI_Comm_free: its record stays if a module keeps data on it or another
+ * handle (a window, a file) still names it, and is freed otherwise. */
 LENS_HIDDEN_API void lens_comm_forget(MPI_Comm comm);
 /* Optional hooks a module may define: a window was made on COMM, a window is being freed. */
 LENS_HIDDEN_API void lens_window_made(MPI_Win win, MPI_Comm comm) __attribute__((weak));
