@@ -162,7 +162,7 @@ def emit(ops_found, funcs):
         for f in fl:
             if f.startswith('req:') or f.startswith('persist:'):
                 n = f.split(':')[1]
-                post = '    if (rc_ == MPI_SUCCESS)\n        prof_request_remember(*a%s, rec_, bytes_, %d);\n' % (
+                post = '    if (rc_ == MPI_SUCCESS)\n        prof_request_remember(a%s, rec_, bytes_, %d);\n' % (
                     n, 1 if f.startswith('persist') else 0)
         out.append('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
                    '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +

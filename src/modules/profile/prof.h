@@ -90,7 +90,8 @@ extern uint64_t prof_mpi_ticks; /* time inside MPI on this rank (atomic adds) */
 struct lens_comm *prof_file(MPI_File fh);
 
 /* prof_requests.c: requests remember their communicator (and bytes, for Start) */
-void prof_request_remember(MPI_Request req, struct lens_comm *rec, uint64_t bytes, int persistent);
+void prof_request_remember(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
+                           int persistent);
 
 /* prof_finalize.c, prof_db.c */
 int prof_write_database(const char *path, const void *merged, size_t size, double wall);

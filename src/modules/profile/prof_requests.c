@@ -2,8 +2,15 @@
  * are charged to it; an array of requests from several communicators is charged to the
  * marked "mixed" entry. Persistent requests also remember their size, charged at Start.
  *
- * The map is a small open-addressing table under a mutex (request creation and completion
- * come in pairs; a lock-free design is not worth its complexity here).
+ * A request is known by where the application keeps it: the address of the MPI_Request
+ * variable the creating call filled, with the handle it was given. Handle values alone are
+ * not unique: Open MPI returns one shared handle (&ompi_request_empty) for every send that
+ * completed inline, so two such requests on different communicators compare equal. A
+ * completion call finds each request by its address (when the handle there is still the
+ * one remembered), else by its handle value (the application copied the handle into
+ * another variable: a request given that handle that is still where it was kept). Both
+ * maps are open-addressing tables under a mutex, rebuilt without their tombstones when
+ * half full; the handle map holds one entry per (handle, place).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,98 +18,177 @@
 
 #include "prof.h"
 
+#define EMPTY 0
+#define TOMBSTONE UINTPTR_MAX
+
 struct req_entry {
-    uintptr_t key; /* 0 empty, UINTPTR_MAX deleted */
+    uintptr_t key;    /* where (by_place) or the handle value (by_handle) */
+    uintptr_t other;  /* the handle value (by_place) or where (by_handle) */
     struct lens_comm *rec;
     uint64_t bytes;
     int persistent;
 };
 
-static struct req_entry *entries;
-static size_t mask = 0, used = 0;
+struct req_map {
+    struct req_entry *slots;
+    size_t mask, used, live;
+};
+
+static struct req_map by_place, by_handle;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static uintptr_t req_key(MPI_Request req)
+static uintptr_t handle_value(MPI_Request req)
 {
     uintptr_t key = 0;
     memcpy(&key, &req, sizeof req < sizeof key ? sizeof req : sizeof key);
-    return key;
+    return key == EMPTY || key == TOMBSTONE ? key ^ 1 : key;
 }
 
-static size_t slot_of(uintptr_t key)
+static size_t slot_of(const struct req_map *m, uintptr_t key)
 {
     key ^= key >> 31;
     key *= 0x9e3779b97f4a7c15ULL;
-    return (size_t)(key >> 17) & mask;
+    return (size_t)(key >> 17) & m->mask;
 }
 
-static void grow(void)
+/* The slot holding KEY in M, or NULL. */
+static struct req_entry *map_find(struct req_map *m, uintptr_t key)
 {
-    size_t old_mask = mask;
-    struct req_entry *old = entries;
-    mask = old ? 2 * (old_mask + 1) - 1 : 255;
-    entries = calloc(mask + 1, sizeof *entries);
-    used = 0;
-    for (size_t i = 0; old && i <= old_mask; i++) {
-        if (old[i].key && old[i].key != UINTPTR_MAX) {
-            size_t j = slot_of(old[i].key);
-            while (entries[j].key)
-                j = (j + 1) & mask;
-            entries[j] = old[i];
-            used++;
-        }
+    if (!m->slots)
+        return NULL;
+    for (size_t i = slot_of(m, key); m->slots[i].key != EMPTY; i = (i + 1) & m->mask)
+        if (m->slots[i].key == key)
+            return &m->slots[i];
+    return NULL;
+}
+
+static void map_rebuild(struct req_map *m)
+{
+    struct req_map old = *m;
+    size_t capacity = 256;
+    while (capacity < 4 * (old.live + 1))
+        capacity *= 2;
+    m->slots = calloc(capacity, sizeof *m->slots);
+    m->mask = capacity - 1;
+    m->used = m->live = 0;
+    for (size_t i = 0; old.slots && i <= old.mask; i++) {
+        if (old.slots[i].key == EMPTY || old.slots[i].key == TOMBSTONE)
+            continue;
+        size_t j = slot_of(m, old.slots[i].key);
+        while (m->slots[j].key != EMPTY)
+            j = (j + 1) & m->mask;
+        m->slots[j] = old.slots[i];
+        m->used++, m->live++;
     }
-    free(old);
+    free(old.slots);
 }
 
-void prof_request_remember(MPI_Request req, struct lens_comm *rec, uint64_t bytes, int persistent)
+/* The slot of M holding KEY with OTHER (by_handle may hold a key several times). */
+static struct req_entry *map_find_pair(struct req_map *m, uintptr_t key, uintptr_t other)
 {
-    if (req == MPI_REQUEST_NULL)
+    if (!m->slots)
+        return NULL;
+    for (size_t i = slot_of(m, key); m->slots[i].key != EMPTY; i = (i + 1) & m->mask)
+        if (m->slots[i].key == key && m->slots[i].other == other)
+            return &m->slots[i];
+    return NULL;
+}
+
+/* Adds E to M under E->key: by_place replaces the entry of the same place, by_handle keeps
+ * one entry per (handle, place). */
+static void map_put(struct req_map *m, const struct req_entry *e)
+{
+    struct req_entry *there =
+        m == &by_place ? map_find(m, e->key) : map_find_pair(m, e->key, e->other);
+    if (there) {
+        *there = *e;
         return;
-    uintptr_t key = req_key(req);
+    }
+    if (!m->slots || 2 * (m->used + 1) > m->mask + 1)
+        map_rebuild(m);
+    size_t i = slot_of(m, e->key);
+    while (m->slots[i].key != EMPTY && m->slots[i].key != TOMBSTONE)
+        i = (i + 1) & m->mask;
+    m->used += m->slots[i].key == EMPTY;
+    m->live++;
+    m->slots[i] = *e;
+}
+
+static void map_drop(struct req_map *m, struct req_entry *slot)
+{
+    slot->key = TOMBSTONE;
+    m->live--;
+}
+
+void prof_request_remember(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
+                           int persistent)
+{
+    if (!where || *where == MPI_REQUEST_NULL)
+        return;
+    uintptr_t place = (uintptr_t)where, handle = handle_value(*where);
     pthread_mutex_lock(&lock);
-    if (!entries || 2 * (used + 1) > mask + 1)
-        grow();
-    size_t i = slot_of(key);
-    while (entries[i].key && entries[i].key != UINTPTR_MAX && entries[i].key != key)
-        i = (i + 1) & mask;
-    used += entries[i].key == 0;
-    entries[i] = (struct req_entry){key, rec, bytes, persistent};
+    struct req_entry *old = map_find(&by_place, place); /* a request never completed */
+    struct req_entry *old_handle = old ? map_find_pair(&by_handle, old->other, place) : NULL;
+    if (old_handle)
+        map_drop(&by_handle, old_handle);
+    map_put(&by_place, &(struct req_entry){place, handle, rec, bytes, persistent});
+    map_put(&by_handle, &(struct req_entry){handle, place, rec, bytes, persistent});
     pthread_mutex_unlock(&lock);
 }
 
-/* The entry of req (copied into out), or 0. drop_done: remove it unless persistent. */
-static int lookup(MPI_Request req, struct req_entry *out, int drop)
+/* Caller holds lock: the by_place entry of the request with HANDLE kept at PLACE, or
+ * NULL. */
+static struct req_entry *find_at(uintptr_t place, uintptr_t handle)
 {
-    if (!entries || req == MPI_REQUEST_NULL)
-        return 0;
-    uintptr_t key = req_key(req);
-    int found = 0;
-    pthread_mutex_lock(&lock);
-    for (size_t i = slot_of(key); entries[i].key; i = (i + 1) & mask) {
-        if (entries[i].key == key) {
-            *out = entries[i];
-            found = 1;
-            if (drop && !entries[i].persistent)
-                entries[i].key = UINTPTR_MAX;
-            break;
-        }
+    struct req_entry *e = map_find(&by_place, place);
+    if (e && e->other == handle)
+        return e;
+    /* a copy of the handle: a request given that handle and still kept where it was */
+    for (size_t i = by_handle.slots ? slot_of(&by_handle, handle) : 0;
+         by_handle.slots && by_handle.slots[i].key != EMPTY; i = (i + 1) & by_handle.mask) {
+        if (by_handle.slots[i].key != handle)
+            continue;
+        e = map_find(&by_place, by_handle.slots[i].other);
+        if (e && e->other == handle)
+            return e;
     }
-    pthread_mutex_unlock(&lock);
-    return found;
+    return NULL;
 }
 
-static void forget(MPI_Request req)
+/* Caller holds lock: the by_place entry of the request now in *WHERE, or NULL. */
+static struct req_entry *find(const MPI_Request *where)
 {
-    struct req_entry e;
-    if (lookup(req, &e, 1) && e.persistent) {
-        pthread_mutex_lock(&lock);
-        uintptr_t key = req_key(req);
-        for (size_t i = slot_of(key); entries[i].key; i = (i + 1) & mask)
-            if (entries[i].key == key)
-                entries[i].key = UINTPTR_MAX;
-        pthread_mutex_unlock(&lock);
-    }
+    return *where == MPI_REQUEST_NULL ? NULL
+                                      : find_at((uintptr_t)where, handle_value(*where));
+}
+
+/* Caller holds lock: forget the request of by_place entry E. */
+static void drop(struct req_entry *e)
+{
+    struct req_entry *h = map_find_pair(&by_handle, e->other, e->key);
+    if (h)
+        map_drop(&by_handle, h);
+    map_drop(&by_place, e);
+}
+
+/* The entry of the request in *WHERE (copied into OUT), or 0. */
+static int lookup(const MPI_Request *where, struct req_entry *out)
+{
+    pthread_mutex_lock(&lock);
+    struct req_entry *e = find(where);
+    if (e)
+        *out = *e;
+    pthread_mutex_unlock(&lock);
+    return e != NULL;
+}
+
+static void forget(const MPI_Request *where)
+{
+    pthread_mutex_lock(&lock);
+    struct req_entry *e = find(where);
+    if (e)
+        drop(e);
+    pthread_mutex_unlock(&lock);
 }
 
 /* The record a set of requests is charged to: their common communicator, "mixed" if
@@ -112,7 +198,7 @@ static struct lens_comm *charge_of(const MPI_Request reqs[], int n)
     struct lens_comm *rec = NULL;
     struct req_entry e;
     for (int i = 0; i < n; i++) {
-        if (!lookup(reqs[i], &e, 0))
+        if (!lookup(&reqs[i], &e))
             continue;
         if (rec && rec != e.rec)
             return prof_mixed();
@@ -121,13 +207,19 @@ static struct lens_comm *charge_of(const MPI_Request reqs[], int n)
     return rec ? rec : prof_comm(MPI_COMM_WORLD);
 }
 
-/* After completion: requests that became MPI_REQUEST_NULL are done. */
-static void drop_completed(const MPI_Request before[], const MPI_Request after[], int n)
+/* After completion: requests of REQS (which held BEFORE) that became MPI_REQUEST_NULL are
+ * done; a persistent request stays known until MPI_Request_free. */
+static void drop_completed(const MPI_Request before[], const MPI_Request reqs[], int n)
 {
-    struct req_entry e;
-    for (int i = 0; i < n; i++)
-        if (before[i] != MPI_REQUEST_NULL && after[i] == MPI_REQUEST_NULL)
-            lookup(before[i], &e, 1);
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < n; i++) {
+        if (before[i] == MPI_REQUEST_NULL || reqs[i] != MPI_REQUEST_NULL)
+            continue;
+        struct req_entry *e = find_at((uintptr_t)&reqs[i], handle_value(before[i]));
+        if (e && !e->persistent)
+            drop(e);
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 #define SMALL 64
@@ -138,7 +230,7 @@ static void drop_completed(const MPI_Request before[], const MPI_Request after[]
         return CALL;                                                                               \
     MPI_Request small_[SMALL], *before_ = (N) <= SMALL ? small_ : malloc((N) * sizeof *before_);   \
     memcpy(before_, REQS, (N) * sizeof *before_);                                                  \
-    struct lens_comm *rec_ = charge_of(before_, N);                                                \
+    struct lens_comm *rec_ = charge_of(REQS, N);                                                   \
     uint64_t t0_ = prof_now();                                                                     \
     int rc_ = CALL;                                                                                \
     prof_add(rec_, OP, 0, 0, prof_now() - t0_);                                                    \
@@ -191,8 +283,8 @@ int MPI_Start(MPI_Request *req)
 {
     if (!prof_on)
         return PMPI_Start(req);
-    struct req_entry e = {0, NULL, 0, 0};
-    int known = lookup(*req, &e, 0);
+    struct req_entry e = {0, 0, NULL, 0, 0};
+    int known = lookup(req, &e);
     uint64_t t0 = prof_now();
     int rc = PMPI_Start(req);
     prof_add(known ? e.rec : prof_comm(MPI_COMM_WORLD), PROF_OP_Start, e.bytes, 0, prof_now() - t0);
@@ -206,7 +298,7 @@ int MPI_Startall(int n, MPI_Request reqs[])
     uint64_t bytes = 0;
     struct req_entry e;
     for (int i = 0; i < n; i++)
-        if (lookup(reqs[i], &e, 0))
+        if (lookup(&reqs[i], &e))
             bytes += e.bytes;
     struct lens_comm *rec = charge_of(reqs, n);
     uint64_t t0 = prof_now();
@@ -217,6 +309,6 @@ int MPI_Startall(int n, MPI_Request reqs[])
 
 int MPI_Request_free(MPI_Request *req)
 {
-    forget(*req);
+    forget(req);
     return PMPI_Request_free(req);
 }
