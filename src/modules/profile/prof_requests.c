@@ -94,16 +94,9 @@ static struct req_entry *map_find_pair(struct req_map *m, uintptr_t key, uintptr
     return NULL;
 }
 
-/* Adds E to M under E->key: by_place replaces the entry of the same place, by_handle keeps
- * one entry per (handle, place). */
-static void map_put(struct req_map *m, const struct req_entry *e)
+/* Adds E to M under E->key (the caller knows it is not there). */
+static void map_insert(struct req_map *m, const struct req_entry *e)
 {
-    struct req_entry *there =
-        m == &by_place ? map_find(m, e->key) : map_find_pair(m, e->key, e->other);
-    if (there) {
-        *there = *e;
-        return;
-    }
     if (!m->slots || 2 * (m->used + 1) > m->mask + 1)
         map_rebuild(m);
     size_t i = slot_of(m, e->key);
@@ -126,13 +119,17 @@ void prof_request_remember(MPI_Request *where, struct lens_comm *rec, uint64_t b
     if (!where || *where == MPI_REQUEST_NULL)
         return;
     uintptr_t place = (uintptr_t)where, handle = handle_value(*where);
+    struct req_entry e = {place, handle, rec, bytes, persistent};
     pthread_mutex_lock(&lock);
     struct req_entry *old = map_find(&by_place, place); /* a request never completed */
-    struct req_entry *old_handle = old ? map_find_pair(&by_handle, old->other, place) : NULL;
-    if (old_handle)
-        map_drop(&by_handle, old_handle);
-    map_put(&by_place, &(struct req_entry){place, handle, rec, bytes, persistent});
-    map_put(&by_handle, &(struct req_entry){handle, place, rec, bytes, persistent});
+    if (old) {
+        struct req_entry *old_handle = map_find_pair(&by_handle, old->other, place);
+        if (old_handle)
+            map_drop(&by_handle, old_handle);
+        *old = e;
+    } else
+        map_insert(&by_place, &e);
+    map_insert(&by_handle, &(struct req_entry){handle, place, rec, bytes, persistent});
     pthread_mutex_unlock(&lock);
 }
 
