@@ -1,5 +1,5 @@
 /* run.c: `mpilens run`: start an MPI job with modules stacked, then say where the
- * results went.
+ * results went (run_job.c starts it and stops it with mpilens run).
  *
  * The module list is checked here first (every name must resolve to a .so), so a typo
  * never starts a job. The job gets LD_PRELOAD=libmpilens.so and the MPILENS_* variables;
@@ -24,6 +24,7 @@
 #include "modspec.h"
 #include "ompi_import.h"
 #include "prof_buckets.h"
+#include "run_job.h"
 
 static const char usage[] =
     "usage: mpilens run [-m MODULES] [-c CONFIG] [-o DIR] -- LAUNCHER ARGS...\n"
@@ -34,7 +35,8 @@ static const char usage[] =
     "  -c, --config FILE   read `module NAME [key=value ...]` lines from FILE\n"
     "                      (without -m or -c: MPILENS_MODULES, MPILENS_CONF,\n"
     "                      ./.mpilens.conf, ~/.mpilens.conf)\n"
-    "  -o, --output DIR    where results go (default: ./PROGRAM-YYYYmmdd-HHMMSS)\n"
+    "  -o, --output DIR    where results go; refused if it already holds results\n"
+    "                      (default: ./PROGRAM-YYYYmmdd-HHMMSS, -2, -3... if taken)\n"
     "  --ompi-monitoring   also run Open MPI's own pml monitoring and import its matrix\n"
     "                      (`mpilens matrix DIR --kind lib_coll`: collectives as the\n"
     "                      library transported them; lib_p2p: the point-to-point it saw)\n"
@@ -222,6 +224,23 @@ static char **forwarding_command(char **command)
     return out;
 }
 
+/* Creates OUT (PROGRAM-DATE-TIME) or, when a run started in the same second made it,
+ * OUT-2, OUT-3, ...: two runs never share the default directory. 0, or -1 with errno. */
+static int new_default_directory(char *out, size_t len)
+{
+    char base[PATH_MAX];
+    snprintf(base, sizeof base, "%s", out);
+    for (int n = 1; n < 10000; n++) {
+        if (n > 1)
+            snprintf(out, len, "%s-%d", base, n);
+        if (mkdir(out, 0777) == 0)
+            return 0;
+        if (errno != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
 static int directory_is_empty(const char *path)
 {
     DIR *dir = opendir(path);
@@ -292,8 +311,12 @@ int cli_run(int argc, char **argv)
         snprintf(output, sizeof output, "%s", opt.output);
     else
         default_output(opt.command, output, sizeof output);
-    int existed = access(output, F_OK) == 0;
-    if (lens_make_dirs(output) != 0)
+    if (opt.output && access(output, F_OK) == 0 && !directory_is_empty(output))
+        return fail("run -o %s: already holds results (of an earlier run?); give a new "
+                    "directory, or remove this one first%s",
+                    output, "");
+    int existed = opt.output && access(output, F_OK) == 0; /* and empty */
+    if (opt.output ? lens_make_dirs(output) != 0 : new_default_directory(output, sizeof output) != 0)
         return fail("run -o %s: cannot create or write the output directory (%s); choose a "
                     "writable directory",
                     output, strerror(errno));
@@ -306,17 +329,11 @@ int cli_run(int argc, char **argv)
         (rc = ask_ompi_monitoring(output, ompi_prefix, sizeof ompi_prefix)) != 0)
         return rc;
     char **command = forwarding_command(opt.command);
-    pid_t child = fork();
-    if (child == 0) {
-        execvp(command[0], command);
-        fprintf(stderr, "mpilens: run: cannot start '%s': %s\n", command[0], strerror(errno));
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-        ;
+    int signal_received = 0;
+    int code = run_job(command, &signal_received);
     free(command);
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (signal_received && code == 0)
+        code = 128 + signal_received;
     if (*ompi_prefix) {
         char err[1024];
         int rows = ompi_import(output, ompi_prefix, err, sizeof err);
@@ -331,9 +348,16 @@ int cli_run(int argc, char **argv)
     if (directory_is_empty(output)) {
         if (!existed)
             rmdir(output);
-        fprintf(stderr, "mpilens: run finished (status %d); the modules wrote no results\n", code);
+        if (code == 0)
+            fprintf(stderr, "mpilens: run finished (status 0); the modules wrote no results\n");
+        else
+            fprintf(stderr, "mpilens: job ended abnormally (status %d%s); no results were kept\n",
+                    code, signal_received ? ", stopped by a signal" : "");
+    } else if (code == 0) {
+        fprintf(stderr, "mpilens: results in %s (status 0)\n", output);
     } else {
-        fprintf(stderr, "mpilens: results in %s (status %d)\n", output, code);
+        fprintf(stderr, "mpilens: job ended abnormally (status %d%s); partial results in %s\n",
+                code, signal_received ? ", stopped by a signal" : "", output);
     }
     return code;
 }

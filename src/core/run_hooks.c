@@ -4,8 +4,9 @@
  * The hooks sit at the bottom of the stack, just above the library: at MPI_Init they run
  * after every module's wrapper has called down, at MPI_Finalize after every module has
  * done its pre-finalize work. When modules are loaded and neither `mpilens run -o` nor
- * MPILENS_OUTPUT names a directory, rank 0 picks PROGRAM-YYYYmmdd-HHMMSS at MPI_Init and
- * broadcasts it (MPI_Init is collective anyway), so every rank writes to the same place.
+ * MPILENS_OUTPUT names a directory, rank 0 makes PROGRAM-YYYYmmdd-HHMMSS (-2, -3... if a
+ * run of the same second has it) at MPI_Init and broadcasts it (MPI_Init is collective
+ * anyway), so every rank writes to the same place.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,8 +72,14 @@ static void after_init(void)
     int rank = 0;
     ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
     char name[PATH_MAX] = "";
-    if (rank == 0)
-        default_output_name(name, sizeof name);
+    if (rank == 0) { /* made here, with -2, -3... if a run of the same second has it */
+        char base[PATH_MAX - 16];
+        default_output_name(base, sizeof base);
+        snprintf(name, sizeof name, "%s", base);
+        for (int n = 2; mkdir(name, 0777) != 0 && errno == EEXIST && n < 10000; n++)
+            snprintf(name, sizeof name, "%s-%d", base, n);
+        output_made = access(name, W_OK) == 0;
+    }
     ((bcast_fn)library("MPI_Bcast"))(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
     snprintf(output_dir, sizeof output_dir, "%s", name);
 }
