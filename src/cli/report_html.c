@@ -2,6 +2,7 @@
  * no network) with the report's tables and two SVG charts: time per communicator and
  * operation (horizontal bars) and calls per message-size bucket (histogram).
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +126,18 @@ int report_write_html(sqlite3 *db, const struct report_query *q, const struct re
           "td:first-child,td:nth-child(3){text-align:left}</style></head><body>\n"
           "<h1>mpilens report</h1>\n<pre>",
           f);
-    report_print_metadata(db, f);
-    report_print_overall(db, q, f);
+    /* the text part holds what the run recorded (its command line, host names): escaped,
+     * so that an argument such as <script> stays text */
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *mem = open_memstream(&text, &text_len);
+    if (mem) {
+        report_print_metadata(db, mem);
+        report_print_overall(db, q, mem);
+        fclose(mem);
+        html_text(f, text ? text : "");
+        free(text);
+    }
     fputs("</pre>\n<h2>Time per communicator and operation</h2>\n", f);
     struct bar *bars = calloc(rows->count + 1, sizeof *bars);
     int n = 0;

@@ -44,6 +44,10 @@ refused "--sort" "mpilens: report: --sort 'speed': use time, calls or volume" "$
 refused "--top" "mpilens: report: --top 'x': give a positive number of rows" "$MPILENS" report run --top x
 refused "unknown option" "mpilens: report: unknown or incomplete option '--frobnicate'; see \`mpilens report --help\`" "$MPILENS" report run --frobnicate
 refused "no database" "mpilens: report: no database given; write mpilens report RUN_DIR/mpilens.db" "$MPILENS" report
+"$MPILENS" run -m profile -o tagged -- $MPIRUN -np 2 "$APPS/ring" 1 '<script>alert(1)</script>' > /dev/null 2>&1
+"$MPILENS" report tagged --html tagged.html > /dev/null
+check_eq "--html escapes what the run recorded (an argument <script>...)" "0 1" \
+    "$(grep -c '<script>' tagged.html) $(grep -c '&lt;script&gt;alert(1)&lt;/script&gt;' tagged.html)"
 out=$("$MPILENS" report run --csv --html /proc/x.html 2>&1 >/dev/null); status=$?
 check_eq "unwritable --html: exit 2" "2" "$status"
 check_eq "unwritable --html: message" "mpilens: report: --html /proc/x.html: cannot write the file; choose a writable path" "$(tail -1 <<<"$out")"
