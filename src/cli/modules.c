@@ -45,6 +45,12 @@ static void describe(const char *dir, const char *file, int verbose)
         return;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, file);
+    char damaged[1024];
+    if (lens_elf_problem(path, damaged, sizeof damaged)) {
+        printf("%-16s  %5s  (cannot load: %s)\n", name, "-", damaged);
+        free(name);
+        return;
+    }
     void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
     if (!handle) {
         printf("%-16s  %5s  (cannot load: %s)\n", name, "-", dlerror());

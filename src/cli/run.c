@@ -169,6 +169,8 @@ static int check_modules(const struct run_options *opt)
     for (int i = 0; i < list.count && rc == 0; i++)
         if (lens_module_find(&list.items[i], cli_libdir(), path, sizeof path, err) != 0)
             rc = fail("%s%s", opt->modules ? "-m: " : "", err);
+        else if (lens_elf_problem(path, err, LENS_ERR_LEN))
+            rc = fail("%s%s", opt->modules ? "-m: " : "", err);
         else if (check_profile_buckets(&list.items[i], path, err) != 0)
             rc = fail("%s%s", "", err);
     if (rc == 0 && list.count == 0)

@@ -22,6 +22,11 @@ int lens_module_load(struct lens_module *mod, char *err)
 {
     char where[600];
     lens_modspec_where(&mod->spec, where, sizeof where);
+    char damaged[LENS_ERR_LEN];
+    if (lens_elf_problem(mod->path, damaged, sizeof damaged)) {
+        snprintf(err, LENS_ERR_LEN, "%s: module '%s': %s", where, mod->spec.name, damaged);
+        return -1;
+    }
     mod->handle = dlopen(mod->path, RTLD_NOW | RTLD_LOCAL);
     if (!mod->handle) {
         snprintf(err, LENS_ERR_LEN,

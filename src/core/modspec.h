@@ -49,4 +49,8 @@ int lens_make_dirs(const char *path);
 /* Prefix for messages about spec: "FILE:LINE" or "MPILENS_MODULES". */
 void lens_modspec_where(const struct lens_modspec *spec, char *buf, size_t len);
 
+/* 1 (with ERR) when the shared object PATH is cut short or its headers are damaged, which
+ * would make dlopen fault; 0 otherwise (elf_check.c). */
+int lens_elf_problem(const char *path, char *err, size_t n);
+
 #endif

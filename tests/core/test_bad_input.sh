@@ -34,6 +34,17 @@ expect_refused "a .so that fails to load" \
     "mpilens: MPILENS_MODULES: module '$WORK/broken.so' failed to load: $WORK/broken.so: invalid ELF header; rebuild it" \
     preloaded MPILENS_MODULES=$WORK/broken.so
 
+head -c 3000 "$MODS/counter.so" > cut.so
+expect_refused "a .so cut short (would fault inside dlopen)" \
+    "mpilens: MPILENS_MODULES: module '$WORK/cut.so': $WORK/cut.so: truncated or damaged shared object (3000 bytes" \
+    preloaded MPILENS_MODULES=$WORK/cut.so
+expect_refused "a .so cut short, via the CLI (checked before launch)" \
+    "mpilens: -m: $WORK/cut.so: truncated or damaged shared object" \
+    "$MPILENS" run -m "$WORK/cut.so" -- $MPIRUN -np 2 "$APPS/ring"
+out=$(MPILENS_MODULE_PATH=$WORK "$MPILENS" modules 2>&1); status=$?
+check_eq "mpilens modules lists a .so cut short without dying" 0 $status
+check_match "mpilens modules says why it cannot load it" "$out" "^cut +- +\(cannot load: .*truncated or damaged"
+
 printf 'module tlog_a\nmodul tlog_b\n' > typo.conf
 expect_refused "malformed config line" \
     "mpilens: $WORK/typo.conf:2: unknown directive 'modul'; each line reads \`module NAME [key=value ...]\`" \
