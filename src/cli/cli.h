@@ -28,5 +28,8 @@ int cli_place(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
 int cli_modules(int argc, char **argv);
+int cli_recover(int argc, char **argv);
+/* Merges DIR/partial/ into DIR/mpilens.db (recover.c): modules recovered, or -1. */
+int cli_recover_run(const char *dir);
 
 #endif

@@ -21,6 +21,7 @@ static const char usage[] =
     "  place    a better rank-to-core mapping from the matrix: mpilens place RUN/mpilens.db\n"
     "  analyze  wait states of a traced run by parallel replay: mpilens analyze RUN\n"
     "  export   a run's trace for viewers: mpilens export RUN --chrome out.json\n"
+    "  recover  merge what the ranks of an interrupted run saved: mpilens recover RUN\n"
     "\n"
     "options:\n"
     "  -h, --help     this text (mpilens VERB --help for a verb)\n"
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
         return cli_report(argc - 1, argv + 1);
     if (strcmp(argv[1], "modules") == 0)
         return cli_modules(argc - 1, argv + 1);
+    if (strcmp(argv[1], "recover") == 0)
+        return cli_recover(argc - 1, argv + 1);
     fprintf(stderr, "mpilens: unknown verb '%s'; `mpilens --help` lists the verbs\n", argv[1]);
     return 2;
 }

@@ -63,5 +63,14 @@ int cli_open_db(const char *arg, const char *verb, const char *table, const char
         *db = NULL;
         return 2;
     }
+    /* a run that did not reach MPI_Finalize everywhere says so before anything else */
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(*db, "SELECT value FROM metadata WHERE key = 'Incomplete'", -1, &st,
+                           NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        fprintf(stderr,
+                "mpilens: %s: incomplete run (the ranks' data end where they stopped): %s\n",
+                path, (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
     return 0;
 }

@@ -37,6 +37,8 @@ static const char usage[] =
     "                      ./.mpilens.conf, ~/.mpilens.conf)\n"
     "  -o, --output DIR    where results go; refused if it already holds results\n"
     "                      (default: ./PROGRAM-YYYYmmdd-HHMMSS, -2, -3... if taken)\n"
+    "  --snapshot SECONDS  each rank saves what it recorded this often (default 60, 0: never),\n"
+    "                      so a killed job still leaves its data (MPILENS_SNAPSHOT)\n"
     "  --ompi-monitoring   also run Open MPI's own pml monitoring and import its matrix\n"
     "                      (`mpilens matrix DIR --kind lib_coll`: collectives as the\n"
     "                      library transported them; lib_p2p: the point-to-point it saw)\n"
@@ -80,7 +82,15 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
             opt->output = argv[++i];
         else if (strcmp(a, "--ompi-monitoring") == 0)
             opt->ompi_monitoring = 1;
-        else
+        else if (strcmp(a, "--snapshot") == 0 && has_value) {
+            char *end;
+            long seconds = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || seconds < 0 || seconds > 86400 * 365)
+                return fail("run --snapshot '%s': give whole seconds (0: no periodic "
+                            "snapshots)%s",
+                            argv[i], "");
+            setenv("MPILENS_SNAPSHOT", argv[i], 1);
+        } else
             return fail("run: unknown or incomplete option '%s'%s; see `mpilens run --help`", a,
                         "");
     }
@@ -205,12 +215,13 @@ static int is_open_mpi_launcher(const char *cmd)
 /* The command with Open MPI's `-x VAR` flags inserted after the launcher. */
 static char **forwarding_command(char **command)
 {
-    static const char *const vars[] = {"LD_PRELOAD",     "MPILENS_MODULES", "MPILENS_CONF",
-                                       "MPILENS_OUTPUT", "MPILENS_CLI",     "MPILENS_MODULE_PATH"};
+    static const char *const vars[] = {"LD_PRELOAD",          "MPILENS_MODULES", "MPILENS_CONF",
+                                       "MPILENS_OUTPUT",      "MPILENS_CLI",     "MPILENS_MODULE_PATH",
+                                       "MPILENS_SNAPSHOT"};
     int n = 0;
     while (command[n])
         n++;
-    char **out = calloc(n + 2 * 6 + 1, sizeof *out);
+    char **out = calloc(n + 2 * (sizeof vars / sizeof *vars) + 1, sizeof *out);
     int o = 0;
     out[o++] = command[0];
     if (is_open_mpi_launcher(command[0])) {
@@ -347,6 +358,11 @@ int cli_run(int argc, char **argv)
                     "lib_p2p, lib_coll)\n",
                     rows);
     }
+    char partial[PATH_MAX + 16];
+    snprintf(partial, sizeof partial, "%s/partial", output);
+    int recovered = access(partial, F_OK) == 0 ? cli_recover_run(output) : 0;
+    if (recovered > 0 && code == 0)
+        code = 1; /* some rank did not reach MPI_Finalize although the launcher said 0 */
     if (directory_is_empty(output)) {
         if (!existed)
             rmdir(output);
@@ -358,8 +374,9 @@ int cli_run(int argc, char **argv)
     } else if (code == 0) {
         fprintf(stderr, "mpilens: results in %s (status 0)\n", output);
     } else {
-        fprintf(stderr, "mpilens: job ended abnormally (status %d%s); partial results in %s\n",
-                code, signal_received ? ", stopped by a signal" : "", output);
+        fprintf(stderr, "mpilens: job ended abnormally (status %d%s); partial results in %s%s\n",
+                code, signal_received ? ", stopped by a signal" : "", output,
+                recovered > 0 ? " (marked incomplete: mpilens report says which ranks)" : "");
     }
     return code;
 }

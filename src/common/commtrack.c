@@ -214,7 +214,7 @@ static void link_record(struct lens_comm *rec)
     rec->prev = NULL;
     if (all_records)
         all_records->prev = rec;
-    all_records = rec;
+    __atomic_store_n(&all_records, rec, __ATOMIC_RELEASE);
 }
 
 /* Caller holds registry_lock: REC lost a handle; free it if nothing remains of it. */
@@ -342,6 +342,11 @@ struct lens_comm *lens_comm_mixed(void)
     }
     pthread_mutex_unlock(&registry_lock);
     return mixed_record;
+}
+
+struct lens_comm *lens_comm_all_unlocked(void)
+{
+    return __atomic_load_n(&all_records, __ATOMIC_ACQUIRE);
 }
 
 struct lens_comm *lens_comm_all(void)

@@ -44,6 +44,8 @@ LENS_HIDDEN_API struct lens_comm *lens_comm_register(MPI_Comm comm, char letter,
 /* The marked entry for request arrays spanning several communicators. */
 LENS_HIDDEN_API struct lens_comm *lens_comm_mixed(void);
 LENS_HIDDEN_API struct lens_comm *lens_comm_all(void);
+/* The same without the registry's lock, for a signal handler (snapshot.h). */
+LENS_HIDDEN_API struct lens_comm *lens_comm_all_unlocked(void);
 /* The module's payload of rec (size bytes, zeroed, allocated once, thread-safe). */
 LENS_HIDDEN_API void *lens_comm_payload(struct lens_comm *rec, size_t size);
 /* World rank of rank `rank` of comm's remote group (local group for intracommunicators). */

@@ -85,6 +85,10 @@ int prof_rank(MPI_Comm comm);
 int prof_size(MPI_Comm comm);
 int prof_outdegree(MPI_Comm comm);
 extern uint64_t prof_mpi_ticks; /* time inside MPI on this rank (atomic adds) */
+extern uint64_t prof_start_ticks; /* prof_now() at the start of MPI_Init */
+
+/* prof_snapshot.c: this rank's profile saved however the rank ends (snapshot.h) */
+void prof_snapshot_install(int rank, int size);
 
 /* Files remember the communicator they were opened on (prof_files.c). */
 struct lens_comm *prof_file(MPI_File fh);

@@ -39,9 +39,15 @@ static int put_meta(sqlite3 *db, const char *key, const char *value)
     return rc;
 }
 
+const char *prof_run_command;
+
 static void command_line(char *out, size_t len)
 {
     out[0] = '\0';
+    if (prof_run_command) {
+        snprintf(out, len, "%s", prof_run_command);
+        return;
+    }
     FILE *f = fopen("/proc/self/cmdline", "r");
     if (!f)
         return;

@@ -95,6 +95,36 @@ static void merge_packed(struct profile_set *s, const char *buf)
     free(remap);
 }
 
+int prof_merge_packed_checked(struct profile_set *s, const char *buf, size_t len)
+{
+    uint64_t counts[4];
+    if (len < sizeof counts)
+        return 0;
+    memcpy(counts, buf, sizeof counts);
+    const uint64_t limit = len; /* no count can exceed the bytes it needs */
+    for (int i = 0; i < 4; i++)
+        if (counts[i] > limit)
+            return 0;
+    size_t need = sizeof counts + counts[0] * sizeof(struct wire_rank) +
+                  counts[1] * sizeof(struct lens_wire_comm) + counts[2] * sizeof(struct wire_row) +
+                  counts[3] * sizeof(int32_t);
+    if (need != len)
+        return 0;
+    const struct lens_wire_comm *comms =
+        (const void *)(buf + sizeof counts + counts[0] * sizeof(struct wire_rank));
+    const struct wire_row *rows = (const void *)(comms + counts[1]);
+    for (uint64_t i = 0; i < counts[1]; i++)
+        if (comms[i].size < 0 || comms[i].members_off < 0 ||
+            (uint64_t)comms[i].members_off + (uint64_t)comms[i].size > counts[3])
+            return 0;
+    for (uint64_t i = 0; i < counts[2]; i++)
+        if (rows[i].comm < 0 || (uint64_t)rows[i].comm >= counts[1] || rows[i].op < 0 ||
+            rows[i].op >= prof_op_count || rows[i].bucket < 0 || rows[i].bucket >= PROF_MAX_BUCKETS)
+            return 0;
+    merge_packed(s, buf);
+    return 1;
+}
+
 static void *pack_set(void *ctx, int *len)
 {
     return pack(ctx, len);

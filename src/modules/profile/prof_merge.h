@@ -35,6 +35,11 @@ void prof_collect(struct profile_set *set, int rank, double net_s);
  * Returns 1 on rank 0 (set then holds everything), 0 elsewhere. */
 int prof_tree_merge(struct profile_set *set, MPI_Comm comm);
 void prof_set_free(struct profile_set *set);
+/* Merges one packed set of LEN bytes (a rank's snapshot) after checking its counts and
+ * indices against LEN; 1, or 0 when it is damaged. */
+int prof_merge_packed_checked(struct profile_set *set, const char *buf, size_t len);
+/* The command line the metadata records (a snapshot's, at recovery); NULL: this process's. */
+extern const char *prof_run_command;
 /* Writes the merged set into DIR/mpilens.db; 0 or -1 with err. */
 int prof_db_write(const struct profile_set *set, const char *dir, double wall, char *err,
                   size_t errlen);

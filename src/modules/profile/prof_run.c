@@ -15,12 +15,13 @@
 #include "prof.h"
 #include "prof_merge.h"
 #include "run_output.h"
+#include "snapshot.h"
 
 const char mpilens_module_description[] =
     "communicator-centric profile (calls, time, volume per communicator, operation and size) "
     "into mpilens.db";
 
-static uint64_t start_ns;
+uint64_t prof_start_ticks;
 static MPI_Comm merge_comm = MPI_COMM_NULL;
 
 int mpilens_module_init(const struct mpilens_module_args *args)
@@ -37,9 +38,19 @@ static void started(uint64_t t0, int op)
     prof_setup();
     lens_comm_register(MPI_COMM_WORLD, 'W', NULL);
     PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm);
-    start_ns = t0;
+    prof_start_ticks = t0;
     prof_on = 1;
     prof_add(prof_comm(MPI_COMM_WORLD), op, 0, 0, prof_now() - t0);
+    int rank = 0, size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    prof_snapshot_install(rank, size);
+}
+
+int MPI_Abort(MPI_Comm comm, int code)
+{
+    lens_snapshot_save("MPI_Abort");
+    return PMPI_Abort(comm, code);
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -71,7 +82,7 @@ int MPI_Finalize(void)
     uint64_t now = prof_now();
     prof_on = 0;
     prof_clock_stop();
-    double net = (now - start_ns) * prof_seconds_per_tick;
+    double net = (now - prof_start_ticks) * prof_seconds_per_tick;
     int rank;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     struct profile_set set;
@@ -86,5 +97,6 @@ int MPI_Finalize(void)
     }
     prof_set_free(&set);
     PMPI_Comm_free(&merge_comm);
+    lens_snapshot_done(); /* the database is the result: this rank's snapshot goes */
     return PMPI_Finalize();
 }

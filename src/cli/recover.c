@@ -1,0 +1,144 @@
+/* recover.c: `mpilens recover DIR`, and what `mpilens run` does after a job that did not
+ * reach MPI_Finalize: the ranks' saved records (DIR/partial/MODULE.RANK, see
+ * src/common/snapshot.h) merged into DIR/mpilens.db by each module's own
+ * mpilens_module_recover (the module's .so is loaded here; it runs no MPI), and the run
+ * marked incomplete. The partial files go once their module has merged them.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "modspec.h"
+
+typedef int (*recover_fn)(const char *dir, char *err, size_t errlen);
+
+static const char usage[] =
+    "usage: mpilens recover DIR\n"
+    "\n"
+    "Merges what the ranks of a run that did not reach MPI_Finalize saved (DIR/partial/)\n"
+    "into DIR/mpilens.db and marks it incomplete; `mpilens run` does this by itself after\n"
+    "such a job. Use it for runs started without the CLI (LD_PRELOAD, batch scripts).\n"
+    "\n"
+    "  -h, --help   this text\n";
+
+/* Removes DIR/partial/NAME.* (the merged files of one module). */
+static void remove_merged(const char *partial, const char *name)
+{
+    DIR *d = opendir(partial);
+    struct dirent *e;
+    size_t len = strlen(name);
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, name, len) == 0 && e->d_name[len] == '.') {
+            char path[8300];
+            snprintf(path, sizeof path, "%s/%s", partial, e->d_name);
+            unlink(path);
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+/* Recovers one module's files; 1 recovered, 0 nothing to do, -1 failed (said on stderr). */
+static int recover_module(const char *dir, const char *partial, const char *name)
+{
+    struct lens_modspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.name = (char *)name;
+    snprintf(spec.origin, sizeof spec.origin, "%s/partial", dir);
+    char path[4096], err[LENS_ERR_LEN];
+    if (lens_module_find(&spec, cli_libdir(), path, sizeof path, err) != 0 ||
+        lens_elf_problem(path, err, sizeof err)) {
+        fprintf(stderr, "mpilens: recover: %s\n", err);
+        return -1;
+    }
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    recover_fn recover = handle ? (recover_fn)dlsym(handle, "mpilens_module_recover") : NULL;
+    if (!recover) {
+        fprintf(stderr,
+                "mpilens: recover: %s/%s.*: module '%s' (%s) cannot merge saved records "
+                "(%s); they are left in place\n",
+                partial, name, name, path, handle ? "it has no mpilens_module_recover" : dlerror());
+        return -1;
+    }
+    err[0] = '\0';
+    if (recover(dir, err, sizeof err) != 0) {
+        fprintf(stderr, "mpilens: recover: module '%s': %s\n", name, err);
+        return -1;
+    }
+    remove_merged(partial, name);
+    return 1;
+}
+
+int cli_recover_run(const char *dir)
+{
+    char partial[4200];
+    snprintf(partial, sizeof partial, "%s/partial", dir);
+    struct dirent **entries;
+    int n = scandir(partial, &entries, NULL, alphasort);
+    if (n < 0)
+        return 0;
+    int recovered = 0, failed = 0;
+    char last[256] = "";
+    for (int i = 0; i < n; i++) {
+        char name[256];
+        snprintf(name, sizeof name, "%s", entries[i]->d_name);
+        char *dot = strchr(name, '.');
+        if (name[0] != '.' && dot) {
+            *dot = '\0';
+            if (strcmp(name, last) != 0) {
+                snprintf(last, sizeof last, "%s", name);
+                int r = recover_module(dir, partial, name);
+                recovered += r > 0;
+                failed += r < 0;
+            }
+        }
+        free(entries[i]);
+    }
+    free(entries);
+    if (!failed) { /* temporary files of snapshots cut short go too */
+        DIR *d = opendir(partial);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+                char path[8300];
+                snprintf(path, sizeof path, "%s/%s", partial, e->d_name);
+                unlink(path);
+            }
+        }
+        if (d)
+            closedir(d);
+        rmdir(partial);
+    }
+    return failed ? -1 : recovered;
+}
+
+int cli_recover(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (argc != 2 || argv[1][0] == '-') {
+        fprintf(stderr, "mpilens: recover: give one run directory: mpilens recover DIR\n");
+        return 2;
+    }
+    char partial[4200];
+    snprintf(partial, sizeof partial, "%s/partial", argv[1]);
+    if (!cli_is_directory(argv[1]) || access(partial, F_OK) != 0) {
+        fprintf(stderr,
+                "mpilens: recover: %s: nothing to recover (no partial/ directory: the run ended "
+                "normally, or was recovered already)\n",
+                argv[1]);
+        return 2;
+    }
+    int r = cli_recover_run(argv[1]);
+    if (r < 0)
+        return 2;
+    printf("mpilens: %d module(s) recovered; incomplete results in %s/mpilens.db\n", r, argv[1]);
+    return 0;
+}

@@ -1,0 +1,45 @@
+/* snapshot.h: a rank's record saved without MPI, however the rank ends (docs/modules.md,
+ * "A run never loses data").
+ *
+ * A module that keeps data until MPI_Finalize installs a writer at MPI_Init. Its writer puts
+ * the rank's data into a file descriptor using only async-signal-safe calls (write, no
+ * malloc, stdio or locks). The file DIR/partial/MODULE.RANK is written under a temporary
+ * name and renamed, with a trailer line that says how the rank ended:
+ *  - on SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU (a batch system's warning), and on a fatal
+ *    signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT): saved, then the signal is handed to
+ *    the handler that was there before (the MPI library's backtrace and abort still run);
+ *  - in MPI_Abort (the module calls lens_snapshot_save) and at exit without MPI_Finalize;
+ *  - every MPILENS_SNAPSHOT seconds (mpilens run --snapshot), from a thread, so that even
+ *    SIGKILL leaves the last period's data.
+ * At a normal MPI_Finalize the module calls lens_snapshot_done, which removes the file: the
+ * merged database is the result. After an abnormal end, `mpilens run` (or `mpilens
+ * recover DIR`) calls each module's mpilens_module_recover, which merges the files.
+ */
+#ifndef LENS_SNAPSHOT_H
+#define LENS_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LENS_SNAPSHOT_HIDDEN __attribute__((visibility("hidden")))
+
+/* Writes the rank's data into FD (async-signal-safe); 0, or -1 if a write failed. */
+typedef int (*lens_snapshot_writer)(int fd);
+
+/* At MPI_Init: files DIR/partial/MODULE.RANK, WRITER, handlers and the periodic thread. */
+LENS_SNAPSHOT_HIDDEN void lens_snapshot_install(const char *module, int rank,
+                                                lens_snapshot_writer writer);
+/* Saves now; HOW is the trailer's reason ("MPI_Abort", "snapshot"). Async-signal-safe. */
+LENS_SNAPSHOT_HIDDEN void lens_snapshot_save(const char *how);
+/* At a normal MPI_Finalize: no more snapshots, and this rank's file removed. */
+LENS_SNAPSHOT_HIDDEN void lens_snapshot_done(void);
+
+/* Writing helpers for writers: all of BUF, or -1. */
+LENS_SNAPSHOT_HIDDEN int lens_write_all(int fd, const void *buf, size_t len);
+
+/* Reading back (recovery, not in a signal handler): the file's bytes (malloc'ed, *LEN) up
+ * to its trailer, and the trailer's reason in HOW; NULL if the file is not a snapshot. */
+LENS_SNAPSHOT_HIDDEN char *lens_snapshot_read(const char *path, size_t *len, char *how,
+                                              size_t howlen);
+
+#endif
