@@ -1,7 +1,9 @@
 /* comm_churn.c: communicators created and freed in a loop, as libraries that duplicate their
- * communicator per call do. Usage: comm_churn KIND ROUNDS [CHECKPOINT]
+ * communicator per call do. Usage: comm_churn KIND ROUNDS [CHECKPOINT [TRAFFIC]]
  *   KIND: dup, split (every other round the odd ranks pass MPI_UNDEFINED), create_group,
  *         idup, cart (a periodic 1-D cartesian communicator)
+ * With TRAFFIC (argument 4, 1) each communicator carries one MPI_Allreduce before it is
+ * freed, so the modules keep its data (bench/snapshot_cost.sh uses that).
  * Rank 0 prints "comm_churn KIND rounds=N seconds=S rss_kb=K" (K: the largest peak RSS of
  * any rank, from getrusage), and with CHECKPOINT also the time of the first CHECKPOINT
  * rounds and of the last CHECKPOINT rounds ("first_s=... last_s=..."), so one run shows
@@ -12,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+
+static int traffic;
 
 static void one_round(const char *kind, int round, int rank, MPI_Group world_group)
 {
@@ -35,6 +39,10 @@ static void one_round(const char *kind, int round, int rank, MPI_Group world_gro
                 kind);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    if (comm != MPI_COMM_NULL && traffic) {
+        int one = 1, sum;
+        MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm);
+    }
     if (comm != MPI_COMM_NULL)
         MPI_Comm_free(&comm);
 }
@@ -47,6 +55,7 @@ int main(int argc, char **argv)
     const char *kind = argc > 1 ? argv[1] : "dup";
     int rounds = argc > 2 ? atoi(argv[2]) : 1000;
     int checkpoint = argc > 3 ? atoi(argv[3]) : 0;
+    traffic = argc > 4 && atoi(argv[4]) == 1;
     MPI_Group world_group;
     MPI_Comm_group(MPI_COMM_WORLD, &world_group);
     MPI_Barrier(MPI_COMM_WORLD);

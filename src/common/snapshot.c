@@ -37,7 +37,7 @@ static const int caught[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU,
 #define NCAUGHT (sizeof caught / sizeof *caught)
 static struct sigaction before[NCAUGHT];
 static pthread_t ticker;
-static int ticking;
+static int ticking, verbose;
 
 int lens_write_all(int fd, const void *buf, size_t len)
 {
@@ -135,7 +135,16 @@ static void *tick(void *arg)
         struct timespec ts = {seconds, 0};
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
             ;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         save_to(tmp_thread, "last periodic snapshot (its end was not seen)");
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (verbose) { /* MPILENS_SNAPSHOT_VERBOSE: what each periodic save costs */
+            struct stat st;
+            fprintf(stderr, "mpilens: snapshot %s: %lld bytes in %.6f s\n", final_path,
+                    stat(final_path, &st) == 0 ? (long long)st.st_size : -1LL,
+                    (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+        }
     }
     return NULL;
 }
@@ -161,6 +170,7 @@ void lens_snapshot_install(const char *module, int rank, lens_snapshot_writer w)
         sigaction(caught[i], &sa, &before[i]);
     atexit(at_exit);
     const char *every = getenv("MPILENS_SNAPSHOT");
+    verbose = getenv("MPILENS_SNAPSHOT_VERBOSE") != NULL;
     long seconds = every && *every ? strtol(every, NULL, 10) : 60;
     if (seconds > 0 && pthread_create(&ticker, NULL, tick, (void *)(uintptr_t)seconds) == 0) {
         ticking = 1;
