@@ -10,6 +10,7 @@
  *     complete dup requests, then a Test of MPI_REQUEST_NULL (no request: W0.0, as mpisee)
  *   7 persistent send on dup: Start, Wait, Startall, Waitall, Request_free
  *   8 Ibarrier on dup, Wait                            9 Isend on world, Request_free
+ *  10 File_iwrite, Rput, a cancelled Irecv (on dup) and a generalized request, each waited
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -28,6 +29,28 @@ static void receive(int count, int tag, MPI_Comm comm)
     int got;
     for (int i = 0; i < count; i++)
         MPI_Recv(&got, 1, MPI_INT, 0, tag, comm, MPI_STATUS_IGNORE);
+}
+
+static int query(void *extra, MPI_Status *status)
+{
+    (void)extra;
+    MPI_Status_set_elements(status, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_UNDEFINED;
+    status->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+static int free_nothing(void *extra)
+{
+    (void)extra;
+    return MPI_SUCCESS;
+}
+
+static int cancel_nothing(void *extra, int complete)
+{
+    (void)extra, (void)complete;
+    return MPI_SUCCESS;
 }
 
 static void until_done(MPI_Request *req)
@@ -104,6 +127,34 @@ int main(int argc, char **argv)
         MPI_Wait(&a, MPI_STATUS_IGNORE);
         receive(1, 9, MPI_COMM_WORLD);
     }
+    /* 10: a nonblocking write to a file opened on dup, a request-based put into a window
+     * of dup, a cancelled receive on dup: each Wait on d0.1; a generalized request (no
+     * communicator): its Wait on W0.0, as mpisee charges requests it does not know */
+    MPI_File file;
+    MPI_File_open(dup, "requests_app.tmp", MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &file);
+    int *base;
+    MPI_Win win;
+    MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, dup, &base, &win);
+    if (rank == 0) {
+        MPI_File_iwrite(file, &value, 1, MPI_INT, &a);
+        MPI_Wait(&a, MPI_STATUS_IGNORE);
+        MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
+        MPI_Rput(&value, 1, MPI_INT, 1, 0, 1, MPI_INT, win, &a);
+        MPI_Wait(&a, MPI_STATUS_IGNORE);
+        MPI_Win_unlock(1, win);
+        int never;
+        MPI_Irecv(&never, 1, MPI_INT, 1, 99, dup, &a);
+        MPI_Cancel(&a);
+        MPI_Wait(&a, MPI_STATUS_IGNORE);
+        MPI_Grequest_start(query, free_nothing, cancel_nothing, NULL, &a);
+        MPI_Grequest_complete(a);
+        MPI_Wait(&a, MPI_STATUS_IGNORE);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_free(&win);
+    MPI_File_close(&file);
+    if (rank == 0)
+        MPI_File_delete("requests_app.tmp", MPI_INFO_NULL);
     MPI_Comm_free(&dup);
     if (rank == 0)
         printf("requests_app ok\n");
