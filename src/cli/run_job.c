@@ -1,7 +1,7 @@
 /* run_job.c: the job of `mpilens run`: started, waited for, and stopped with it.
  *
  * SIGINT, SIGTERM and SIGHUP sent to `mpilens run` (Ctrl-C, `kill`, a batch system's
- * warning) are forwarded to the job: first to the launcher's descendants on this node
+ * warning) are forwarded to the job: first to the launcher's leaf descendants on this node
  * (its ranks, which save what they recorded), then to the launcher, which stops the rest.
  * If the job has not ended 20 seconds after the first such signal, its process group is
  * killed (SIGKILL), so no rank is left running. A job started from an interactive terminal stays in the
@@ -59,8 +59,9 @@ static int proc_stat(pid_t pid, pid_t *ppid, char *state)
     return 0;
 }
 
-/* SIG (0: none, only count) to every living descendant of the launcher; how many there
- * are. Zombies (ranks already ended, not yet reaped by the launcher) do not count. */
+/* SIG (0: none, only count) to every living descendant of the launcher that has no living
+ * child in the job (the ranks); how many there are. Zombies (ranks already ended, not yet
+ * reaped) do not count. */
 static int signal_descendants(int sig)
 {
     enum { MAX = 4096 };
@@ -90,9 +91,16 @@ static int signal_descendants(int sig)
                 in_job[i] = changed = 1;
         }
     }
+    /* the leaves only (the ranks): a launcher's helper in between (MPICH's proxy) that got
+     * the signal too would kill its ranks before they saved */
     int alive = 0;
     for (int i = 0; i < n; i++) {
         if (!in_job[i] || states[i] == 'Z')
+            continue;
+        int parent_of_job = 0;
+        for (int j = 0; !parent_of_job && j < n; j++)
+            parent_of_job = in_job[j] && parents[j] == pids[i] && states[j] != 'Z';
+        if (parent_of_job)
             continue;
         alive++;
         if (sig)
@@ -101,12 +109,16 @@ static int signal_descendants(int sig)
     return alive;
 }
 
-/* The job's processes on this node get SIG first, and up to two seconds to save what they
- * recorded (snapshot.h) and end, before the launcher does: a launcher that gets it first
+/* The job's ranks on this node are asked to save (SIGURG) and given a second, then get SIG
+ * and up to two seconds to end, before the launcher does: a launcher that gets it first
  * may kill its ranks outright (MPICH's), or before a descheduled rank has saved (Open
  * MPI's). Ranks on other nodes get it from the launcher. */
 static void forward(int sig)
 {
+    /* first a save without an end (SIGURG, snapshot.h): a launcher kills every rank as soon
+     * as one has died, so the ranks must all have saved before any of them ends */
+    if (job_pid && signal_descendants(SIGURG) > 0)
+        usleep(1000000);
     if (job_pid && signal_descendants(sig) > 0)
         for (int i = 0; i < 40 && signal_descendants(0) > 0; i++)
             usleep(50000);

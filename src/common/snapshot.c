@@ -6,10 +6,12 @@
  * different temporary names, so one never renames the other's half-written file.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +34,9 @@ struct trailer {
 static lens_snapshot_writer writer;
 static char final_path[4200], tmp_signal[4300], tmp_thread[4300];
 static atomic_int finished = 1; /* nothing installed, or MPI_Finalize done */
-static const int caught[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU,
-                             SIGSEGV, SIGBUS,  SIGFPE, SIGILL,  SIGABRT};
+/* SIGURG (ignored by default) is `mpilens run` asking for a save before it stops the job */
+static const int caught[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU, SIGSEGV,
+                             SIGBUS,  SIGFPE, SIGILL, SIGABRT, SIGURG};
 #define NCAUGHT (sizeof caught / sizeof *caught)
 static struct sigaction before[NCAUGHT];
 static pthread_t ticker;
@@ -102,7 +105,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 {
     char how[32];
     signal_reason(sig, how);
-    save_to(tmp_signal, how);
+    save_to(tmp_signal, sig == SIGURG ? "stopped by a signal to mpilens run" : how);
     /* hand the signal on: to the handler that was there, or its default action */
     for (size_t i = 0; i < NCAUGHT; i++) {
         if (caught[i] != sig)
@@ -218,4 +221,126 @@ char *lens_snapshot_read(const char *path, size_t *len, char *how, size_t howlen
     }
     fclose(f);
     return data;
+}
+
+/* ---- recovery helpers ---- */
+
+int lens_snapshot_gather(const char *dir, const char *module,
+                         int (*absorb)(void *ctx, const char *data, size_t len, int32_t *world),
+                         void *ctx, struct lens_snapshot_endings *endings)
+{
+    memset(endings, 0, sizeof *endings);
+    char partial[4200];
+    snprintf(partial, sizeof partial, "%s/partial", dir);
+    DIR *d = opendir(partial);
+    if (!d)
+        return 0;
+    size_t len = strlen(module);
+    struct dirent *entry;
+    while ((entry = readdir(d))) {
+        if (strncmp(entry->d_name, module, len) != 0 || entry->d_name[len] != '.')
+            continue;
+        char path[4500], how[64];
+        snprintf(path, sizeof path, "%s/%s", partial, entry->d_name);
+        size_t size = 0;
+        char *data = lens_snapshot_read(path, &size, how, sizeof how);
+        int32_t world = 0;
+        int rank = data ? absorb(ctx, data, size, &world) : -1;
+        free(data);
+        if (rank < 0)
+            continue;
+        struct lens_snapshot_ending *grown =
+            realloc(endings->at, (endings->count + 1) * sizeof *endings->at);
+        if (!grown)
+            break;
+        endings->at = grown;
+        endings->at[endings->count].rank = rank;
+        snprintf(endings->at[endings->count].how, sizeof endings->at->how, "%s", how);
+        endings->count++;
+        endings->world_size = world > endings->world_size ? world : endings->world_size;
+    }
+    closedir(d);
+    return endings->count;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    return ((const struct lens_snapshot_ending *)a)->rank -
+           ((const struct lens_snapshot_ending *)b)->rank;
+}
+
+/* "rank 1: signal 11; ranks 0, 2, 3: signal 15; nothing saved by rank 4" into OUT. */
+static void describe(struct lens_snapshot_ending *e, int n, int size, char *out, size_t len)
+{
+    qsort(e, n, sizeof *e, by_rank);
+    out[0] = '\0';
+    char *done = calloc(n + 1, 1), *seen = calloc(size + 1, 1);
+    for (int i = 0; done && seen && i < n; i++) {
+        if (e[i].rank >= 0 && e[i].rank < size)
+            seen[e[i].rank] = 1;
+        if (done[i])
+            continue;
+        char list[2048] = "";
+        int count = 0;
+        for (int j = i; j < n; j++) {
+            if (done[j] || strcmp(e[j].how, e[i].how) != 0)
+                continue;
+            done[j] = 1;
+            size_t at = strlen(list);
+            snprintf(list + at, sizeof list - at, "%s%d", count++ ? ", " : "", e[j].rank);
+        }
+        size_t at = strlen(out);
+        snprintf(out + at, len - at, "%s%s %s: %s", at ? "; " : "", count > 1 ? "ranks" : "rank",
+                 list, e[i].how);
+    }
+    int missing = 0;
+    for (int r = 0; seen && r < size; r++) {
+        if (seen[r])
+            continue;
+        size_t at = strlen(out);
+        snprintf(out + at, len - at, "%s%d", missing++ ? ", " : "; nothing saved by rank ", r);
+    }
+    free(done);
+    free(seen);
+}
+
+int lens_snapshot_mark_incomplete(const char *dir, const struct lens_snapshot_endings *e,
+                                  char *err, size_t errlen)
+{
+    char text[8192], procs[32], path[4300];
+    struct lens_snapshot_ending *copy = malloc((e->count + 1) * sizeof *copy);
+    if (!copy)
+        return -1;
+    memcpy(copy, e->at, e->count * sizeof *copy);
+    describe(copy, e->count, e->world_size, text, sizeof text);
+    free(copy);
+    snprintf(procs, sizeof procs, "%d", e->world_size);
+    snprintf(path, sizeof path, "%s/mpilens.db", dir);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_open(path, &db) == SQLITE_OK &&
+                     sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
+                     sqlite3_prepare_v2(db,
+                                        "INSERT OR REPLACE INTO metadata (key, value) VALUES "
+                                        "('Incomplete', ?1), ('Processes', ?2)",
+                                        -1, &st, NULL) == SQLITE_OK
+                 ? 0
+                 : -1;
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, procs, -1, SQLITE_TRANSIENT);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    }
+    if (rc != 0)
+        snprintf(err, errlen, "%s: cannot mark the run incomplete: %s", path,
+                 db ? sqlite3_errmsg(db) : "cannot open");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rc;
+}
+
+void lens_snapshot_endings_free(struct lens_snapshot_endings *e)
+{
+    free(e->at);
+    memset(e, 0, sizeof *e);
 }

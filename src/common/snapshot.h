@@ -8,6 +8,8 @@
  *  - on SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU (a batch system's warning), and on a fatal
  *    signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT): saved, then the signal is handed to
  *    the handler that was there before (the MPI library's backtrace and abort still run);
+ *  - on SIGURG (ignored by default): `mpilens run` asks every rank to save before it stops
+ *    the job, since a launcher kills the other ranks as soon as one has died;
  *  - in MPI_Abort (the module calls lens_snapshot_save) and at exit without MPI_Finalize;
  *  - every MPILENS_SNAPSHOT seconds (mpilens run --snapshot), from a thread, so that even
  *    SIGKILL leaves the last period's data.
@@ -41,5 +43,30 @@ LENS_SNAPSHOT_HIDDEN int lens_write_all(int fd, const void *buf, size_t len);
  * to its trailer, and the trailer's reason in HOW; NULL if the file is not a snapshot. */
 LENS_SNAPSHOT_HIDDEN char *lens_snapshot_read(const char *path, size_t *len, char *how,
                                               size_t howlen);
+
+/* ---- recovery helpers (for a module's mpilens_module_recover) ---- */
+
+struct lens_snapshot_ending {
+    int rank;
+    char how[64];
+};
+struct lens_snapshot_endings {
+    struct lens_snapshot_ending *at;
+    int count, world_size;
+};
+
+/* Reads every DIR/partial/MODULE.* file and hands its data to ABSORB, which returns the
+ * rank the file holds (or -1: damaged, skipped) and sets *WORLD to the job's size. Returns
+ * how many files were absorbed, with how each rank ended in ENDINGS. */
+LENS_SNAPSHOT_HIDDEN int lens_snapshot_gather(const char *dir, const char *module,
+                                              int (*absorb)(void *ctx, const char *data,
+                                                            size_t len, int32_t *world),
+                                              void *ctx, struct lens_snapshot_endings *endings);
+/* Records in DIR/mpilens.db that the run is incomplete (metadata `Incomplete`: "ranks 0, 2:
+ * signal 15; rank 1: MPI_Abort; nothing saved by rank 3") and its size (`Processes`). */
+LENS_SNAPSHOT_HIDDEN int lens_snapshot_mark_incomplete(const char *dir,
+                                                       const struct lens_snapshot_endings *e,
+                                                       char *err, size_t errlen);
+LENS_SNAPSHOT_HIDDEN void lens_snapshot_endings_free(struct lens_snapshot_endings *e);
 
 #endif

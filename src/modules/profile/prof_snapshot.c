@@ -10,9 +10,7 @@
  * the tables, and marks the run incomplete (metadata `Incomplete`: which ranks ended how,
  * which left nothing).
  */
-#include <dirent.h>
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,130 +139,43 @@ void prof_snapshot_install(int rank, int size)
 
 /* ---- recovery (in `mpilens run` or `mpilens recover`, after the job) ---- */
 
-struct ending {
-    int rank;
-    char how[64];
-};
-
-static int by_rank(const void *a, const void *b)
+/* One rank's file: header, then the packed profile. */
+static int absorb_file(void *ctx, const char *data, size_t len, int32_t *world)
 {
-    return ((const struct ending *)a)->rank - ((const struct ending *)b)->rank;
-}
-
-/* "rank 1: signal 11; ranks 0, 2, 3: signal 15; nothing saved by rank 4" into OUT. */
-static void describe_endings(struct ending *e, int n, int size, char *out, size_t len)
-{
-    qsort(e, n, sizeof *e, by_rank);
-    out[0] = '\0';
-    char *done = calloc(n + 1, 1), *seen = calloc(size + 1, 1);
-    for (int i = 0; i < n; i++) {
-        if (e[i].rank >= 0 && e[i].rank < size)
-            seen[e[i].rank] = 1;
-        if (done[i])
-            continue;
-        char list[2048] = "";
-        int count = 0;
-        for (int j = i; j < n; j++) {
-            if (done[j] || strcmp(e[j].how, e[i].how) != 0)
-                continue;
-            done[j] = 1;
-            size_t at = strlen(list);
-            snprintf(list + at, sizeof list - at, "%s%d", count++ ? ", " : "", e[j].rank);
-        }
-        size_t at = strlen(out);
-        snprintf(out + at, len - at, "%s%s %s: %s", at ? "; " : "", count > 1 ? "ranks" : "rank",
-                 list, e[i].how);
+    struct profile_set *set = ctx;
+    int32_t head[2];
+    if (len < sizeof head + 4 * sizeof(uint64_t))
+        return -1;
+    memcpy(head, data, sizeof head);
+    if (head[1] < 0 || (size_t)head[1] > len - sizeof head - 4 * sizeof(uint64_t))
+        return -1;
+    if (!command[0]) {
+        memcpy(command, data + sizeof head, head[1] < 4095 ? head[1] : 4095);
+        command_len = head[1];
     }
-    int missing = 0;
-    for (int r = 0; r < size; r++) {
-        if (seen[r])
-            continue;
-        size_t at = strlen(out);
-        snprintf(out + at, len - at, "%s%d", missing++ ? ", " : "; nothing saved by rank ", r);
-    }
-    free(done);
-    free(seen);
+    *world = head[0];
+    size_t before = set->nranks;
+    if (!prof_merge_packed_checked(set, data + sizeof head + head[1], len - sizeof head - head[1]))
+        return -1;
+    return set->nranks > before ? set->ranks[before].rank : -1;
 }
 
 __attribute__((visibility("default"))) int mpilens_module_recover(const char *dir, char *err,
                                                                   size_t errlen)
 {
-    char partial[4200];
-    snprintf(partial, sizeof partial, "%s/partial", dir);
-    DIR *d = opendir(partial);
-    if (!d)
-        return 0;
     struct profile_set set;
     memset(&set, 0, sizeof set);
-    struct ending *endings = NULL;
-    int n = 0, size = 0;
-    double wall = 0;
-    struct dirent *entry;
-    while ((entry = readdir(d))) {
-        if (strncmp(entry->d_name, "profile.", 8) != 0)
-            continue;
-        char path[4500], how[64];
-        snprintf(path, sizeof path, "%s/%s", partial, entry->d_name);
-        size_t len = 0;
-        char *data = lens_snapshot_read(path, &len, how, sizeof how);
-        int32_t head[2];
-        if (!data || len < sizeof head + 4 * sizeof(uint64_t)) {
-            free(data);
-            continue;
-        }
-        memcpy(head, data, sizeof head);
-        if (head[1] < 0 || (size_t)head[1] > len - sizeof head - 4 * sizeof(uint64_t)) {
-            free(data);
-            continue;
-        }
-        if (!command[0]) {
-            memcpy(command, data + sizeof head, head[1] < 4095 ? head[1] : 4095);
-            command_len = head[1];
-        }
-        size = head[0] > size ? head[0] : size;
-        const char *packed = data + sizeof head + head[1];
-        size_t before = set.nranks;
-        if (!prof_merge_packed_checked(&set, packed, len - sizeof head - head[1])) {
-            free(data);
-            continue;
-        }
-        for (size_t r = before; r < set.nranks; r++) {
-            endings = realloc(endings, (n + 1) * sizeof *endings);
-            endings[n].rank = set.ranks[r].rank;
-            snprintf(endings[n].how, sizeof endings[n].how, "%s", how);
-            n++;
-            wall = set.ranks[r].net_s > wall ? set.ranks[r].net_s : wall;
-        }
-        free(data);
-    }
-    closedir(d);
-    if (n == 0) {
-        free(endings);
+    struct lens_snapshot_endings endings;
+    if (lens_snapshot_gather(dir, "profile", absorb_file, &set, &endings) <= 0)
         return 0;
-    }
+    double wall = 0;
+    for (size_t r = 0; r < set.nranks; r++)
+        wall = set.ranks[r].net_s > wall ? set.ranks[r].net_s : wall;
     prof_run_command = command;
     int rc = prof_db_write(&set, dir, wall, err, errlen);
-    char text[8192];
-    describe_endings(endings, n, size, text, sizeof text);
-    char db_path[4300];
-    snprintf(db_path, sizeof db_path, "%s/mpilens.db", dir);
-    sqlite3 *db = NULL;
-    if (rc == 0 && sqlite3_open(db_path, &db) == SQLITE_OK) {
-        sqlite3_stmt *st = NULL;
-        if (sqlite3_prepare_v2(db,
-                               "INSERT OR REPLACE INTO metadata (key, value) VALUES "
-                               "('Incomplete', ?1), ('Processes', ?2)",
-                               -1, &st, NULL) == SQLITE_OK) {
-            char procs[32];
-            snprintf(procs, sizeof procs, "%d", size);
-            sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_text(st, 2, procs, -1, SQLITE_TRANSIENT);
-            sqlite3_step(st);
-        }
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
+    if (rc == 0)
+        rc = lens_snapshot_mark_incomplete(dir, &endings, err, errlen);
+    lens_snapshot_endings_free(&endings);
     prof_set_free(&set);
-    free(endings);
     return rc;
 }
