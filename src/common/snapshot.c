@@ -57,10 +57,15 @@ int lens_write_all(int fd, const void *buf, size_t len)
     return 0;
 }
 
+static atomic_int saving; /* saves under way (lens_snapshot_done waits for the thread's) */
+
 static void save_to(const char *tmp, const char *how)
 {
-    if (!writer || atomic_load(&finished))
+    atomic_fetch_add(&saving, 1);
+    if (!writer || atomic_load(&finished)) {
+        atomic_fetch_sub(&saving, 1);
         return;
+    }
     int saved_errno = errno;
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
@@ -80,6 +85,7 @@ static void save_to(const char *tmp, const char *how)
             unlink(tmp);
     }
     errno = saved_errno;
+    atomic_fetch_sub(&saving, 1);
 }
 
 void lens_snapshot_save(const char *how)
@@ -185,6 +191,10 @@ void lens_snapshot_done(void)
 {
     if (atomic_exchange(&finished, 1))
         return;
+    for (int i = 0; i < 2000 && atomic_load(&saving) > 0; i++) { /* the thread's, at most 2 s */
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
     for (size_t i = 0; i < NCAUGHT; i++)
         sigaction(caught[i], &before[i], NULL);
     unlink(final_path);
@@ -245,16 +255,18 @@ int lens_snapshot_gather(const char *dir, const char *module,
         size_t size = 0;
         char *data = lens_snapshot_read(path, &size, how, sizeof how);
         int32_t world = 0;
-        int rank = data ? absorb(ctx, data, size, &world) : -1;
+        char *end;
+        long rank = strtol(entry->d_name + len + 1, &end, 10);
+        int ok = *end == '\0' && rank >= 0 && data && absorb(ctx, data, size, &world) == 0;
         free(data);
-        if (rank < 0)
+        if (!ok)
             continue;
         struct lens_snapshot_ending *grown =
             realloc(endings->at, (endings->count + 1) * sizeof *endings->at);
         if (!grown)
             break;
         endings->at = grown;
-        endings->at[endings->count].rank = rank;
+        endings->at[endings->count].rank = (int)rank;
         snprintf(endings->at[endings->count].how, sizeof endings->at->how, "%s", how);
         endings->count++;
         endings->world_size = world > endings->world_size ? world : endings->world_size;

@@ -55,9 +55,9 @@ struct lens_snapshot_endings {
     int count, world_size;
 };
 
-/* Reads every DIR/partial/MODULE.* file and hands its data to ABSORB, which returns the
- * rank the file holds (or -1: damaged, skipped) and sets *WORLD to the job's size. Returns
- * how many files were absorbed, with how each rank ended in ENDINGS. */
+/* Reads every DIR/partial/MODULE.RANK file and hands its data to ABSORB, which returns 0
+ * (or -1: damaged, skipped) and sets *WORLD to the job's size. Returns how many files were
+ * absorbed, with how each rank ended in ENDINGS. */
 LENS_SNAPSHOT_HIDDEN int lens_snapshot_gather(const char *dir, const char *module,
                                               int (*absorb)(void *ctx, const char *data,
                                                             size_t len, int32_t *world),

@@ -4,8 +4,8 @@
 # batch system's time limit) reaches the whole job, no rank is left running, the status is
 # non-zero and the last line says the job ended abnormally and where the results are; and
 # a run never loses data (src/common/snapshot.h): after SIGTERM, a rank's exit, MPI_Abort,
-# segfault or SIGKILL, the profile keeps what the ranks recorded, marked incomplete, and
-# `mpilens recover` does the same for a run started without the CLI.
+# segfault or SIGKILL, the profile and the monitor keep what the ranks recorded, marked
+# incomplete, and `mpilens recover` does the same for a run started without the CLI.
 source "$(dirname "$0")/lib.sh"
 
 "$MPILENS" run -m profile -o first -- $MPIRUN -np 2 "$APPS/ring" > first.log 2>&1
@@ -48,6 +48,12 @@ incomplete() {
         "$("$MPILENS" report "$1" 2>&1 | head -1)" "incomplete run .*ranks? [0-9]"
     check_eq "$1: Sendrecv rows of at least $2 of 4 ranks" 1 \
         "$([ "$(sendrecv_ranks "$1")" -ge "$2" ] && echo 1 || echo 0)"
+    check_eq "$1: the monitor matrix keeps the ring's cells of at least $2 ranks" 1 \
+        "$([ "$(sqlite3 "$1/mpilens.db" "SELECT COUNT(DISTINCT src) FROM monitor_matrix
+            WHERE kind = 'p2p' AND dst = (src + 1) % 4 AND messages > 0" 2> /dev/null)" -ge "$2" ] \
+            && echo 1 || echo 0)"
+    check_match "$1: matrix says the run is incomplete too" \
+        "$("$MPILENS" matrix "$1" 2>&1 | head -1)" "incomplete run"
     check_eq "$1: the saved files were merged and removed" "" "$(ls "$1/partial" 2> /dev/null)"
 }
 check_eq "stopped: Sendrecv rows of all 4 ranks after SIGTERM" 4 "$(sendrecv_ranks stopped)"
@@ -57,7 +63,7 @@ incomplete stopped 4
 # others' data and its own up to its last save are kept (snapshots every second, so even
 # SIGKILL, and MPICH killing the other ranks outright, leave data).
 for how in exit abort segv kill; do
-    "$MPILENS" run -m profile --snapshot 1 -o "$how" -- $MPIRUN -np 4 "$APPS/long_app" 60 $how \
+    "$MPILENS" run -m profile,monitor --snapshot 1 -o "$how" -- $MPIRUN -np 4 "$APPS/long_app" 60 $how \
         > "$how.log" 2>&1; status=$?
     check_eq "$how: non-zero status" 1 "$([ $status -ne 0 ] && echo 1 || echo 0)"
     check_match "$how: the last line says so and where" "$(tail -1 "$how.log")" \
@@ -70,13 +76,13 @@ check_match "abort: rank 1's ending is named" "$("$MPILENS" report abort 2>&1 | 
     "rank 1: MPI_Abort"
 
 # Without the CLI: the ranks save, `mpilens recover DIR` merges.
-MPILENS_OUTPUT=$WORK/plain MPILENS_SNAPSHOT=1 LD_PRELOAD=$CORE MPILENS_MODULES=profile \
+MPILENS_OUTPUT=$WORK/plain MPILENS_SNAPSHOT=1 LD_PRELOAD=$CORE MPILENS_MODULES=profile,monitor \
     $MPIRUN -np 4 "$APPS/long_app" 60 exit > plain.log 2>&1
 check_eq "plain LD_PRELOAD run: saved files, no database yet" "0 1" \
     "$([ -f plain/mpilens.db ] && echo 1 || echo 0) $([ -n "$(ls plain/partial)" ] && echo 1 || echo 0)"
 out=$("$MPILENS" recover plain 2>&1); status=$?
 check_eq "mpilens recover: status 0" 0 $status
-check_eq "mpilens recover says where" "mpilens: 1 module(s) recovered; incomplete results in plain/mpilens.db" "$out"
+check_eq "mpilens recover says where" "mpilens: 2 module(s) recovered; incomplete results in plain/mpilens.db" "$out"
 incomplete plain 3
 refused "mpilens recover of a finished run" \
     "mpilens: recover: first: nothing to recover (no partial/ directory: the run ended normally, or was recovered already)" \

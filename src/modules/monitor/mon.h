@@ -46,6 +46,16 @@ struct mon_comm_data {
 };
 extern struct mon_comm_data *mon_world_data; /* MPI_COMM_WORLD's, allocated at MPI_Init */
 void mon_record_io(MPI_File fh, int write, uint64_t bytes);
+struct mon_file {
+    uintptr_t key;
+    char name[256];
+    uint64_t v[4]; /* reads, bytes read, writes, bytes written */
+    struct mon_file *next;
+};
+/* The files seen, newest first, without the lock (for a snapshot in a signal handler). */
+const struct mon_file *mon_files_unlocked(void);
+/* mon_snapshot.c: this rank's data saved however the rank ends (snapshot.h). */
+void mon_snapshot_install(void);
 void mon_file_opened(MPI_File fh, const char *name);
 void mon_file_closed(MPI_File fh);
 /* World rank of rank r of comm (its remote group for intercommunicators), or -1. */

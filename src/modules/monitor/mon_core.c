@@ -13,12 +13,6 @@ uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS];
 uint64_t *_Atomic *mon_histograms;
 struct mon_type_slot mon_type_cache[MON_TYPE_SLOTS];
 
-struct mon_file {
-    uintptr_t key;
-    char name[256];
-    uint64_t v[4]; /* reads, bytes read, writes, bytes written */
-    struct mon_file *next;
-};
 static struct mon_file *files;
 static pthread_mutex_t files_lock = PTHREAD_MUTEX_INITIALIZER;
 struct mon_set mon_local; /* closed phases of this rank */
@@ -135,6 +129,11 @@ static struct mon_file *file_of(uintptr_t key)
     return NULL;
 }
 
+const struct mon_file *mon_files_unlocked(void)
+{
+    return __atomic_load_n(&files, __ATOMIC_ACQUIRE);
+}
+
 void mon_file_opened(MPI_File fh, const char *name)
 {
     struct mon_file *f = calloc(1, sizeof *f);
@@ -142,7 +141,7 @@ void mon_file_opened(MPI_File fh, const char *name)
     snprintf(f->name, sizeof f->name, "%s", name);
     pthread_mutex_lock(&files_lock);
     f->next = files;
-    files = f;
+    __atomic_store_n(&files, f, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&files_lock);
 }
 

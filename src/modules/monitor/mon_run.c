@@ -13,6 +13,7 @@
 
 #include "mon.h"
 #include "mon_set.h"
+#include "snapshot.h"
 #include "mpilens.h"
 #include "run_output.h"
 #include "tree_merge.h"
@@ -64,6 +65,13 @@ static void started(void)
         start_at_init =
             !(getenv("MPILENS_MONITOR_START") && strcmp(getenv("MPILENS_MONITOR_START"), "0") == 0);
     mon_on = start_at_init;
+    mon_snapshot_install();
+}
+
+int MPI_Abort(MPI_Comm comm, int code)
+{
+    lens_snapshot_save("MPI_Abort");
+    return PMPI_Abort(comm, code);
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -96,6 +104,8 @@ int MPI_Finalize(void)
         if (mon_set_write(&mon_local, lens_run_output_dir(), err, sizeof err) != 0)
             fprintf(stderr, "mpilens: monitor: %s\n", err);
     }
+    lens_snapshot_done(); /* the database is the result: this rank's snapshot goes (and no
+                             save reads mon_local once it is freed) */
     mon_set_free(&mon_local);
     PMPI_Comm_free(&merge_comm);
     return PMPI_Finalize();

@@ -154,10 +154,10 @@ static int absorb_file(void *ctx, const char *data, size_t len, int32_t *world)
         command_len = head[1];
     }
     *world = head[0];
-    size_t before = set->nranks;
-    if (!prof_merge_packed_checked(set, data + sizeof head + head[1], len - sizeof head - head[1]))
-        return -1;
-    return set->nranks > before ? set->ranks[before].rank : -1;
+    return prof_merge_packed_checked(set, data + sizeof head + head[1],
+                                     len - sizeof head - head[1])
+               ? 0
+               : -1;
 }
 
 __attribute__((visibility("default"))) int mpilens_module_recover(const char *dir, char *err,

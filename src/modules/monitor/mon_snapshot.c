@@ -1,0 +1,285 @@
+/* mon_snapshot.c: the monitor's data of one rank saved without MPI (src/common/snapshot.h),
+ * and the recovery that merges the ranks' saved data into the run database after a job
+ * that did not reach MPI_Finalize.
+ *
+ * A snapshot is a header (the world size) and then the rank's data in the wire form the
+ * MPI merge sends (mon_set.h: counts, phases, matrix rows, histograms, collectives, I/O,
+ * communicators, members): the phases already closed (mon_local) followed by the open one,
+ * named "run" as MPI_Finalize would name it, read from the live counters. It is written
+ * with write(2) and a fixed buffer, in two passes (count, then write), and reads the live
+ * data without locks: it may run in a signal handler. Pending uniform collectives are
+ * written as rows of their own (the recovery adds rows of the same cell together).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mon.h"
+#include "mon_set.h"
+#include "snapshot.h"
+
+struct emitter {
+    int fd; /* -1: count only */
+    uint64_t count;
+    size_t used;
+    int failed;
+    char buf[4096];
+};
+
+static void emit(struct emitter *e, const void *item, size_t size)
+{
+    e->count++;
+    if (e->fd < 0 || e->failed)
+        return;
+    if (e->used + size > sizeof e->buf) {
+        e->failed |= lens_write_all(e->fd, e->buf, e->used) != 0;
+        e->used = 0;
+    }
+    memcpy(e->buf + e->used, item, size);
+    e->used += size;
+}
+
+static int run_phase(void)
+{
+    for (size_t i = 0; i < mon_local.nphases; i++)
+        if (strcmp(mon_local.phases[i].name, "run") == 0)
+            return (int)i;
+    return (int)mon_local.nphases;
+}
+
+static int has_coll(const struct mon_comm_data *d)
+{
+    return d && (d->v[0] | d->v[2] | d->v[4]);
+}
+
+/* Section S (0 phases .. 6 members) of the snapshot into E. */
+static void section(struct emitter *e, int s)
+{
+    const int run = run_phase();
+    const struct mon_set *l = &mon_local;
+    if (s == 0) {
+        for (size_t i = 0; i < l->nphases; i++)
+            emit(e, &l->phases[i], sizeof l->phases[i]);
+        if (run == (int)l->nphases)
+            emit(e, &(struct mon_phase_name){"run"}, sizeof(struct mon_phase_name));
+    } else if (s == 1) {
+        for (size_t i = 0; i < l->nrows; i++)
+            emit(e, &l->rows[i], sizeof l->rows[i]);
+        for (int k = 0; k < MON_KINDS; k++)
+            for (int p = 0; p < mon_nprocs; p++)
+                if (mon_counts[k][p])
+                    emit(e, &(struct mon_row){run, k, mon_rank, p, mon_counts[k][p], mon_sizes[k][p]},
+                         sizeof(struct mon_row));
+        for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
+            struct mon_comm_data *d = atomic_load(&c->payload);
+            if (!d || !d->uniform[0])
+                continue;
+            for (int i = 0; c->members && i < c->size; i++)
+                if (i != c->rank && c->members[i] >= 0 && c->members[i] < mon_nprocs)
+                    emit(e,
+                         &(struct mon_row){run, MON_COLL, mon_rank, c->members[i], d->uniform[0],
+                                           d->uniform[1]},
+                         sizeof(struct mon_row));
+        }
+    } else if (s == 2) {
+        for (size_t i = 0; i < l->nhist; i++)
+            emit(e, &l->hist[i], sizeof l->hist[i]);
+        for (int p = 0; p < mon_nprocs; p++) {
+            uint64_t *h = atomic_load(&mon_histograms[p]);
+            for (int b = 0; h && b < MON_BINS; b++)
+                if (h[b])
+                    emit(e, &(struct mon_hist_row){run, mon_rank, p, b, h[b]},
+                         sizeof(struct mon_hist_row));
+        }
+    } else if (s == 3) {
+        for (size_t i = 0; i < l->ncoll; i++)
+            emit(e, &l->coll[i], sizeof l->coll[i]);
+        int32_t index = (int32_t)l->comms.ncomms;
+        for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
+            struct mon_comm_data *d = atomic_load(&c->payload);
+            if (!has_coll(d))
+                continue;
+            struct mon_coll_row row = {run, index++, mon_rank, {0}};
+            memcpy(row.v, d->v, sizeof row.v);
+            emit(e, &row, sizeof row);
+        }
+    } else if (s == 4) {
+        for (size_t i = 0; i < l->nio; i++)
+            emit(e, &l->io[i], sizeof l->io[i]);
+        for (const struct mon_file *f = mon_files_unlocked(); f; f = f->next) {
+            if (!(f->v[0] | f->v[2]))
+                continue;
+            struct mon_io_row row = {run, mon_rank, "", {0}};
+            memcpy(row.file, f->name, sizeof row.file);
+            row.file[sizeof row.file - 1] = '\0';
+            memcpy(row.v, f->v, sizeof row.v);
+            emit(e, &row, sizeof row);
+        }
+    } else if (s == 5) {
+        for (size_t i = 0; i < l->comms.ncomms; i++)
+            emit(e, &l->comms.comms[i], sizeof l->comms.comms[i]);
+        int32_t off = (int32_t)l->comms.nmembers;
+        for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
+            if (!has_coll(atomic_load(&c->payload)))
+                continue;
+            struct lens_wire_comm w = {c->root,
+                                       c->ordinal,
+                                       c->members_hash,
+                                       c->letter,
+                                       c->root == mon_rank ? c->counter : -1,
+                                       c->size,
+                                       off};
+            off += c->size;
+            emit(e, &w, sizeof w);
+        }
+    } else {
+        for (size_t i = 0; i < l->comms.nmembers; i++)
+            emit(e, &l->comms.members[i], sizeof l->comms.members[i]);
+        for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
+            if (!has_coll(atomic_load(&c->payload)))
+                continue;
+            for (int i = 0; i < c->size; i++) {
+                int32_t m = c->members ? c->members[i] : -1;
+                emit(e, &m, sizeof m);
+            }
+        }
+    }
+}
+
+static int32_t world_size;
+
+static int write_snapshot(int fd)
+{
+    uint64_t n[7];
+    for (int s = 0; s < 7; s++) {
+        struct emitter count = {.fd = -1};
+        section(&count, s);
+        n[s] = count.count;
+    }
+    int32_t head[2] = {world_size, 0};
+    if (lens_write_all(fd, head, sizeof head) != 0 || lens_write_all(fd, n, sizeof n) != 0)
+        return -1;
+    for (int s = 0; s < 7; s++) {
+        struct emitter out = {.fd = fd};
+        section(&out, s);
+        if (out.failed || (out.used && lens_write_all(fd, out.buf, out.used) != 0) ||
+            out.count != n[s])
+            return -1; /* the data changed between the passes: this save is dropped */
+    }
+    return 0;
+}
+
+void mon_snapshot_install(void)
+{
+    world_size = mon_nprocs;
+    lens_snapshot_install("monitor", mon_rank, write_snapshot);
+}
+
+/* ---- recovery ---- */
+
+/* 1 when the packed set of LEN bytes at DATA is whole and its indices in range. */
+static int packed_ok(const char *data, size_t len)
+{
+    uint64_t n[7];
+    if (len < sizeof n)
+        return 0;
+    memcpy(n, data, sizeof n);
+    static const size_t item[7] = {sizeof(struct mon_phase_name), sizeof(struct mon_row),
+                                   sizeof(struct mon_hist_row),   sizeof(struct mon_coll_row),
+                                   sizeof(struct mon_io_row),     sizeof(struct lens_wire_comm),
+                                   sizeof(int32_t)};
+    size_t need = sizeof n;
+    for (int s = 0; s < 7; s++) {
+        if (n[s] > len)
+            return 0;
+        need += n[s] * item[s];
+    }
+    if (need != len)
+        return 0;
+    const char *p = data + sizeof n + n[0] * item[0];
+    const struct mon_row *rows = (const void *)p;
+    for (uint64_t i = 0; i < n[1]; i++)
+        if (rows[i].phase < 0 || (uint64_t)rows[i].phase >= n[0] || rows[i].kind < 0 ||
+            rows[i].kind >= MON_KINDS)
+            return 0;
+    const struct mon_hist_row *hist = (const void *)(rows + n[1]);
+    for (uint64_t i = 0; i < n[2]; i++)
+        if (hist[i].phase < 0 || (uint64_t)hist[i].phase >= n[0])
+            return 0;
+    const struct mon_coll_row *coll = (const void *)(hist + n[2]);
+    for (uint64_t i = 0; i < n[3]; i++)
+        if (coll[i].phase < 0 || (uint64_t)coll[i].phase >= n[0] || coll[i].comm < 0 ||
+            (uint64_t)coll[i].comm >= n[5])
+            return 0;
+    const struct mon_io_row *io = (const void *)(coll + n[3]);
+    for (uint64_t i = 0; i < n[4]; i++)
+        if (io[i].phase < 0 || (uint64_t)io[i].phase >= n[0])
+            return 0;
+    const struct lens_wire_comm *comms = (const void *)(io + n[4]);
+    for (uint64_t i = 0; i < n[5]; i++)
+        if (comms[i].size < 0 || comms[i].members_off < 0 ||
+            (uint64_t)comms[i].members_off + (uint64_t)comms[i].size > n[6])
+            return 0;
+    return 1;
+}
+
+static int absorb_file(void *ctx, const char *data, size_t len, int32_t *world)
+{
+    int32_t head[2];
+    if (len < sizeof head)
+        return -1;
+    memcpy(head, data, sizeof head);
+    if (head[1] != 0 || !packed_ok(data + sizeof head, len - sizeof head))
+        return -1;
+    *world = head[0];
+    mon_set_absorb(ctx, data + sizeof head, (int)(len - sizeof head));
+    return 0;
+}
+
+static int by_cell(const void *a, const void *b)
+{
+    const struct mon_row *x = a, *y = b;
+    if (x->phase != y->phase)
+        return x->phase - y->phase;
+    if (x->kind != y->kind)
+        return x->kind - y->kind;
+    if (x->src != y->src)
+        return x->src - y->src;
+    return x->dst - y->dst;
+}
+
+/* Rows of the same cell (a snapshot's pending uniform collectives) added together. */
+static void combine_rows(struct mon_set *s)
+{
+    if (s->nrows < 2)
+        return;
+    qsort(s->rows, s->nrows, sizeof *s->rows, by_cell);
+    size_t out = 0;
+    for (size_t i = 1; i < s->nrows; i++) {
+        if (by_cell(&s->rows[out], &s->rows[i]) == 0) {
+            s->rows[out].count += s->rows[i].count;
+            s->rows[out].bytes += s->rows[i].bytes;
+        } else
+            s->rows[++out] = s->rows[i];
+    }
+    s->nrows = out + 1;
+}
+
+__attribute__((visibility("default"))) int mpilens_module_recover(const char *dir, char *err,
+                                                                  size_t errlen)
+{
+    struct mon_set set;
+    memset(&set, 0, sizeof set);
+    struct lens_snapshot_endings endings;
+    if (lens_snapshot_gather(dir, "monitor", absorb_file, &set, &endings) <= 0) {
+        mon_set_free(&set);
+        return 0;
+    }
+    combine_rows(&set);
+    mon_nprocs = endings.world_size; /* what mon_set_write records as Processes */
+    int rc = mon_set_write(&set, dir, err, errlen);
+    if (rc == 0)
+        rc = lens_snapshot_mark_incomplete(dir, &endings, err, errlen);
+    lens_snapshot_endings_free(&endings);
+    mon_set_free(&set);
+    return rc;
+}
