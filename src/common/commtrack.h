@@ -85,6 +85,10 @@ struct lens_comm_set {
 /* Adds a communicator (deduplicated by root, members and ordinal); returns its index. */
 LENS_HIDDEN_API int lens_comm_set_add(struct lens_comm_set *set, const struct lens_wire_comm *c,
                                       const int32_t *members);
+/* The wire form of this process's record REC (its members at MEMBERS_OFF of a pool);
+ * async-signal-safe. */
+LENS_HIDDEN_API struct lens_wire_comm lens_comm_wire_of(const struct lens_comm *rec,
+                                                        int my_world_rank, int32_t members_off);
 /* Adds this process's record rec. */
 LENS_HIDDEN_API int lens_comm_set_add_local(struct lens_comm_set *set, const struct lens_comm *rec,
                                             int my_world_rank);

@@ -36,16 +36,22 @@ int lens_comm_set_add(struct lens_comm_set *s, const struct lens_wire_comm *c,
     return (int)s->ncomms++;
 }
 
+struct lens_wire_comm lens_comm_wire_of(const struct lens_comm *rec, int my_world_rank,
+                                        int32_t members_off)
+{
+    return (struct lens_wire_comm){rec->root,
+                                   rec->ordinal,
+                                   rec->members_hash,
+                                   rec->letter,
+                                   rec->root == my_world_rank ? rec->counter : -1,
+                                   rec->size,
+                                   members_off};
+}
+
 int lens_comm_set_add_local(struct lens_comm_set *set, const struct lens_comm *rec,
                             int my_world_rank)
 {
-    struct lens_wire_comm w = {rec->root,
-                               rec->ordinal,
-                               rec->members_hash,
-                               rec->letter,
-                               rec->root == my_world_rank ? rec->counter : -1,
-                               rec->size,
-                               0};
+    struct lens_wire_comm w = lens_comm_wire_of(rec, my_world_rank, 0);
     return lens_comm_set_add(set, &w, rec->members);
 }
 

@@ -121,13 +121,7 @@ static void section(struct emitter *e, int s)
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
             if (!has_coll(atomic_load(&c->payload)))
                 continue;
-            struct lens_wire_comm w = {c->root,
-                                       c->ordinal,
-                                       c->members_hash,
-                                       c->letter,
-                                       c->root == mon_rank ? c->counter : -1,
-                                       c->size,
-                                       off};
+            struct lens_wire_comm w = lens_comm_wire_of(c, mon_rank, off);
             off += c->size;
             emit(e, &w, sizeof w);
         }

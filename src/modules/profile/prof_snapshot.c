@@ -60,13 +60,7 @@ static int pass(int fd, int what, uint64_t *count)
         if (!carried(c, &data))
             continue;
         if (what == 0) {
-            buf.comm[n] = (struct lens_wire_comm){c->root,
-                                                  c->ordinal,
-                                                  c->members_hash,
-                                                  c->letter,
-                                                  c->root == me.rank ? c->counter : -1,
-                                                  c->size,
-                                                  members_off};
+            buf.comm[n] = lens_comm_wire_of(c, me.rank, members_off);
             members_off += c->size;
             EMIT();
         } else if (what == 1) {
