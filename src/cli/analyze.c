@@ -140,6 +140,10 @@ int cli_analyze(int argc, char **argv)
         return 2;
     }
     OTF2_Reader *reader = trace_reader_open(anchor, &ranks);
+    if (!reader && cli_incomplete_without_trace(run, why, sizeof why)) {
+        fprintf(stderr, "mpilens: analyze: %s\n", why);
+        return 2;
+    }
     if (!reader || ranks == 0) {
         if (reader)
             OTF2_Reader_Close(reader);

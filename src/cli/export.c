@@ -405,12 +405,14 @@ int cli_export(int argc, char **argv)
         return fail("give a run and an output%s: mpilens export RUN --chrome OUT.json", "");
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
+    char why[8500];
+    if (access(anchor, R_OK) != 0 && cli_incomplete_without_trace(run, why, sizeof why))
+        return fail("%s", why);
     if (!cli_is_directory(run) || access(anchor, R_OK) != 0)
         return fail("%s: no trace here; run with the trace module (mpilens run -m trace ...)",
                     anchor);
     struct state s = {0};
     uint64_t nloc = 0;
-    char why[8500];
     if (trace_check_run(run, &nloc, "export", why, sizeof why))
         return fail("%s", why);
     OTF2_Reader *reader = trace_reader_open(anchor, &nloc);

@@ -74,3 +74,25 @@ int cli_open_db(const char *arg, const char *verb, const char *table, const char
     sqlite3_finalize(st);
     return 0;
 }
+
+int cli_incomplete_without_trace(const char *run, char *why, size_t n)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", run, RUNDB_FILE);
+    sqlite3 *db = NULL;
+    char err[1024];
+    if (access(path, R_OK) != 0 || rundb_open_read(path, &db, err, sizeof err) != 0)
+        return 0;
+    sqlite3_stmt *st = NULL;
+    int found = sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE key = 'Incomplete'", -1,
+                                   &st, NULL) == SQLITE_OK &&
+                sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0);
+    if (found)
+        snprintf(why, n,
+                 "%s: the run did not end normally (%s) and a trace is written only at "
+                 "MPI_Finalize, so it has none; trace a run that reaches MPI_Finalize",
+                 run, (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return found;
+}

@@ -84,6 +84,19 @@ out=$("$MPILENS" recover plain 2>&1); status=$?
 check_eq "mpilens recover: status 0" 0 $status
 check_eq "mpilens recover says where" "mpilens: 2 module(s) recovered; incomplete results in plain/mpilens.db" "$out"
 incomplete plain 3
+# The trace is written only at MPI_Finalize: analyze and export say why there is none.
+if [ -f "$BUILD/lib/mpilens/trace.so" ]; then
+    "$MPILENS" run -m trace,profile --snapshot 1 -o traced -- $MPIRUN -np 4 "$APPS/long_app" 60 exit \
+        > traced.log 2>&1
+    for verb in analyze export; do
+        if [ $verb = analyze ]; then out=$("$MPILENS" analyze traced --launcher "$MPIRUN" 2>&1)
+        else out=$("$MPILENS" export traced --chrome x.json 2>&1); fi
+        status=$?
+        check_eq "$verb of an incomplete traced run: status 2" 2 $status
+        check_match "$verb of an incomplete traced run says why there is no trace" "$out" \
+            "^mpilens: $verb: traced: the run did not end normally \\(.*rank 1: exit without MPI_Finalize.*\\) and a trace is written only at MPI_Finalize"
+    done
+fi
 refused "mpilens recover of a finished run" \
     "mpilens: recover: first: nothing to recover (no partial/ directory: the run ended normally, or was recovered already)" \
     "$MPILENS" recover first
