@@ -44,6 +44,20 @@ int cli_is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* 1 with OUT the metadata `Incomplete` of DB (how the ranks of an interrupted run ended,
+ * src/common/snapshot.h), or 0 for a run that ended normally. */
+static int incomplete_ending(sqlite3 *db, char *out, size_t len)
+{
+    sqlite3_stmt *st = NULL;
+    int found = sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE key = 'Incomplete'", -1,
+                                   &st, NULL) == SQLITE_OK &&
+                sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0);
+    if (found)
+        snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return found;
+}
+
 int cli_open_db(const char *arg, const char *verb, const char *table, const char *what,
                 const char *module, sqlite3 **db, char *path, size_t pathlen)
 {
@@ -64,14 +78,11 @@ int cli_open_db(const char *arg, const char *verb, const char *table, const char
         return 2;
     }
     /* a run that did not reach MPI_Finalize everywhere says so before anything else */
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(*db, "SELECT value FROM metadata WHERE key = 'Incomplete'", -1, &st,
-                           NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    char ending[4096];
+    if (incomplete_ending(*db, ending, sizeof ending))
         fprintf(stderr,
-                "mpilens: %s: incomplete run (the ranks' data end where they stopped): %s\n",
-                path, (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
+                "mpilens: %s: incomplete run (the ranks' data end where they stopped): %s\n", path,
+                ending);
     return 0;
 }
 
@@ -83,16 +94,13 @@ int cli_incomplete_without_trace(const char *run, char *why, size_t n)
     char err[1024];
     if (access(path, R_OK) != 0 || rundb_open_read(path, &db, err, sizeof err) != 0)
         return 0;
-    sqlite3_stmt *st = NULL;
-    int found = sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE key = 'Incomplete'", -1,
-                                   &st, NULL) == SQLITE_OK &&
-                sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0);
+    char ending[4096];
+    int found = incomplete_ending(db, ending, sizeof ending);
     if (found)
         snprintf(why, n,
                  "%s: the run did not end normally (%s) and a trace is written only at "
                  "MPI_Finalize, so it has none; trace a run that reaches MPI_Finalize",
-                 run, (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
+                 run, ending);
     sqlite3_close(db);
     return found;
 }

@@ -26,18 +26,20 @@ static const char usage[] =
     "\n"
     "  -h, --help   this text\n";
 
-/* Removes DIR/partial/NAME.* (the merged files of one module). */
-static void remove_merged(const char *partial, const char *name)
+/* Removes the files of PARTIAL whose names start with PREFIX: "NAME." (the merged files of
+ * one module) or "." (temporary files of snapshots cut short). */
+static void remove_files(const char *partial, const char *prefix)
 {
     DIR *d = opendir(partial);
     struct dirent *e;
-    size_t len = strlen(name);
+    size_t len = strlen(prefix);
     while (d && (e = readdir(d))) {
-        if (strncmp(e->d_name, name, len) == 0 && e->d_name[len] == '.') {
-            char path[8300];
-            snprintf(path, sizeof path, "%s/%s", partial, e->d_name);
-            unlink(path);
-        }
+        if (strncmp(e->d_name, prefix, len) != 0 || strcmp(e->d_name, ".") == 0 ||
+            strcmp(e->d_name, "..") == 0)
+            continue;
+        char path[8300];
+        snprintf(path, sizeof path, "%s/%s", partial, e->d_name);
+        unlink(path);
     }
     if (d)
         closedir(d);
@@ -70,7 +72,9 @@ static int recover_module(const char *dir, const char *partial, const char *name
         fprintf(stderr, "mpilens: recover: module '%s': %s\n", name, err);
         return -1;
     }
-    remove_merged(partial, name);
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "%s.", name);
+    remove_files(partial, prefix);
     return 1;
 }
 
@@ -101,17 +105,7 @@ int cli_recover_run(const char *dir)
     }
     free(entries);
     if (!failed) { /* temporary files of snapshots cut short go too */
-        DIR *d = opendir(partial);
-        struct dirent *e;
-        while (d && (e = readdir(d))) {
-            if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-                char path[8300];
-                snprintf(path, sizeof path, "%s/%s", partial, e->d_name);
-                unlink(path);
-            }
-        }
-        if (d)
-            closedir(d);
+        remove_files(partial, ".");
         rmdir(partial);
     }
     return failed ? -1 : recovered;

@@ -215,8 +215,8 @@ static int is_open_mpi_launcher(const char *cmd)
 /* The command with Open MPI's `-x VAR` flags inserted after the launcher. */
 static char **forwarding_command(char **command)
 {
-    static const char *const vars[] = {"LD_PRELOAD",          "MPILENS_MODULES", "MPILENS_CONF",
-                                       "MPILENS_OUTPUT",      "MPILENS_CLI",     "MPILENS_MODULE_PATH",
+    static const char *const vars[] = {"LD_PRELOAD",      "MPILENS_MODULES", "MPILENS_CONF",
+                                       "MPILENS_OUTPUT",  "MPILENS_CLI",     "MPILENS_MODULE_PATH",
                                        "MPILENS_SNAPSHOT"};
     int n = 0;
     while (command[n])
@@ -329,7 +329,8 @@ int cli_run(int argc, char **argv)
                     "directory, or remove this one first%s",
                     output, "");
     int existed = opt.output && access(output, F_OK) == 0; /* and empty */
-    if (opt.output ? lens_make_dirs(output) != 0 : new_default_directory(output, sizeof output) != 0)
+    if (opt.output ? lens_make_dirs(output) != 0
+                   : new_default_directory(output, sizeof output) != 0)
         return fail("run -o %s: cannot create or write the output directory (%s); choose a "
                     "writable directory",
                     output, strerror(errno));

@@ -4,9 +4,9 @@
  * warning) are forwarded to the job: first to the launcher's leaf descendants on this node
  * (its ranks, which save what they recorded), then to the launcher, which stops the rest.
  * If the job has not ended 20 seconds after the first such signal, its process group is
- * killed (SIGKILL), so no rank is left running. A job started from an interactive terminal stays in the
- * terminal's process group (a launcher that forwards its standard input must be able to
- * read it, and Ctrl-C reaches every process anyway); otherwise it gets a group of its own.
+ * killed (SIGKILL), so no rank is left running. A job started from an interactive terminal stays in
+ * the terminal's process group (a launcher that forwards its standard input must be able to read
+ * it, and Ctrl-C reaches every process anyway); otherwise it gets a group of its own.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -22,7 +22,7 @@
 
 #define KILL_AFTER_SECONDS 20
 
-static volatile sig_atomic_t job_pid, job_group, forwarded, pending, killed;
+static volatile sig_atomic_t job_pid, job_group, forwarded, pending;
 
 static void on_stop_signal(int sig)
 {
@@ -34,7 +34,6 @@ static void on_stop_signal(int sig)
 static void kill_job(int sig)
 {
     (void)sig;
-    killed = 1;
     if (job_group)
         kill(-job_group, SIGKILL);
     else if (job_pid)

@@ -7,9 +7,9 @@
  * tombstones fill half the table, it is rebuilt at four times the live count (tombstones
  * dropped), so each insertion costs O(1) amortized. The table it replaces is freed at once
  * unless other threads may be reading it (MPI_THREAD_MULTIPLE, or before MPI_Init): then it
- * is kept until MPI_Finalize. Creation ordinals (records with the same root and members)
- * are counted per key, not by a scan. A freed communicator that holds no module data and
- * no other handle (a window or file made on it) is unlinked and freed; one with data keeps
+ * is kept, never freed, on the new table's retired list. Creation ordinals (records with the same
+ * root and members) are counted per key, not by a scan. A freed communicator that holds no module
+ * data and no other handle (a window or file made on it) is unlinked and freed; one with data keeps
  * its record, so its data and name survive until MPI_Finalize.
  */
 #include <pthread.h>
@@ -34,6 +34,8 @@ static struct table *_Atomic comm_table;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static int creation_counter;
 static struct lens_comm *mixed_record;
+
+static void release_if_unused(struct lens_comm *rec);
 
 #define TOMBSTONE UINTPTR_MAX
 #define TABLE_MIN 64
@@ -121,9 +123,11 @@ static void table_put(uintptr_t key, struct lens_comm *rec)
     for (;; i = (i + 1) & t->mask) {
         uintptr_t k = t->slots[i].key;
         if (k == key) { /* the library reused a handle we still knew: replace */
-            t->slots[i].rec->handles--;
+            struct lens_comm *old = t->slots[i].rec;
             __atomic_store_n(&t->slots[i].rec, rec, __ATOMIC_RELEASE);
             rec->handles++;
+            old->handles--;
+            release_if_unused(old);
             return;
         }
         if (k == TOMBSTONE && reuse == SIZE_MAX)
@@ -220,8 +224,7 @@ static void link_record(struct lens_comm *rec)
 /* Caller holds registry_lock: REC lost a handle; free it if nothing remains of it. */
 static void release_if_unused(struct lens_comm *rec)
 {
-    if (rec->handles > 0 || atomic_load(&rec->payload) || rec->letter == 'W' ||
-        rec == mixed_record)
+    if (rec->handles > 0 || atomic_load(&rec->payload) || rec->letter == 'W' || rec == mixed_record)
         return;
     if (rec->prev)
         rec->prev->next = rec->next;

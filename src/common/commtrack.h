@@ -89,6 +89,10 @@ LENS_HIDDEN_API int lens_comm_set_add(struct lens_comm_set *set, const struct le
  * async-signal-safe. */
 LENS_HIDDEN_API struct lens_wire_comm lens_comm_wire_of(const struct lens_comm *rec,
                                                         int my_world_rank, int32_t members_off);
+/* 1 when the N wire communicators' members lie within a pool of NMEMBERS (a saved or
+ * received set checked before it is merged). */
+LENS_HIDDEN_API int lens_comm_wire_ok(const struct lens_wire_comm *comms, uint64_t n,
+                                      uint64_t nmembers);
 /* Adds this process's record rec. */
 LENS_HIDDEN_API int lens_comm_set_add_local(struct lens_comm_set *set, const struct lens_comm *rec,
                                             int my_world_rank);

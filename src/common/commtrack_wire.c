@@ -48,6 +48,15 @@ struct lens_wire_comm lens_comm_wire_of(const struct lens_comm *rec, int my_worl
                                    members_off};
 }
 
+int lens_comm_wire_ok(const struct lens_wire_comm *comms, uint64_t n, uint64_t nmembers)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (comms[i].size < 0 || comms[i].members_off < 0 ||
+            (uint64_t)comms[i].members_off + (uint64_t)comms[i].size > nmembers)
+            return 0;
+    return 1;
+}
+
 int lens_comm_set_add_local(struct lens_comm_set *set, const struct lens_comm *rec,
                             int my_world_rank)
 {

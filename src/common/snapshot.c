@@ -39,8 +39,7 @@ static const int caught[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU, SIGSEGV,
                              SIGBUS,  SIGFPE, SIGILL, SIGABRT, SIGURG};
 #define NCAUGHT (sizeof caught / sizeof *caught)
 static struct sigaction before[NCAUGHT];
-static pthread_t ticker;
-static int ticking, verbose;
+static int verbose;
 
 int lens_write_all(int fd, const void *buf, size_t len)
 {
@@ -55,6 +54,27 @@ int lens_write_all(int fd, const void *buf, size_t len)
         len -= (size_t)n;
     }
     return 0;
+}
+
+void lens_emit(struct lens_emitter *e, const void *item, size_t size)
+{
+    e->count++;
+    if (e->fd < 0 || e->failed)
+        return;
+    if (e->used + size > sizeof e->buf) {
+        e->failed |= lens_write_all(e->fd, e->buf, e->used) != 0;
+        e->used = 0;
+    }
+    memcpy(e->buf + e->used, item, size);
+    e->used += size;
+}
+
+int lens_emit_flush(struct lens_emitter *e)
+{
+    if (e->fd >= 0 && !e->failed && e->used)
+        e->failed |= lens_write_all(e->fd, e->buf, e->used) != 0;
+    e->used = 0;
+    return e->failed ? -1 : 0;
 }
 
 static atomic_int saving; /* saves under way (lens_snapshot_done waits for the thread's) */
@@ -181,10 +201,9 @@ void lens_snapshot_install(const char *module, int rank, lens_snapshot_writer w)
     const char *every = getenv("MPILENS_SNAPSHOT");
     verbose = getenv("MPILENS_SNAPSHOT_VERBOSE") != NULL;
     long seconds = every && *every ? strtol(every, NULL, 10) : 60;
-    if (seconds > 0 && pthread_create(&ticker, NULL, tick, (void *)(uintptr_t)seconds) == 0) {
-        ticking = 1;
+    pthread_t ticker;
+    if (seconds > 0 && pthread_create(&ticker, NULL, tick, (void *)(uintptr_t)seconds) == 0)
         pthread_detach(ticker);
-    }
 }
 
 void lens_snapshot_done(void)
@@ -316,8 +335,8 @@ static void describe(struct lens_snapshot_ending *e, int n, int size, char *out,
     free(seen);
 }
 
-int lens_snapshot_mark_incomplete(const char *dir, const struct lens_snapshot_endings *e,
-                                  char *err, size_t errlen)
+int lens_snapshot_mark_incomplete(const char *dir, const struct lens_snapshot_endings *e, char *err,
+                                  size_t errlen)
 {
     char text[8192], procs[32], path[4300];
     struct lens_snapshot_ending *copy = malloc((e->count + 1) * sizeof *copy);
@@ -330,8 +349,7 @@ int lens_snapshot_mark_incomplete(const char *dir, const struct lens_snapshot_en
     snprintf(path, sizeof path, "%s/mpilens.db", dir);
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_open(path, &db) == SQLITE_OK &&
-                     sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
+    int rc = sqlite3_open(path, &db) == SQLITE_OK && sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
                      sqlite3_prepare_v2(db,
                                         "INSERT OR REPLACE INTO metadata (key, value) VALUES "
                                         "('Incomplete', ?1), ('Processes', ?2)",

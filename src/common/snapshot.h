@@ -39,6 +39,19 @@ LENS_SNAPSHOT_HIDDEN void lens_snapshot_done(void);
 /* Writing helpers for writers: all of BUF, or -1. */
 LENS_SNAPSHOT_HIDDEN int lens_write_all(int fd, const void *buf, size_t len);
 
+/* Items of one section written through a fixed buffer (no malloc), or only counted (fd -1):
+ * writers make a counting pass for their headers, then a writing pass. */
+struct lens_emitter {
+    int fd; /* -1: count only */
+    uint64_t count;
+    size_t used;
+    int failed;
+    char buf[4096];
+};
+LENS_SNAPSHOT_HIDDEN void lens_emit(struct lens_emitter *e, const void *item, size_t size);
+/* Writes what is buffered; 0, or -1 if any write of E failed. */
+LENS_SNAPSHOT_HIDDEN int lens_emit_flush(struct lens_emitter *e);
+
 /* Reading back (recovery, not in a signal handler): the file's bytes (malloc'ed, *LEN) up
  * to its trailer, and the trailer's reason in HOW; NULL if the file is not a snapshot. */
 LENS_SNAPSHOT_HIDDEN char *lens_snapshot_read(const char *path, size_t *len, char *how,

@@ -17,27 +17,6 @@
 #include "mon_set.h"
 #include "snapshot.h"
 
-struct emitter {
-    int fd; /* -1: count only */
-    uint64_t count;
-    size_t used;
-    int failed;
-    char buf[4096];
-};
-
-static void emit(struct emitter *e, const void *item, size_t size)
-{
-    e->count++;
-    if (e->fd < 0 || e->failed)
-        return;
-    if (e->used + size > sizeof e->buf) {
-        e->failed |= lens_write_all(e->fd, e->buf, e->used) != 0;
-        e->used = 0;
-    }
-    memcpy(e->buf + e->used, item, size);
-    e->used += size;
-}
-
 static int run_phase(void)
 {
     for (size_t i = 0; i < mon_local.nphases; i++)
@@ -52,47 +31,49 @@ static int has_coll(const struct mon_comm_data *d)
 }
 
 /* Section S (0 phases .. 6 members) of the snapshot into E. */
-static void section(struct emitter *e, int s)
+static void section(struct lens_emitter *e, int s)
 {
     const int run = run_phase();
     const struct mon_set *l = &mon_local;
     if (s == 0) {
         for (size_t i = 0; i < l->nphases; i++)
-            emit(e, &l->phases[i], sizeof l->phases[i]);
+            lens_emit(e, &l->phases[i], sizeof l->phases[i]);
         if (run == (int)l->nphases)
-            emit(e, &(struct mon_phase_name){"run"}, sizeof(struct mon_phase_name));
+            lens_emit(e, &(struct mon_phase_name){"run"}, sizeof(struct mon_phase_name));
     } else if (s == 1) {
         for (size_t i = 0; i < l->nrows; i++)
-            emit(e, &l->rows[i], sizeof l->rows[i]);
+            lens_emit(e, &l->rows[i], sizeof l->rows[i]);
         for (int k = 0; k < MON_KINDS; k++)
             for (int p = 0; p < mon_nprocs; p++)
                 if (mon_counts[k][p])
-                    emit(e, &(struct mon_row){run, k, mon_rank, p, mon_counts[k][p], mon_sizes[k][p]},
-                         sizeof(struct mon_row));
+                    lens_emit(
+                        e,
+                        &(struct mon_row){run, k, mon_rank, p, mon_counts[k][p], mon_sizes[k][p]},
+                        sizeof(struct mon_row));
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
             struct mon_comm_data *d = atomic_load(&c->payload);
             if (!d || !d->uniform[0])
                 continue;
             for (int i = 0; c->members && i < c->size; i++)
                 if (i != c->rank && c->members[i] >= 0 && c->members[i] < mon_nprocs)
-                    emit(e,
-                         &(struct mon_row){run, MON_COLL, mon_rank, c->members[i], d->uniform[0],
-                                           d->uniform[1]},
-                         sizeof(struct mon_row));
+                    lens_emit(e,
+                              &(struct mon_row){run, MON_COLL, mon_rank, c->members[i],
+                                                d->uniform[0], d->uniform[1]},
+                              sizeof(struct mon_row));
         }
     } else if (s == 2) {
         for (size_t i = 0; i < l->nhist; i++)
-            emit(e, &l->hist[i], sizeof l->hist[i]);
+            lens_emit(e, &l->hist[i], sizeof l->hist[i]);
         for (int p = 0; p < mon_nprocs; p++) {
             uint64_t *h = atomic_load(&mon_histograms[p]);
             for (int b = 0; h && b < MON_BINS; b++)
                 if (h[b])
-                    emit(e, &(struct mon_hist_row){run, mon_rank, p, b, h[b]},
-                         sizeof(struct mon_hist_row));
+                    lens_emit(e, &(struct mon_hist_row){run, mon_rank, p, b, h[b]},
+                              sizeof(struct mon_hist_row));
         }
     } else if (s == 3) {
         for (size_t i = 0; i < l->ncoll; i++)
-            emit(e, &l->coll[i], sizeof l->coll[i]);
+            lens_emit(e, &l->coll[i], sizeof l->coll[i]);
         int32_t index = (int32_t)l->comms.ncomms;
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
             struct mon_comm_data *d = atomic_load(&c->payload);
@@ -100,11 +81,11 @@ static void section(struct emitter *e, int s)
                 continue;
             struct mon_coll_row row = {run, index++, mon_rank, {0}};
             memcpy(row.v, d->v, sizeof row.v);
-            emit(e, &row, sizeof row);
+            lens_emit(e, &row, sizeof row);
         }
     } else if (s == 4) {
         for (size_t i = 0; i < l->nio; i++)
-            emit(e, &l->io[i], sizeof l->io[i]);
+            lens_emit(e, &l->io[i], sizeof l->io[i]);
         for (const struct mon_file *f = mon_files_unlocked(); f; f = f->next) {
             if (!(f->v[0] | f->v[2]))
                 continue;
@@ -112,28 +93,28 @@ static void section(struct emitter *e, int s)
             memcpy(row.file, f->name, sizeof row.file);
             row.file[sizeof row.file - 1] = '\0';
             memcpy(row.v, f->v, sizeof row.v);
-            emit(e, &row, sizeof row);
+            lens_emit(e, &row, sizeof row);
         }
     } else if (s == 5) {
         for (size_t i = 0; i < l->comms.ncomms; i++)
-            emit(e, &l->comms.comms[i], sizeof l->comms.comms[i]);
+            lens_emit(e, &l->comms.comms[i], sizeof l->comms.comms[i]);
         int32_t off = (int32_t)l->comms.nmembers;
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
             if (!has_coll(atomic_load(&c->payload)))
                 continue;
             struct lens_wire_comm w = lens_comm_wire_of(c, mon_rank, off);
             off += c->size;
-            emit(e, &w, sizeof w);
+            lens_emit(e, &w, sizeof w);
         }
     } else {
         for (size_t i = 0; i < l->comms.nmembers; i++)
-            emit(e, &l->comms.members[i], sizeof l->comms.members[i]);
+            lens_emit(e, &l->comms.members[i], sizeof l->comms.members[i]);
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
             if (!has_coll(atomic_load(&c->payload)))
                 continue;
             for (int i = 0; i < c->size; i++) {
                 int32_t m = c->members ? c->members[i] : -1;
-                emit(e, &m, sizeof m);
+                lens_emit(e, &m, sizeof m);
             }
         }
     }
@@ -145,7 +126,7 @@ static int write_snapshot(int fd)
 {
     uint64_t n[7];
     for (int s = 0; s < 7; s++) {
-        struct emitter count = {.fd = -1};
+        struct lens_emitter count = {.fd = -1};
         section(&count, s);
         n[s] = count.count;
     }
@@ -153,10 +134,9 @@ static int write_snapshot(int fd)
     if (lens_write_all(fd, head, sizeof head) != 0 || lens_write_all(fd, n, sizeof n) != 0)
         return -1;
     for (int s = 0; s < 7; s++) {
-        struct emitter out = {.fd = fd};
+        struct lens_emitter out = {.fd = fd};
         section(&out, s);
-        if (out.failed || (out.used && lens_write_all(fd, out.buf, out.used) != 0) ||
-            out.count != n[s])
+        if (lens_emit_flush(&out) != 0 || out.count != n[s])
             return -1; /* the data changed between the passes: this save is dropped */
     }
     return 0;
@@ -177,9 +157,12 @@ static int packed_ok(const char *data, size_t len)
     if (len < sizeof n)
         return 0;
     memcpy(n, data, sizeof n);
-    static const size_t item[7] = {sizeof(struct mon_phase_name), sizeof(struct mon_row),
-                                   sizeof(struct mon_hist_row),   sizeof(struct mon_coll_row),
-                                   sizeof(struct mon_io_row),     sizeof(struct lens_wire_comm),
+    static const size_t item[7] = {sizeof(struct mon_phase_name),
+                                   sizeof(struct mon_row),
+                                   sizeof(struct mon_hist_row),
+                                   sizeof(struct mon_coll_row),
+                                   sizeof(struct mon_io_row),
+                                   sizeof(struct lens_wire_comm),
                                    sizeof(int32_t)};
     size_t need = sizeof n;
     for (int s = 0; s < 7; s++) {
@@ -208,12 +191,7 @@ static int packed_ok(const char *data, size_t len)
     for (uint64_t i = 0; i < n[4]; i++)
         if (io[i].phase < 0 || (uint64_t)io[i].phase >= n[0])
             return 0;
-    const struct lens_wire_comm *comms = (const void *)(io + n[4]);
-    for (uint64_t i = 0; i < n[5]; i++)
-        if (comms[i].size < 0 || comms[i].members_off < 0 ||
-            (uint64_t)comms[i].members_off + (uint64_t)comms[i].size > n[6])
-            return 0;
-    return 1;
+    return lens_comm_wire_ok((const void *)(io + n[4]), n[5], n[6]);
 }
 
 static int absorb_file(void *ctx, const char *data, size_t len, int32_t *world)

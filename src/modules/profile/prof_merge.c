@@ -15,6 +15,12 @@
 
 #define GROW(ptr, n, extra) ptr = realloc(ptr, ((n) + (extra) + 1) * sizeof *(ptr))
 
+int prof_carried(struct lens_comm *c, struct prof_rows **data)
+{
+    *data = atomic_load(&c->payload);
+    return *data || c->letter == 'W';
+}
+
 void prof_collect(struct profile_set *set, int rank, double net_s)
 {
     memset(set, 0, sizeof *set);
@@ -27,8 +33,8 @@ void prof_collect(struct profile_set *set, int rank, double net_s)
     PMPI_Get_processor_name(host, &len);
     snprintf(set->ranks[0].host, sizeof set->ranks[0].host, "%s", host);
     for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
-        struct prof_rows *data = atomic_load(&c->payload);
-        if (!data && c->letter != 'W')
+        struct prof_rows *data;
+        if (!prof_carried(c, &data))
             continue;
         int index = lens_comm_set_add_local(&set->comms, c, rank);
         for (int op = 0; data && op < prof_op_count; op++) {
@@ -113,10 +119,8 @@ int prof_merge_packed_checked(struct profile_set *s, const char *buf, size_t len
     const struct lens_wire_comm *comms =
         (const void *)(buf + sizeof counts + counts[0] * sizeof(struct wire_rank));
     const struct wire_row *rows = (const void *)(comms + counts[1]);
-    for (uint64_t i = 0; i < counts[1]; i++)
-        if (comms[i].size < 0 || comms[i].members_off < 0 ||
-            (uint64_t)comms[i].members_off + (uint64_t)comms[i].size > counts[3])
-            return 0;
+    if (!lens_comm_wire_ok(comms, counts[1], counts[3]))
+        return 0;
     for (uint64_t i = 0; i < counts[2]; i++)
         if (rows[i].comm < 0 || (uint64_t)rows[i].comm >= counts[1] || rows[i].op < 0 ||
             rows[i].op >= prof_op_count || rows[i].bucket < 0 || rows[i].bucket >= PROF_MAX_BUCKETS)

@@ -29,6 +29,10 @@ struct profile_set {
     struct lens_comm_set comms; /* the communicators rows refer to (commtrack.h) */
 };
 
+/* 1 when the record C goes into the merge and the snapshots (it holds data, or it is
+ * MPI_COMM_WORLD), with its data in *DATA (NULL if none). Async-signal-safe. */
+struct prof_rows;
+int prof_carried(struct lens_comm *c, struct prof_rows **data);
 /* This rank's data. */
 void prof_collect(struct profile_set *set, int rank, double net_s);
 /* Merges every rank's set into rank 0's along a binomial tree over MPI_COMM_WORLD.
