@@ -63,6 +63,7 @@ struct region {
     char *name;
     enum region_kind kind;
     int phase; /* the phase a user region (MPI_Pcontrol) opens; 0: an MPI region */
+    int tool;  /* the trace's own work (its buffer flush): not the application's time */
 };
 struct group {
     uint64_t *members; /* world ranks */
@@ -160,6 +161,8 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     (void)pos;
     (void)l, (void)u, (void)a;
     t = clock_fix_apply(&clock_fix, t);
+    if (region < nregions && regions[region].tool)
+        return OTF2_CALLBACK_SUCCESS;
     if (region < nregions && regions[region].phase) {
         if (phase_depth < 64)
             phase_stack[phase_depth] = regions[region].phase;
@@ -208,6 +211,8 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     (void)pos;
     (void)l, (void)u, (void)a;
     t = clock_fix_apply(&clock_fix, t);
+    if (region < nregions && regions[region].tool)
+        return OTF2_CALLBACK_SUCCESS;
     if (region < nregions && regions[region].phase) {
         phase_depth -= phase_depth > 0;
         return OTF2_CALLBACK_SUCCESS;
@@ -432,6 +437,7 @@ static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef 
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
         if (strcmp(reg->name, kinds[k].name) == 0)
             reg->kind = kinds[k].kind;
+    reg->tool = p == OTF2_PARADIGM_MEASUREMENT_SYSTEM;
     if (p == OTF2_PARADIGM_USER && !reg->phase) {
         if (ensure((void **)&phase_region, (uint32_t *)&phases_cap, (uint32_t)nphases,
                    sizeof *phase_region) != 0)

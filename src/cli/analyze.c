@@ -134,16 +134,23 @@ int cli_analyze(int argc, char **argv)
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
     uint64_t ranks = 0;
-    char why[8500];
+    char why[8500], ending[4096];
+    if (cli_incomplete_run(run, ending, sizeof ending)) {
+        fprintf(stderr,
+                "mpilens: analyze: %s: the run did not end normally (%s); %s, but the wait-state "
+                "analysis needs every rank up to MPI_Finalize (a message whose partner stopped "
+                "would be charged as a wait); trace a run that reaches MPI_Finalize\n",
+                run, ending,
+                access(anchor, R_OK) == 0
+                    ? "its trace ends where each rank stopped (mpilens export draws it)"
+                    : "its ranks saved no trace");
+        return 2;
+    }
     if (access(anchor, R_OK) == 0 && trace_check_run(run, &ranks, "analyze", why, sizeof why)) {
         fprintf(stderr, "mpilens: analyze: %s\n", why);
         return 2;
     }
     OTF2_Reader *reader = trace_reader_open(anchor, &ranks);
-    if (!reader && cli_incomplete_without_trace(run, why, sizeof why)) {
-        fprintf(stderr, "mpilens: analyze: %s\n", why);
-        return 2;
-    }
     if (!reader || ranks == 0) {
         if (reader)
             OTF2_Reader_Close(reader);

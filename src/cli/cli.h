@@ -18,9 +18,9 @@ int cli_wants_help(int argc, char **argv);
  * after one line on stderr. */
 int cli_open_db(const char *arg, const char *verb, const char *table, const char *what,
                 const char *module, sqlite3 **db, char *path, size_t pathlen);
-/* 1 (with WHY) when RUN's database says the run is incomplete: its trace was never
- * written (export and analyze say so instead of "no trace"). */
-int cli_incomplete_without_trace(const char *run, char *why, size_t n);
+/* 1 (with ENDING: how its ranks ended) when RUN's database says the run is incomplete: its
+ * trace, if any, was recovered and ends where each rank stopped. */
+int cli_incomplete_run(const char *run, char *ending, size_t n);
 /* 1 if path is a directory. */
 int cli_is_directory(const char *path);
 

@@ -405,9 +405,18 @@ int cli_export(int argc, char **argv)
         return fail("give a run and an output%s: mpilens export RUN --chrome OUT.json", "");
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
-    char why[8500];
-    if (access(anchor, R_OK) != 0 && cli_incomplete_without_trace(run, why, sizeof why))
+    char why[8500], ending[4096];
+    int incomplete = cli_incomplete_run(run, ending, sizeof ending);
+    if (access(anchor, R_OK) != 0 && incomplete) {
+        snprintf(why, sizeof why,
+                 "%s: the run did not end normally (%s) and its ranks saved no trace", run, ending);
         return fail("%s", why);
+    }
+    if (incomplete)
+        fprintf(stderr,
+                "mpilens: export: %s: incomplete run (%s): the trace ends where each rank "
+                "stopped\n",
+                run, ending);
     if (!cli_is_directory(run) || access(anchor, R_OK) != 0)
         return fail("%s: no trace here; run with the trace module (mpilens run -m trace ...)",
                     anchor);

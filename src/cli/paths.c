@@ -86,7 +86,7 @@ int cli_open_db(const char *arg, const char *verb, const char *table, const char
     return 0;
 }
 
-int cli_incomplete_without_trace(const char *run, char *why, size_t n)
+int cli_incomplete_run(const char *run, char *ending, size_t n)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", run, RUNDB_FILE);
@@ -94,13 +94,7 @@ int cli_incomplete_without_trace(const char *run, char *why, size_t n)
     char err[1024];
     if (access(path, R_OK) != 0 || rundb_open_read(path, &db, err, sizeof err) != 0)
         return 0;
-    char ending[4096];
-    int found = incomplete_ending(db, ending, sizeof ending);
-    if (found)
-        snprintf(why, n,
-                 "%s: the run did not end normally (%s) and a trace is written only at "
-                 "MPI_Finalize, so it has none; trace a run that reaches MPI_Finalize",
-                 run, ending);
+    int found = incomplete_ending(db, ending, n);
     sqlite3_close(db);
     return found;
 }

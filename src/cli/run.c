@@ -32,6 +32,7 @@ static const char usage[] =
     "Runs an unmodified, dynamically linked MPI program with modules stacked in order.\n"
     "\n"
     "  -m, --modules LIST  name1,name2:key=value,...  (a name or a path to a .so)\n"
+    "                      trace:buffer=SIZE  event buffers of each rank (default 4M)\n"
     "  -c, --config FILE   read `module NAME [key=value ...]` lines from FILE\n"
     "                      (without -m or -c: MPILENS_MODULES, MPILENS_CONF,\n"
     "                      ./.mpilens.conf, ~/.mpilens.conf)\n"

@@ -4,9 +4,13 @@
 # batch system's time limit) reaches the whole job, no rank is left running, the status is
 # non-zero and the last line says the job ended abnormally and where the results are; and
 # a run never loses data (src/common/snapshot.h): after SIGTERM, a rank's exit, MPI_Abort,
-# segfault or SIGKILL, the profile and the monitor keep what the ranks recorded, marked
-# incomplete, and `mpilens recover` does the same for a run started without the CLI.
+# segfault or SIGKILL, the profile, the monitor and the trace keep what the ranks recorded,
+# marked incomplete, and `mpilens recover` does the same for a run started without the CLI.
 source "$(dirname "$0")/lib.sh"
+
+# The trace module is stacked where it is built (OTF2 found).
+TRACED=""
+[ -f "$BUILD/lib/mpilens/trace.so" ] && TRACED=",trace"
 
 "$MPILENS" run -m profile -o first -- $MPIRUN -np 2 "$APPS/ring" > first.log 2>&1
 sum=$(md5sum < first/mpilens.db)
@@ -23,7 +27,7 @@ dirs=$(grep -ho 'results in .* (status 0)' a.log b.log | sort -u | wc -l)
 check_eq "two runs started together write to two directories" "2" "$dirs"
 cd "$WORK" || exit 1
 
-"$MPILENS" run -m profile,monitor -o stopped -- $MPIRUN -np 4 "$APPS/long_app" 600 > stopped.log 2>&1 &
+"$MPILENS" run -m profile,monitor$TRACED -o stopped -- $MPIRUN -np 4 "$APPS/long_app" 600 > stopped.log 2>&1 &
 run_pid=$!
 for _ in $(seq 100); do grep -q "long_app step 10" stopped.log && break; sleep 0.2; done
 kill -TERM $run_pid
@@ -56,19 +60,49 @@ incomplete() {
         "$("$MPILENS" matrix "$1" 2>&1 | head -1)" "incomplete run"
     check_eq "$1: the saved files were merged and removed" "" "$(ls "$1/partial" 2> /dev/null)"
 }
+# sendrecv_calls RUN RANK: MPI_Sendrecv calls of RANK in RUN's (recovered) trace, drawn by
+# export (which opens it with the OTF2 reader); analyze refuses the run and says why
+sendrecv_calls() {
+    "$MPILENS" export "$1" --chrome "$1.json" > /dev/null 2>&1
+    grep -c "\"name\":\"MPI_Sendrecv\",\"ph\":\"B\",[^}]*\"tid\":$2}" "$1.json" 2> /dev/null
+}
+# traced RUN RANK MIN: the trace was recovered, RANK made at least MIN Sendrecv calls in it
+# and every rank at least 10 (step 10 was reached), and analyze refuses it with the reason
+traced() {
+    [ -z "$TRACED" ] && return
+    check_eq "$1: the trace was recovered (no event log left)" "1 0" \
+        "$([ -f "$1/trace/traces.otf2" ] && echo 1 || echo 0) $(ls "$1/trace/log" 2> /dev/null | wc -l)"
+    local r n
+    for r in 0 1 2 3; do
+        n=$(sendrecv_calls "$1" $r)
+        if [ $r = "$2" ]; then
+            check_eq "$1: rank $r's trace keeps at least $3 Sendrecv calls ($n)" 1 "$([ "${n:-0}" -ge "$3" ] && echo 1 || echo 0)"
+        else
+            check_eq "$1: rank $r's trace keeps at least 10 Sendrecv calls ($n)" 1 "$([ "${n:-0}" -ge 10 ] && echo 1 || echo 0)"
+        fi
+    done
+    out=$("$MPILENS" analyze "$1" --launcher "$MPIRUN" 2>&1); status=$?
+    check_eq "$1: analyze of an incomplete run: status 2" 2 $status
+    check_match "$1: analyze says why it refuses" "$out" \
+        "^mpilens: analyze: $1: the run did not end normally \\(.*\\); its trace ends where each rank stopped"
+}
 check_eq "stopped: Sendrecv rows of all 4 ranks after SIGTERM" 4 "$(sendrecv_ranks stopped)"
 incomplete stopped 4
+traced stopped 0 10
 
 # A rank ends early at step 30 (exit, MPI_Abort, a segfault, SIGKILL): non-zero status, the
 # others' data and its own up to its last save are kept (snapshots every second, so even
 # SIGKILL, and MPICH killing the other ranks outright, leave data).
 for how in exit abort segv kill; do
-    "$MPILENS" run -m profile,monitor --snapshot 1 -o "$how" -- $MPIRUN -np 4 "$APPS/long_app" 60 $how \
+    "$MPILENS" run -m profile,monitor$TRACED --snapshot 1 -o "$how" -- $MPIRUN -np 4 "$APPS/long_app" 60 $how \
         > "$how.log" 2>&1; status=$?
     check_eq "$how: non-zero status" 1 "$([ $status -ne 0 ] && echo 1 || echo 0)"
     check_match "$how: the last line says so and where" "$(tail -1 "$how.log")" \
         "^mpilens: job ended abnormally \\(status [0-9]+\\); partial results in .*/$how \\(marked incomplete"
     incomplete "$how" 3
+    # rank 1 stops at step 30: all 30 Sendrecv kept (saved at its end), or after SIGKILL
+    # those up to its last periodic save (about step 20)
+    traced "$how" 1 "$([ $how = kill ] && echo 10 || echo 30)"
 done
 check_match "exit: rank 1's ending is named" "$("$MPILENS" report exit 2>&1 | head -1)" \
     "rank 1: exit without MPI_Finalize"
@@ -84,18 +118,13 @@ out=$("$MPILENS" recover plain 2>&1); status=$?
 check_eq "mpilens recover: status 0" 0 $status
 check_eq "mpilens recover says where" "mpilens: 2 module(s) recovered; incomplete results in plain/mpilens.db" "$out"
 incomplete plain 3
-# The trace is written only at MPI_Finalize: analyze and export say why there is none.
-if [ -f "$BUILD/lib/mpilens/trace.so" ]; then
-    "$MPILENS" run -m trace,profile --snapshot 1 -o traced -- $MPIRUN -np 4 "$APPS/long_app" 60 exit \
-        > traced.log 2>&1
-    for verb in analyze export; do
-        if [ $verb = analyze ]; then out=$("$MPILENS" analyze traced --launcher "$MPIRUN" 2>&1)
-        else out=$("$MPILENS" export traced --chrome x.json 2>&1); fi
-        status=$?
-        check_eq "$verb of an incomplete traced run: status 2" 2 $status
-        check_match "$verb of an incomplete traced run says why there is no trace" "$out" \
-            "^mpilens: $verb: traced: the run did not end normally \\(.*rank 1: exit without MPI_Finalize.*\\) and a trace is written only at MPI_Finalize"
-    done
+# Without the CLI, the trace too: recover writes it.
+if [ -n "$TRACED" ]; then
+    MPILENS_OUTPUT=$WORK/plaintrace MPILENS_SNAPSHOT=1 LD_PRELOAD=$CORE MPILENS_MODULES=trace \
+        $MPIRUN -np 4 "$APPS/long_app" 60 exit > plaintrace.log 2>&1
+    out=$("$MPILENS" recover plaintrace 2>&1); status=$?
+    check_eq "mpilens recover of a traced run: status 0" 0 $status
+    traced plaintrace 1 30
 fi
 refused "mpilens recover of a finished run" \
     "mpilens: recover: first: nothing to recover (no partial/ directory: the run ended normally, or was recovered already)" \

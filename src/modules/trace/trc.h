@@ -1,5 +1,8 @@
-/* trc.h: the trace module: an OTF2 event trace per rank (trc_core.c: the archive, clocks
- * and definitions; trc_wrap.c: the wrappers that record events).
+/* trc.h: the trace module: an OTF2 event trace per rank. trc_wrap.c, trc_rma.c and
+ * trc_user.c record events into the event log (trc_log.h); trc_core.c starts and ends the
+ * trace (clocks, the merge of definitions, the conversion to OTF2); trc_defs.c,
+ * trc_convert.c and trc_recover.c make the OTF2 archive, at MPI_Finalize or after a run
+ * that did not reach it.
  */
 #ifndef TRC_H
 #define TRC_H
@@ -7,9 +10,11 @@
 #include <mpi.h>
 #include <otf2/otf2.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "commtrack.h"
+#include "snapshot.h"
+#include "trc_defs.h"
+#include "trc_log.h"
 
 /* Regions (one per traced MPI function), in the order of trc_region_names. */
 enum trc_region {
@@ -65,19 +70,12 @@ enum trc_region {
     R_IBSEND,
     R_IRSEND,
     R_SENDRECV_REPLACE,
+    R_FLUSH, /* the trace's own buffer flush (MEASUREMENT_SYSTEM, not MPI) */
     R_REGIONS
 };
 extern const char *const trc_region_names[R_REGIONS];
 
 extern int trc_on;
-extern OTF2_EvtWriter *trc_writer;
-
-static inline uint64_t trc_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* The trace's id of a communicator (local to this rank, mapped at finalize). */
 uint32_t trc_comm(MPI_Comm comm);
@@ -86,30 +84,22 @@ uint32_t trc_comm_of(struct lens_comm *rec);
 /* The world ranks of the remote group of the intercommunicator comm (n of them), cached
  * with its record (so still valid after the communicator is freed). */
 const uint32_t *trc_remote_world(MPI_Comm comm, uint32_t *n);
-/* Collective over WORLD (trc_merge.c): the NLOCAL definitions this rank made on its own,
- * serialized in MINE (LEN bytes), meet on rank 0, where NEXT_GLOBAL reads one of them at
- * *CURSOR, moves the cursor past it and returns its global id; every rank gets the global
- * ids of its own definitions back in IDS[NLOCAL], in order. */
-void trc_merge_ids(MPI_Comm world, const void *mine, int len, uint32_t nlocal,
-                   uint32_t (*next_global)(const char **cursor), uint32_t *ids);
-/* Writes the mapping table local id i -> MAP[i] (i < N) of TYPE into DW (nothing if N is 0). */
-void trc_write_id_map(OTF2_DefWriter *dw, OTF2_MappingType type, const uint32_t *map, uint32_t n);
 
-/* One-sided definitions (trc_rma.c): at finalize, windows and groups are merged on rank 0
- * (collective over world); each rank then writes its local-to-global mapping tables into
- * DW, and rank 0 writes the global definitions into G (groups numbered from FIRST_GROUP).
- * COMM_GLOBAL maps this rank's local communicator ids to global ones. */
-void trc_rma_merge(MPI_Comm world, const uint32_t *comm_global, uint32_t first_group);
-void trc_rma_write_mappings(OTF2_DefWriter *dw);
-uint32_t trc_rma_write_global(OTF2_GlobalDefWriter *g, uint32_t first_string);
+/* This rank's local definitions for the blob (trc_defs.h), async-signal-safe: the header's
+ * identity, times and counts (trc_core.c), then each kind's items, exactly as many as the
+ * header counts: communicators and their members (trc_core.c), windows and groups
+ * (trc_rma.c), user region names (trc_user.c). */
+void trc_local_head(struct trc_defs_head *h);
+void trc_comms_emit(struct lens_emitter *e, uint32_t ncomms, int rank);
+void trc_rma_counts(uint32_t *nwindows, uint32_t *ngroups);
+void trc_rma_emit(struct lens_emitter *e, uint32_t nwindows, uint32_t ngroups);
+uint32_t trc_user_count(void);
+void trc_user_emit(struct lens_emitter *e, uint32_t nnames);
 
-/* User regions through MPI_Pcontrol (trc_user.c): the service, closing the regions left
- * open at finalize, and merging their names like trc_rma_merge (region ids R_REGIONS on). */
+/* User regions through MPI_Pcontrol (trc_user.c): the service, and closing the regions
+ * left open at finalize. */
 void trc_user_publish(void);
 void trc_user_close(void);
-void trc_user_merge(MPI_Comm world);
-void trc_user_write_mappings(OTF2_DefWriter *dw);
-uint32_t trc_user_write_global(OTF2_GlobalDefWriter *g, uint32_t first_string);
 
 /* The bytes of COUNT elements of TYPE. */
 static inline uint64_t trc_bytes(int count, MPI_Datatype type)
@@ -121,17 +111,7 @@ static inline uint64_t trc_bytes(int count, MPI_Datatype type)
     return (uint64_t)count * size;
 }
 
-static inline void trc_enter(int region, uint64_t t)
-{
-    OTF2_EvtWriter_Enter(trc_writer, NULL, t, (OTF2_RegionRef)region);
-}
-
-static inline void trc_leave(int region)
-{
-    OTF2_EvtWriter_Leave(trc_writer, NULL, trc_now(), (OTF2_RegionRef)region);
-}
-
-/* Starts tracing after MPI_Init; writes everything at MPI_Finalize. */
+/* Starts tracing after MPI_Init; makes the OTF2 archive at MPI_Finalize. */
 void trc_start(void);
 void trc_finish(void);
 

@@ -1,16 +1,17 @@
-/* trc_core.c: the OTF2 archive of the trace module.
+/* trc_core.c: the trace of one rank from MPI_Init to MPI_Finalize.
  *
- * Every rank is one OTF2 location (its world rank) and writes its own event file while
- * the run goes; OTF2 flushes its buffers to disk when they fill, so memory stays bounded.
- * Timestamps are CLOCK_MONOTONIC nanoseconds. The offset of each rank's clock to rank 0's is
- * measured at MPI_Init and at MPI_Finalize (ping-pong, the minimum round trip of 10; 0 on
- * rank 0's host, which shares its clock) and written as two ClockOffset records, for
- * readers to correct timestamps linearly. At
- * MPI_Finalize the communicator records of all ranks are merged (commtrack), rank 0 writes
- * the global definitions (system tree, locations, regions, groups, communicators, windows)
- * and every rank writes the mapping from its local communicator, window and group ids to
- * the global ones.
+ * While the run goes, events go to the rank's event log (trc_log.h) and the rank numbers
+ * its communicators, windows, groups and user regions itself. Timestamps are
+ * CLOCK_MONOTONIC nanoseconds. The offset of each rank's clock to rank 0's is measured at
+ * MPI_Init and at MPI_Finalize (ping-pong, the minimum round trip of 10; 0 on rank 0's
+ * host, which shares its clock) and written as two ClockOffset records, for readers to
+ * correct timestamps linearly. At MPI_Finalize the ranks' local definitions meet on rank 0,
+ * which merges them (trc_defs.c) and sends each rank its local-to-global ids; every rank
+ * converts its own log into its OTF2 event file (trc_convert.c) and writes its mapping
+ * tables, and rank 0 writes the global definitions. A snapshot (src/common/snapshot.h)
+ * writes the log's buffer out and saves the local definitions, for `mpilens recover`.
  */
+#define _GNU_SOURCE
 #define OTF2_MPI_USE_PMPI
 #define OTF2_MPI_UINT64_T MPI_UINT64_T
 #define OTF2_MPI_INT64_T MPI_INT64_T
@@ -19,16 +20,16 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include <otf2/OTF2_MPI_Collectives.h>
 #pragma GCC diagnostic pop
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <dirent.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "run_output.h"
-#include "trace_reader.h"
 #include "trc.h"
-#include "tree_merge.h"
+#include "trc_convert.h"
 
 const char *const trc_region_names[R_REGIONS] = {"MPI_Send",
                                                  "MPI_Ssend",
@@ -81,12 +82,11 @@ const char *const trc_region_names[R_REGIONS] = {"MPI_Send",
                                                  "MPI_Exscan",
                                                  "MPI_Ibsend",
                                                  "MPI_Irsend",
-                                                 "MPI_Sendrecv_replace"};
+                                                 "MPI_Sendrecv_replace",
+                                                 "MPILENS_TRACE_FLUSH"};
 
 int trc_on;
-OTF2_EvtWriter *trc_writer;
 
-static OTF2_Archive *archive;
 static MPI_Comm trc_world = MPI_COMM_NULL;
 static int rank, size;
 static struct lens_comm **locals; /* local comm id -> record */
@@ -143,21 +143,6 @@ const uint32_t *trc_remote_world(MPI_Comm comm, uint32_t *n)
     *n = d->nremote;
     return d->remote_world;
 }
-
-static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef location,
-                                void *callerData, bool final)
-{
-    (void)user, (void)type, (void)location, (void)callerData, (void) final;
-    return OTF2_FLUSH;
-}
-
-static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRef location)
-{
-    (void)user, (void)type, (void)location;
-    return trc_now();
-}
-
-static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
 /* This rank's clock minus rank 0's, from the ping-pong with the smallest round trip.
  * Ranks on rank 0's host share its clock: their offset is 0 by definition (measuring it
@@ -218,7 +203,61 @@ static void remove_previous_trace(const char *dir)
     unlink(path);
     snprintf(path, sizeof path, "%s/traces.def", dir);
     unlink(path);
+    snprintf(path, sizeof path, "%s/log", dir);
+    d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char file[4500];
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        if (e->d_name[0] != '.')
+            unlink(file);
+    }
+    if (d)
+        closedir(d);
 }
+
+/* ---- local definitions (async-signal-safe) ---- */
+
+void trc_local_head(struct trc_defs_head *h)
+{
+    h->world_size = size;
+    h->rank = rank;
+    h->time_start = time_start;
+    h->offset_start = offset_start;
+    h->ncomms = nlocals;
+    h->nmembers = 0;
+    for (uint32_t i = 0; i < h->ncomms; i++)
+        h->nmembers += (uint32_t)locals[i]->size;
+    trc_rma_counts(&h->nwindows, &h->ngroups);
+    h->nnames = trc_user_count();
+}
+
+void trc_comms_emit(struct lens_emitter *e, uint32_t ncomms, int my_rank)
+{
+    int32_t off = 0;
+    for (uint32_t i = 0; i < ncomms; i++) {
+        struct lens_wire_comm w = lens_comm_wire_of(locals[i], my_rank, off);
+        off += locals[i]->size;
+        lens_emit(e, &w, sizeof w);
+    }
+    for (uint32_t i = 0; i < ncomms; i++)
+        for (int k = 0; k < locals[i]->size; k++) {
+            int32_t m = locals[i]->members ? locals[i]->members[k] : -1;
+            lens_emit(e, &m, sizeof m);
+        }
+    if (off & 1) {
+        int32_t pad = 0;
+        lens_emit(e, &pad, sizeof pad);
+    }
+}
+
+/* The snapshot: the event buffers written out, the local definitions saved. */
+static int write_snapshot(int fd)
+{
+    trc_log_save();
+    return trc_defs_write(fd, 0, 0);
+}
+
+/* ---- start ---- */
 
 void trc_start(void)
 {
@@ -231,102 +270,102 @@ void trc_start(void)
     if (rank == 0)
         remove_previous_trace(dir);
     PMPI_Barrier(trc_world);
-    archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
-                                OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    int ok = archive != NULL, all_ok = 0;
-    if (ok) {
-        OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
-        OTF2_Archive_SetProperty(archive, MPILENS_TRACE_FORMAT_PROPERTY, MPILENS_TRACE_FORMAT,
-                                 true);
-        OTF2_MPI_Archive_SetCollectiveCallbacks(archive, trc_world, MPI_COMM_NULL);
-        ok = OTF2_Archive_OpenEvtFiles(archive) == OTF2_SUCCESS &&
-             (trc_writer = OTF2_Archive_GetEvtWriter(archive, (OTF2_LocationRef)rank)) != NULL;
-    }
+    const char *buffer = getenv("MPILENS_TRACE_BUFFER");
+    size_t bytes = buffer && *buffer ? (size_t)strtoull(buffer, NULL, 10) : 4u << 20;
+    int ok = trc_log_open(dir, rank, bytes) == 0, all_ok = 0;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, trc_world);
     if (!all_ok) {
         if (rank == 0)
             fprintf(stderr,
-                    "mpilens: trace: cannot create the OTF2 archive in %s (check that the "
+                    "mpilens: trace: cannot write the event log in %s/log (check that the "
                     "directory is writable); the run goes on untraced\n",
                     dir);
+        trc_log_close();
         return;
     }
     offset_start = clock_offset();
     time_start = trc_now();
     trc_user_publish();
     trc_on = 1;
+    lens_snapshot_install("trace", rank, write_snapshot);
 }
 
-static void write_global_definitions(const struct lens_comm_set *comms, const uint64_t *events,
-                                     uint64_t t_min, uint64_t t_max)
+/* ---- finish ---- */
+
+/* This rank's local definitions as one malloc'ed blob (*LEN bytes). */
+static char *local_blob(int *len)
 {
-    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
-    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, t_min, t_max - t_min,
-                                              OTF2_UNDEFINED_TIMESTAMP);
-    uint32_t s = 0;
-    OTF2_GlobalDefWriter_WriteString(g, s++, "");
-    OTF2_GlobalDefWriter_WriteString(g, s++, "machine");
-    OTF2_GlobalDefWriter_WriteString(g, s++, "MPI");
-    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-    for (int r = 0; r < size; r++) {
-        char name[32];
-        snprintf(name, sizeof name, "MPI rank %d", r);
-        OTF2_GlobalDefWriter_WriteString(g, s, name);
-        OTF2_GlobalDefWriter_WriteLocationGroup(g, r, s, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-                                                OTF2_UNDEFINED_LOCATION_GROUP);
-        OTF2_GlobalDefWriter_WriteLocation(g, r, s++, OTF2_LOCATION_TYPE_CPU_THREAD, events[r], r);
+    int fd = memfd_create("mpilens-trace-defs", MFD_CLOEXEC);
+    char *blob = NULL;
+    *len = 0;
+    if (fd >= 0 && trc_defs_write(fd, time_end, offset_end) == 0) {
+        off_t n = lseek(fd, 0, SEEK_END);
+        blob = malloc(n > 0 ? (size_t)n : 1);
+        if (blob && pread(fd, blob, (size_t)n, 0) == n)
+            *len = (int)n;
     }
-    for (int i = 0; i < R_REGIONS; i++) {
-        OTF2_GlobalDefWriter_WriteString(g, s, trc_region_names[i]);
-        OTF2_GlobalDefWriter_WriteRegion(g, i, s, s, 0, OTF2_REGION_ROLE_FUNCTION,
-                                         OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
-        s++;
-    }
-    uint64_t *members = malloc((size + 1) * sizeof *members);
-    for (int r = 0; r < size; r++)
-        members[r] = r;
-    OTF2_GlobalDefWriter_WriteGroup(g, 0, 2, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                    OTF2_GROUP_FLAG_NONE, size, members);
-    free(members);
-    for (size_t c = 0; c < comms->ncomms; c++) {
-        const struct lens_wire_comm *w = &comms->comms[c];
-        char name[64];
-        lens_comm_name(w, name, sizeof name);
-        uint64_t *m = malloc((w->size + 1) * sizeof *m);
-        for (int i = 0; i < w->size; i++)
-            m[i] = (uint64_t)comms->members[w->members_off + i];
-        OTF2_GlobalDefWriter_WriteString(g, s, name);
-        OTF2_GlobalDefWriter_WriteGroup(g, c + 1, s, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                        OTF2_GROUP_FLAG_NONE, w->size, m);
-        OTF2_GlobalDefWriter_WriteComm(g, c, s++, c + 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
-        free(m);
-    }
-    s = trc_rma_write_global(g, s);
-    trc_user_write_global(g, s);
-    OTF2_Archive_CloseGlobalDefWriter(archive, g);
+    if (fd >= 0)
+        close(fd);
+    return blob;
 }
 
-static void *pack_comms(void *ctx, int *len)
+/* Rank 0 merges every rank's blob; each rank gets its map back (ids, first group). */
+static void merge_definitions(struct trc_merged *m, struct trc_rank_map *mine,
+                              uint32_t *first_group)
 {
-    struct lens_comm_set *s = ctx;
-    uint64_t n[2] = {s->ncomms, s->nmembers};
-    *len = (int)(sizeof n + n[0] * sizeof *s->comms + n[1] * sizeof *s->members);
-    char *buf = malloc(*len);
-    memcpy(buf, n, sizeof n);
-    memcpy(buf + sizeof n, s->comms, n[0] * sizeof *s->comms);
-    memcpy(buf + sizeof n + n[0] * sizeof *s->comms, s->members, n[1] * sizeof *s->members);
-    return buf;
-}
-
-static void absorb_comms(void *ctx, const void *data, int len)
-{
-    (void)len;
-    uint64_t n[2];
-    memcpy(n, data, sizeof n);
-    const struct lens_wire_comm *c = (const void *)((const char *)data + sizeof n);
-    const int32_t *m = (const void *)(c + n[0]);
-    for (uint64_t i = 0; i < n[0]; i++)
-        lens_comm_set_add(ctx, &c[i], m + c[i].members_off);
+    int len = 0;
+    char *blob = local_blob(&len);
+    int *lens = rank == 0 ? calloc(size, sizeof *lens) : NULL;
+    int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
+    PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, trc_world);
+    char *all = NULL;
+    int total = 0;
+    if (rank == 0) {
+        for (int r = 0; r < size; r++) {
+            displs[r] = total;
+            total += lens[r];
+        }
+        all = malloc(total + 1);
+    }
+    PMPI_Gatherv(blob, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, trc_world);
+    uint32_t *ids = NULL;
+    int *counts = NULL, *id_displs = NULL;
+    if (rank == 0) {
+        counts = calloc(size, sizeof *counts);
+        id_displs = calloc(size, sizeof *id_displs);
+        struct trc_rank_map *maps = calloc(size, sizeof *maps);
+        int nids = 0;
+        for (int r = 0; r < size; r++) {
+            if (trc_defs_merge(m, all + displs[r], (size_t)lens[r], &maps[r]) == 0) {
+                const struct trc_defs_head *h = &maps[r].head;
+                counts[r] = (int)(h->ncomms + h->nwindows + h->ngroups + h->nnames);
+            }
+            id_displs[r] = nids;
+            nids += counts[r];
+        }
+        ids = malloc((nids + 1) * sizeof *ids);
+        for (int r = 0; r < size; r++) {
+            memcpy(ids + id_displs[r], maps[r].ids, counts[r] * sizeof *ids);
+            free(maps[r].ids);
+        }
+        free(maps);
+        *first_group = trc_defs_first_group(m);
+    }
+    struct trc_merged own; /* this rank's counts, for what it receives */
+    memset(&own, 0, sizeof own);
+    trc_defs_merge(&own, blob, (size_t)len, mine);
+    trc_merged_free(&own);
+    const struct trc_defs_head *h = &mine->head;
+    int n = (int)(h->ncomms + h->nwindows + h->ngroups + h->nnames);
+    PMPI_Scatterv(ids, counts, id_displs, MPI_UINT32_T, mine->ids, n, MPI_UINT32_T, 0, trc_world);
+    PMPI_Bcast(first_group, 1, MPI_UINT32_T, 0, trc_world);
+    free(blob);
+    free(lens);
+    free(displs);
+    free(all);
+    free(ids);
+    free(counts);
+    free(id_displs);
 }
 
 void trc_finish(void)
@@ -337,63 +376,64 @@ void trc_finish(void)
     trc_on = 0;
     time_end = trc_now();
     offset_end = clock_offset();
-    uint64_t events = 0;
-    OTF2_EvtWriter_GetNumberOfEvents(trc_writer, &events);
-    OTF2_Archive_CloseEvtWriter(archive, trc_writer);
-    OTF2_Archive_CloseEvtFiles(archive);
+    trc_log_close();
 
-    /* Communicators: merge on rank 0, then everyone gets the merged list. */
-    struct lens_comm_set set = {0};
-    int *local_index = malloc((nlocals + 1) * sizeof *local_index);
-    for (uint32_t i = 0; i < nlocals; i++)
-        local_index[i] = lens_comm_set_add_local(&set, locals[i], rank);
-    struct lens_comm_set mine = {0};
-    for (uint32_t i = 0; i < nlocals; i++)
-        lens_comm_set_add_local(&mine, locals[i], rank);
-    static const struct lens_merge_ops ops = {pack_comms, absorb_comms};
-    lens_tree_merge(trc_world, &set, &ops);
-    int len = 0;
-    char *packed = rank == 0 ? pack_comms(&set, &len) : NULL;
-    PMPI_Bcast(&len, 1, MPI_INT, 0, trc_world);
-    if (rank != 0)
-        packed = malloc(len);
-    PMPI_Bcast(packed, len, MPI_BYTE, 0, trc_world);
-    struct lens_comm_set global = {0};
-    absorb_comms(&global, packed, len);
-    free(packed);
+    struct trc_merged merged;
+    memset(&merged, 0, sizeof merged);
+    struct trc_rank_map mine;
+    uint32_t first_group = 0;
+    merge_definitions(&merged, &mine, &first_group);
 
-    uint32_t *comm_global = calloc(nlocals + 1, sizeof *comm_global);
-    for (uint32_t i = 0; i < nlocals; i++) {
-        const struct lens_wire_comm *w = &mine.comms[i];
-        for (size_t g = 0; g < global.ncomms; g++)
-            if (global.comms[g].root == w->root && global.comms[g].hash == w->hash &&
-                global.comms[g].ordinal == w->ordinal)
-                comm_global[i] = (uint32_t)g;
+    char dir[4096], log_path[4200];
+    snprintf(dir, sizeof dir, "%s/trace", lens_run_output_dir());
+    snprintf(log_path, sizeof log_path, "%s/log/%d.events", dir, rank);
+    OTF2_Archive *archive = trc_archive_open(dir);
+    int ok = archive != NULL, all_ok = 0;
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, trc_world);
+    if (!all_ok) {
+        if (rank == 0)
+            fprintf(stderr,
+                    "mpilens: trace: cannot create the OTF2 archive in %s (check that the "
+                    "directory is writable); the event logs stay in %s/log\n",
+                    dir, dir);
+        if (archive)
+            OTF2_Archive_Close(archive);
+        trc_merged_free(&merged);
+        free(mine.ids);
+        PMPI_Comm_free(&trc_world);
+        lens_snapshot_done();
+        return;
     }
-    trc_rma_merge(trc_world, comm_global, (uint32_t)global.ncomms + 1);
-    trc_user_merge(trc_world);
+    OTF2_MPI_Archive_SetCollectiveCallbacks(archive, trc_world, MPI_COMM_NULL);
+    OTF2_Archive_OpenEvtFiles(archive);
+    OTF2_EvtWriter *writer = OTF2_Archive_GetEvtWriter(archive, (OTF2_LocationRef)rank);
+    struct trc_convert_result res;
+    if (trc_convert(writer, log_path, &mine.head, &res) != 0 || res.damaged)
+        fprintf(stderr, "mpilens: trace: rank %d: %s: the event log %s after %llu bytes\n", rank,
+                log_path, res.damaged ? "is damaged" : "cannot be read",
+                (unsigned long long)res.bytes);
+    uint64_t events = 0;
+    OTF2_EvtWriter_GetNumberOfEvents(writer, &events);
+    OTF2_Archive_CloseEvtWriter(archive, writer);
+    OTF2_Archive_CloseEvtFiles(archive);
     OTF2_Archive_OpenDefFiles(archive);
-    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, (OTF2_LocationRef)rank);
-    trc_write_id_map(dw, OTF2_MAPPING_COMM, comm_global, nlocals);
-    free(comm_global);
-    trc_rma_write_mappings(dw);
-    trc_user_write_mappings(dw);
-    OTF2_DefWriter_WriteClockOffset(dw, time_start, offset_start, 0);
-    OTF2_DefWriter_WriteClockOffset(dw, time_end, offset_end, 0);
-    OTF2_Archive_CloseDefWriter(archive, dw);
+    trc_defs_write_local(archive, &mine, first_group);
     OTF2_Archive_CloseDefFiles(archive);
 
-    uint64_t *all_events = rank == 0 ? calloc(size, sizeof *all_events) : NULL, t_min, t_max;
+    uint64_t *all_events = rank == 0 ? calloc(size, sizeof *all_events) : NULL;
     PMPI_Gather(&events, 1, MPI_UINT64_T, all_events, 1, MPI_UINT64_T, 0, trc_world);
-    PMPI_Reduce(&time_start, &t_min, 1, MPI_UINT64_T, MPI_MIN, 0, trc_world);
-    PMPI_Reduce(&time_end, &t_max, 1, MPI_UINT64_T, MPI_MAX, 0, trc_world);
     if (rank == 0)
-        write_global_definitions(&global, all_events, t_min, t_max);
+        trc_defs_write_global(archive, &merged, size, all_events);
     OTF2_Archive_Close(archive);
+    unlink(log_path);
+    PMPI_Barrier(trc_world);
+    if (rank == 0) {
+        snprintf(log_path, sizeof log_path, "%s/log", dir);
+        rmdir(log_path);
+    }
     free(all_events);
-    free(local_index);
-    lens_comm_set_free(&set);
-    lens_comm_set_free(&mine);
-    lens_comm_set_free(&global);
+    free(mine.ids);
+    trc_merged_free(&merged);
     PMPI_Comm_free(&trc_world);
+    lens_snapshot_done(); /* the archive is the result: this rank's snapshot goes */
 }

@@ -7,10 +7,10 @@
  * close). Passive target: RmaAcquireLock/RmaReleaseLock (target, lock type), RmaSync for the flush
  * family. Transfers: RmaPut, RmaGet, RmaAtomic (accumulate), with the target's rank in the window.
  *
- * Window and group ids are local to a rank while the run goes; trc_rma_merge() gives them
- * global ids at MPI_Finalize: a window is named by (global communicator, how many windows
- * were created on that communicator before it), which all its members agree on because
- * window creation is collective; a group by its member list.
+ * Window and group ids are local to a rank while the run goes; the merge of definitions
+ * (trc_defs.c) gives them global ids: a window is named by (global communicator, how many
+ * windows were created on that communicator before it), which all its members agree on
+ * because window creation is collective; a group by its member list.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,16 +30,6 @@ static uint32_t nwindows;
 static uint64_t **groups; /* local group id -> [n, world ranks...] */
 static uint32_t ngroups;
 static uint64_t next_matching_id = 1;
-static uint32_t *win_global, *group_global; /* after trc_rma_merge */
-static uint32_t first_global_group;
-
-/* Rank 0, after the merge: the global definitions. */
-static struct {
-    uint64_t (*windows)[2]; /* global comm, ordinal */
-    uint32_t nwindows;
-    uint64_t **groups;
-    uint32_t ngroups;
-} global;
 
 static uint32_t window_of(MPI_Win win)
 {
@@ -56,7 +46,7 @@ static void new_window(MPI_Win win, MPI_Comm comm, uint64_t t)
         ordinal += windows[i].comm == c;
     windows = realloc(windows, (nwindows + 1) * sizeof *windows);
     windows[nwindows] = (struct window){win, c, ordinal, 0, 0};
-    OTF2_EvtWriter_RmaWinCreate(trc_writer, NULL, t, nwindows++);
+    trc_put(TK_RMA_WIN_CREATE, 0, t, nwindows++, 0, 0, 0, 0, 0);
 }
 
 /* The local id of GROUP's member list (world ranks), defined on first use. */
@@ -92,7 +82,7 @@ static uint32_t group_id(MPI_Group group)
 #define WINDOW_CALL(REGION, CALL, RECORD)                                                          \
     if (!trc_on)                                                                                   \
         return CALL;                                                                               \
-    trc_enter(REGION, trc_now());                                                                  \
+    trc_enter(REGION);                                                                             \
     int rc_ = CALL;                                                                                \
     uint32_t w_ = window_of(win);                                                                  \
     if (w_ != OTF2_UNDEFINED_UINT32)                                                               \
@@ -112,7 +102,7 @@ void lens_window_freed(MPI_Win win)
 {
     uint32_t w = trc_on ? window_of(win) : OTF2_UNDEFINED_UINT32;
     if (w != OTF2_UNDEFINED_UINT32) {
-        OTF2_EvtWriter_RmaWinDestroy(trc_writer, NULL, trc_now(), w);
+        trc_put(TK_RMA_WIN_DESTROY, 0, trc_now(), w, 0, 0, 0, 0, 0);
         windows[w].win = MPI_WIN_NULL;
     }
 }
@@ -123,15 +113,13 @@ int MPI_Win_fence(int assert, MPI_Win win)
 {
     if (!trc_on)
         return PMPI_Win_fence(assert, win);
-    uint64_t t = trc_now();
-    trc_enter(R_WIN_FENCE, t);
-    OTF2_EvtWriter_RmaCollectiveBegin(trc_writer, NULL, t);
+    uint64_t t = trc_enter(R_WIN_FENCE);
+    trc_put(TK_RMA_COLL_BEGIN, 0, t, 0, 0, 0, 0, 0, 0);
     int rc = PMPI_Win_fence(assert, win);
     uint32_t w = window_of(win);
     if (w != OTF2_UNDEFINED_UINT32)
-        OTF2_EvtWriter_RmaCollectiveEnd(trc_writer, NULL, trc_now(), OTF2_COLLECTIVE_OP_BARRIER,
-                                        OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY, w,
-                                        OTF2_UNDEFINED_UINT32, 0, 0);
+        trc_put(TK_RMA_COLL_END, OTF2_COLLECTIVE_OP_BARRIER, trc_now(), w, OTF2_UNDEFINED_UINT32,
+                OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY, 0, 0, 0);
     trc_leave(R_WIN_FENCE);
     return rc;
 }
@@ -142,17 +130,17 @@ int MPI_Win_fence(int assert, MPI_Win win)
 static int group_sync(int region, MPI_Win win, MPI_Group group, int exposure,
                       int (*call)(MPI_Group, int, MPI_Win), int (*close)(MPI_Win), int assert)
 {
-    trc_enter(region, trc_now());
+    trc_enter(region);
     int rc = call ? call(group, assert, win) : close(win);
     uint32_t w = window_of(win);
     if (w != OTF2_UNDEFINED_UINT32) {
         uint32_t *epoch = exposure ? &windows[w].post_group : &windows[w].start_group;
         if (call)
             *epoch = group_id(group);
-        OTF2_EvtWriter_RmaGroupSync(trc_writer, NULL, trc_now(),
-                                    call ? OTF2_RMA_SYNC_LEVEL_PROCESS
-                                         : OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY,
-                                    w, *epoch);
+        trc_put(TK_RMA_GROUP_SYNC, 0, trc_now(), w, *epoch,
+                call ? OTF2_RMA_SYNC_LEVEL_PROCESS
+                     : OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY,
+                0, 0, 0);
     }
     trc_leave(region);
     return rc;
@@ -186,21 +174,21 @@ int MPI_Win_wait(MPI_Win win)
 int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
 {
     WINDOW_CALL(R_WIN_LOCK, PMPI_Win_lock(type, rank, assert, win),
-                OTF2_EvtWriter_RmaAcquireLock(trc_writer, NULL, trc_now(), w_, (uint32_t)rank, 0,
-                                              type == MPI_LOCK_SHARED ? OTF2_LOCK_SHARED
-                                                                      : OTF2_LOCK_EXCLUSIVE));
+                trc_put(TK_RMA_ACQUIRE_LOCK,
+                        type == MPI_LOCK_SHARED ? OTF2_LOCK_SHARED : OTF2_LOCK_EXCLUSIVE, trc_now(),
+                        w_, (uint32_t)rank, 0, 0, 0, 0));
 }
 int MPI_Win_unlock(int rank, MPI_Win win)
 {
     WINDOW_CALL(R_WIN_UNLOCK, PMPI_Win_unlock(rank, win),
-                OTF2_EvtWriter_RmaReleaseLock(trc_writer, NULL, trc_now(), w_, (uint32_t)rank, 0));
+                trc_put(TK_RMA_RELEASE_LOCK, 0, trc_now(), w_, (uint32_t)rank, 0, 0, 0, 0));
 }
 
 /* The flush family: RmaSync (memory) toward TARGET (OTF2_UNDEFINED_UINT32: all targets). */
 #define FLUSH(REGION, TARGET, CALL)                                                                \
-    WINDOW_CALL(REGION, CALL,                                                                      \
-                OTF2_EvtWriter_RmaSync(trc_writer, NULL, trc_now(), w_, TARGET,                    \
-                                       OTF2_RMA_SYNC_TYPE_MEMORY))
+    WINDOW_CALL(                                                                                   \
+        REGION, CALL,                                                                              \
+        trc_put(TK_RMA_SYNC, OTF2_RMA_SYNC_TYPE_MEMORY, trc_now(), w_, TARGET, 0, 0, 0, 0))
 
 int MPI_Win_flush(int rank, MPI_Win win)
 {
@@ -225,114 +213,39 @@ int MPI_Put(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, i
             MPI_Datatype tt, MPI_Win win)
 {
     WINDOW_CALL(R_PUT, PMPI_Put(o, oc, ot, target, disp, tc, tt, win),
-                OTF2_EvtWriter_RmaPut(trc_writer, NULL, trc_now(), w_, (uint32_t)target,
-                                      trc_bytes(oc, ot), next_matching_id++));
+                trc_put(TK_RMA_PUT, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
+                        next_matching_id++, 0));
 }
 int MPI_Get(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
             MPI_Win win)
 {
     WINDOW_CALL(R_GET, PMPI_Get(o, oc, ot, target, disp, tc, tt, win),
-                OTF2_EvtWriter_RmaGet(trc_writer, NULL, trc_now(), w_, (uint32_t)target,
-                                      trc_bytes(oc, ot), next_matching_id++));
+                trc_put(TK_RMA_GET, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
+                        next_matching_id++, 0));
 }
 int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
                    MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
     WINDOW_CALL(R_ACCUMULATE, PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win),
-                OTF2_EvtWriter_RmaAtomic(trc_writer, NULL, trc_now(), w_, (uint32_t)target,
-                                         OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, trc_bytes(oc, ot), 0,
-                                         next_matching_id++));
+                trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, trc_now(), w_,
+                        (uint32_t)target, 0, trc_bytes(oc, ot), 0, next_matching_id++));
 }
 
-/* ---- global ids at finalize ---- */
+/* ---- local definitions (async-signal-safe) ---- */
 
-/* Rank 0: the global id of the window (comm, ordinal) or of the group G, added if new. */
-static uint32_t global_window(uint64_t comm, uint64_t ordinal)
+void trc_rma_counts(uint32_t *nw, uint32_t *ng)
 {
-    for (uint32_t i = 0; i < global.nwindows; i++)
-        if (global.windows[i][0] == comm && global.windows[i][1] == ordinal)
-            return i;
-    global.windows = realloc(global.windows, (global.nwindows + 1) * sizeof *global.windows);
-    global.windows[global.nwindows][0] = comm;
-    global.windows[global.nwindows][1] = ordinal;
-    return global.nwindows++;
+    *nw = nwindows;
+    *ng = ngroups;
 }
 
-static uint32_t global_group(const uint64_t *g)
+void trc_rma_emit(struct lens_emitter *e, uint32_t nw, uint32_t ng)
 {
-    for (uint32_t i = 0; i < global.ngroups; i++)
-        if (global.groups[i][0] == g[0] && memcmp(global.groups[i], g, (g[0] + 1) * sizeof *g) == 0)
-            return i;
-    global.groups = realloc(global.groups, (global.ngroups + 1) * sizeof *global.groups);
-    global.groups[global.ngroups] = malloc((g[0] + 1) * sizeof *g);
-    memcpy(global.groups[global.ngroups], g, (g[0] + 1) * sizeof *g);
-    return global.ngroups++;
-}
-
-/* Rank 0: the global id of the next serialized window ([0, comm, ordinal]) or group
- * ([1, n, members...]) at *CURSOR. */
-static uint32_t next_global(const char **cursor)
-{
-    uint64_t head[3];
-    memcpy(head, *cursor, sizeof head);
-    if (head[0] == 0) {
-        *cursor += 3 * sizeof(uint64_t);
-        return global_window(head[1], head[2]);
+    for (uint32_t i = 0; i < nw; i++) {
+        uint32_t pair[2] = {windows[i].comm, windows[i].ordinal};
+        lens_emit(e, pair, sizeof pair);
     }
-    uint64_t *g = malloc((head[1] + 1) * sizeof *g);
-    memcpy(g, *cursor + sizeof(uint64_t), (head[1] + 1) * sizeof *g);
-    *cursor += (head[1] + 2) * sizeof(uint64_t);
-    uint32_t id = first_global_group + global_group(g);
-    free(g);
-    return id;
-}
-
-void trc_rma_merge(MPI_Comm world, const uint32_t *comm_global, uint32_t first_group)
-{
-    first_global_group = first_group;
-    size_t len = 3 * (size_t)nwindows;
-    for (uint32_t i = 0; i < ngroups; i++)
-        len += 2 + groups[i][0];
-    uint64_t *mine = malloc((len + 1) * sizeof *mine), *p = mine;
-    for (uint32_t i = 0; i < nwindows; i++) {
-        *p++ = 0;
-        *p++ = comm_global[windows[i].comm];
-        *p++ = windows[i].ordinal;
-    }
-    for (uint32_t i = 0; i < ngroups; i++) {
-        *p++ = 1;
-        memcpy(p, groups[i], (groups[i][0] + 1) * sizeof *p);
-        p += groups[i][0] + 1;
-    }
-    win_global = malloc((nwindows + ngroups + 1) * sizeof *win_global);
-    trc_merge_ids(world, mine, (int)(len * sizeof *mine), nwindows + ngroups, next_global,
-                  win_global);
-    group_global = win_global + nwindows;
-    free(mine);
-}
-
-void trc_rma_write_mappings(OTF2_DefWriter *dw)
-{
-    trc_write_id_map(dw, OTF2_MAPPING_RMA_WIN, win_global, nwindows);
-    trc_write_id_map(dw, OTF2_MAPPING_GROUP, group_global, ngroups);
-}
-
-uint32_t trc_rma_write_global(OTF2_GlobalDefWriter *g, uint32_t s)
-{
-    for (uint32_t i = 0; i < global.ngroups; i++) {
-        char name[48];
-        snprintf(name, sizeof name, "RMA group %u", i);
-        OTF2_GlobalDefWriter_WriteString(g, s, name);
-        OTF2_GlobalDefWriter_WriteGroup(g, first_global_group + i, s++, OTF2_GROUP_TYPE_COMM_GROUP,
-                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                        (uint32_t)global.groups[i][0], global.groups[i] + 1);
-    }
-    for (uint32_t i = 0; i < global.nwindows; i++) {
-        char name[48];
-        snprintf(name, sizeof name, "window %llu", (unsigned long long)global.windows[i][1]);
-        OTF2_GlobalDefWriter_WriteString(g, s, name);
-        OTF2_GlobalDefWriter_WriteRmaWin(g, i, s++, (OTF2_CommRef)global.windows[i][0],
-                                         OTF2_RMA_WIN_FLAG_NONE);
-    }
-    return s;
+    for (uint32_t i = 0; i < ng; i++) /* item by item: a group may exceed the buffer */
+        for (uint64_t k = 0; k <= groups[i][0]; k++)
+            lens_emit(e, &groups[i][k], sizeof groups[i][k]);
 }

@@ -1,12 +1,15 @@
 /* trc_wrap.c: what the trace records: Enter/Leave of each traced MPI call, point-to-point
  * send and receive events (peer as the rank in the communicator, as OTF2 defines it, tag,
  * bytes, request ids for non-blocking ones, completed in the Wait and Test families), collective
- * begin and end (operation, communicator, root, bytes). One-sided calls: trc_rma.c. Tracing assumes
+ * begin and end (operation, communicator, root, bytes), all into the event log (trc_log.h).
+ * One-sided calls: trc_rma.c. Tracing assumes
  * one thread calls MPI at a time. On an intercommunicator the peer is a rank of the remote group,
  * which OTF2's Comm definition (one group) cannot express: its point-to-point events are recorded
  * on MPI_COMM_WORLD with the peer's world rank (the analysis replays them there), and its
  * collectives keep their Enter/Leave but no collective event.
  */
+#include <mpilens.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,10 +75,10 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
             const struct where *w = &pendings[i].where;
             uint32_t source = w->remote ? world_of(w->remote, w->nremote, st->MPI_SOURCE)
                                         : (uint32_t)st->MPI_SOURCE;
-            OTF2_EvtWriter_MpiIrecv(trc_writer, NULL, t, source, w->comm, st->MPI_TAG,
-                                    (uint64_t)count, pendings[i].id);
+            trc_put(TK_MPI_IRECV, 0, t, source, w->comm, (uint32_t)st->MPI_TAG, (uint64_t)count,
+                    pendings[i].id, 0);
         } else {
-            OTF2_EvtWriter_MpiIsendComplete(trc_writer, NULL, t, pendings[i].id);
+            trc_put(TK_MPI_ISEND_DONE, 0, t, 0, 0, 0, 0, pendings[i].id, 0);
         }
         pendings[i] = pendings[--npending];
         return;
@@ -90,10 +93,9 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm);                                 \
-        uint64_t t = trc_now();                                                                    \
-        enter(REGION, t);                                                                          \
+        uint64_t t = enter(REGION);                                                                \
         struct where w = where(comm, dest);                                                        \
-        OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, w.peer, w.comm, tag, trc_bytes(count, type));  \
+        trc_put(TK_MPI_SEND, 0, t, w.peer, w.comm, (uint32_t)tag, trc_bytes(count, type), 0, 0);   \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                   \
         leave(REGION);                                                                             \
         return rc;                                                                                 \
@@ -109,13 +111,11 @@ BLOCKING_SEND(Rsend, R_RSEND)
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                            \
-        uint64_t t = trc_now();                                                                    \
-        enter(REGION, t);                                                                          \
+        uint64_t t = enter(REGION);                                                                \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
         struct where w = where(comm, dest);                                                        \
         uint64_t id = remember(*req, 0, &w);                                                       \
-        OTF2_EvtWriter_MpiIsend(trc_writer, NULL, t, w.peer, w.comm, tag, trc_bytes(count, type),  \
-                                id);                                                               \
+        trc_put(TK_MPI_ISEND, 0, t, w.peer, w.comm, (uint32_t)tag, trc_bytes(count, type), id, 0); \
         leave(REGION);                                                                             \
         return rc;                                                                                 \
     }
@@ -131,12 +131,12 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm
         return PMPI_Recv(buf, count, type, src, tag, comm, status);
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    enter(R_RECV, trc_now());
+    enter(R_RECV);
     int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
     int got = 0;
     PMPI_Get_count(st, MPI_BYTE, &got);
     struct where w = where(comm, st->MPI_SOURCE);
-    OTF2_EvtWriter_MpiRecv(trc_writer, NULL, trc_now(), w.peer, w.comm, st->MPI_TAG, (uint64_t)got);
+    trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0, 0);
     leave(R_RECV);
     return rc;
 }
@@ -146,11 +146,10 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
 {
     if (!trc_on || src == MPI_PROC_NULL)
         return PMPI_Irecv(buf, count, type, src, tag, comm, req);
-    uint64_t t = trc_now();
-    enter(R_IRECV, t);
+    uint64_t t = enter(R_IRECV);
     int rc = PMPI_Irecv(buf, count, type, src, tag, comm, req);
     struct where w = where(comm, src);
-    OTF2_EvtWriter_MpiIrecvRequest(trc_writer, NULL, t, remember(*req, 1, &w));
+    trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, remember(*req, 1, &w), 0);
     leave(R_IRECV);
     return rc;
 }
@@ -203,10 +202,10 @@ static void started(MPI_Request req, uint64_t t)
         struct where w = where(p->comm, p->peer);
         uint64_t id = remember(req, p->is_recv, &w);
         if (p->is_recv) {
-            OTF2_EvtWriter_MpiIrecvRequest(trc_writer, NULL, t, id);
+            trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, id, 0);
         } else {
-            OTF2_EvtWriter_MpiIsend(trc_writer, NULL, t, w.peer, w.comm, p->tag,
-                                    trc_bytes(p->count, p->type), id);
+            trc_put(TK_MPI_ISEND, 0, t, w.peer, w.comm, (uint32_t)p->tag,
+                    trc_bytes(p->count, p->type), id, 0);
         }
         return;
     }
@@ -216,8 +215,7 @@ int MPI_Start(MPI_Request *req)
 {
     if (!trc_on)
         return PMPI_Start(req);
-    uint64_t t = trc_now();
-    enter(R_START, t);
+    uint64_t t = enter(R_START);
     int rc = PMPI_Start(req);
     started(*req, t);
     leave(R_START);
@@ -228,8 +226,7 @@ int MPI_Startall(int n, MPI_Request reqs[])
 {
     if (!trc_on)
         return PMPI_Startall(n, reqs);
-    uint64_t t = trc_now();
-    enter(R_STARTALL, t);
+    uint64_t t = enter(R_STARTALL);
     int rc = PMPI_Startall(n, reqs);
     for (int i = 0; i < n; i++)
         started(reqs[i], t);
@@ -250,7 +247,7 @@ static void sendrecv_sent(MPI_Comm comm, int dest, int tag, uint64_t bytes, uint
 {
     if (dest != MPI_PROC_NULL) {
         struct where w = where(comm, dest);
-        OTF2_EvtWriter_MpiSend(trc_writer, NULL, t, w.peer, w.comm, tag, bytes);
+        trc_put(TK_MPI_SEND, 0, t, w.peer, w.comm, (uint32_t)tag, bytes, 0, 0);
     }
 }
 
@@ -260,8 +257,8 @@ static void sendrecv_received(MPI_Comm comm, int src, const MPI_Status *st)
         int got = 0;
         PMPI_Get_count(st, MPI_BYTE, &got);
         struct where w = where(comm, st->MPI_SOURCE);
-        OTF2_EvtWriter_MpiRecv(trc_writer, NULL, trc_now(), w.peer, w.comm, st->MPI_TAG,
-                               (uint64_t)got);
+        trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0,
+                0);
     }
 }
 
@@ -274,8 +271,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
                              status);
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    uint64_t t = trc_now();
-    enter(R_SENDRECV, t);
+    uint64_t t = enter(R_SENDRECV);
     sendrecv_sent(comm, dest, stag, trc_bytes(scount, stype), t);
     int rc =
         PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, st);
@@ -291,8 +287,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
         return PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, status);
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    uint64_t t = trc_now();
-    enter(R_SENDRECV_REPLACE, t);
+    uint64_t t = enter(R_SENDRECV_REPLACE);
     sendrecv_sent(comm, dest, stag, trc_bytes(count, type), t);
     int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, st);
     sendrecv_received(comm, src, st);
@@ -307,7 +302,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     MPI_Request before = *req;
-    enter(R_WAIT, trc_now());
+    enter(R_WAIT);
     int rc = PMPI_Wait(req, st);
     completed(before, st, trc_now());
     leave(R_WAIT);
@@ -343,7 +338,7 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     if (!trc_on)
         return PMPI_Waitall(n, reqs, statuses);
     struct completion c = completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);
-    enter(R_WAITALL, trc_now());
+    enter(R_WAITALL);
     int rc = PMPI_Waitall(n, reqs, c.st);
     uint64_t t = trc_now();
     for (int i = 0; i < n; i++)
@@ -358,7 +353,7 @@ int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
     if (!trc_on)
         return PMPI_Waitany(n, reqs, index, status);
     struct completion c = completion_begin(n, reqs, status, status == MPI_STATUS_IGNORE);
-    enter(R_WAITANY, trc_now());
+    enter(R_WAITANY);
     int rc = PMPI_Waitany(n, reqs, index, c.st);
     if (*index != MPI_UNDEFINED)
         completed(c.before[*index], c.st, trc_now());
@@ -372,7 +367,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
     if (!trc_on)
         return PMPI_Test(req, flag, status);
     struct completion c = completion_begin(1, req, status, status == MPI_STATUS_IGNORE);
-    enter(R_TEST, trc_now());
+    enter(R_TEST);
     int rc = PMPI_Test(req, flag, c.st);
     if (*flag)
         completed(c.before[0], c.st, trc_now());
@@ -386,7 +381,7 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *st
     if (!trc_on)
         return PMPI_Testany(n, reqs, index, flag, status);
     struct completion c = completion_begin(n, reqs, status, status == MPI_STATUS_IGNORE);
-    enter(R_TESTANY, trc_now());
+    enter(R_TESTANY);
     int rc = PMPI_Testany(n, reqs, index, flag, c.st);
     if (*flag && *index != MPI_UNDEFINED)
         completed(c.before[*index], c.st, trc_now());
@@ -400,7 +395,7 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
     if (!trc_on)
         return PMPI_Testall(n, reqs, flag, statuses);
     struct completion c = completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);
-    enter(R_TESTALL, trc_now());
+    enter(R_TESTALL);
     int rc = PMPI_Testall(n, reqs, flag, c.st);
     uint64_t t = trc_now();
     for (int i = 0; *flag && i < n; i++)
@@ -418,7 +413,7 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
             return PMPI_##NAME(n, reqs, outcount, indices, statuses);                              \
         struct completion c =                                                                      \
             completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);                  \
-        enter(REGION, trc_now());                                                                  \
+        enter(REGION);                                                                             \
         int rc = PMPI_##NAME(n, reqs, outcount, indices, c.st);                                    \
         uint64_t t = trc_now();                                                                    \
         for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)                          \
@@ -435,16 +430,14 @@ SOME(Testsome, R_TESTSOME)
 #define COLLECTIVE(REGION, OP, COMM, ROOT, SENT, RECEIVED, CALL)                                   \
     if (!trc_on)                                                                                   \
         return CALL;                                                                               \
-    uint64_t t_ = trc_now();                                                                       \
+    uint64_t t_ = enter(REGION);                                                                   \
     struct lens_comm *rec_ = lens_comm(COMM);                                                      \
     int intra_ = !rec_->inter;                                                                     \
-    enter(REGION, t_);                                                                             \
     if (intra_)                                                                                    \
-        OTF2_EvtWriter_MpiCollectiveBegin(trc_writer, NULL, t_);                                   \
+        trc_put(TK_COLL_BEGIN, 0, t_, 0, 0, 0, 0, 0, 0);                                           \
     int rc_ = CALL;                                                                                \
     if (intra_)                                                                                    \
-        OTF2_EvtWriter_MpiCollectiveEnd(trc_writer, NULL, trc_now(), OP, trc_comm_of(rec_), ROOT,  \
-                                        SENT, RECEIVED);                                           \
+        trc_put(TK_COLL_END, OP, trc_now(), ROOT, trc_comm_of(rec_), 0, SENT, RECEIVED, 0);        \
     leave(REGION);                                                                                 \
     return rc_
 
@@ -589,6 +582,37 @@ SCAN(Exscan, R_EXSCAN, OTF2_COLLECTIVE_OP_EXSCAN)
 
 const char mpilens_module_description[] =
     "OTF2 event trace per rank (MPI regions, messages, collectives, clock offsets) in DIR/trace";
+
+/* trace:buffer=SIZE (bytes, or with K, M or G): the event buffer of each rank. */
+int mpilens_module_init(const struct mpilens_module_args *args)
+{
+    const char *buffer = mpilens_module_arg(args, "buffer", NULL);
+    if (!buffer)
+        return 0;
+    char *end = NULL;
+    unsigned long long bytes = strtoull(buffer, &end, 10);
+    int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    if (end == buffer || *end != '\0' || (bytes << shift) < 4096 ||
+        (bytes << shift) > (1ULL << 34)) {
+        fprintf(stderr,
+                "mpilens: trace: buffer=%s: give the event buffer's size from 4096 bytes to 16G, "
+                "as bytes or with K, M or G (trace:buffer=8M)\n",
+                buffer);
+        return -1;
+    }
+    char value[32];
+    snprintf(value, sizeof value, "%llu", bytes << shift);
+    setenv("MPILENS_TRACE_BUFFER", value, 1);
+    return 0;
+}
+
+int MPI_Abort(MPI_Comm comm, int code)
+{
+    lens_snapshot_save("MPI_Abort");
+    return PMPI_Abort(comm, code);
+}
 
 int MPI_Init(int *argc, char ***argv)
 {

@@ -1,0 +1,255 @@
+/* trc_convert.c: a rank's event log (trc_log.h) turned into its OTF2 event file, at
+ * MPI_Finalize by the rank itself or by `mpilens recover` for every rank after a run that
+ * did not reach it.
+ *
+ * Every record is checked before it is written: a known kind, a time stamp not before the
+ * previous one, ids that the rank's saved definitions cover, a Leave that closes the
+ * innermost open region. The log of a rank that was stopped ends at the last record that
+ * passes (a record cut short by SIGKILL, or events newer than the last saved definitions);
+ * regions still open there are left at the last time stamp, so that OTF2 readers see
+ * whole calls. OTF2 writes through a bounded pool (8 chunks per buffer), flushing to disk
+ * when it is used up, so converting a long log takes no more memory than a short one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trc.h"
+#include "trc_convert.h"
+#include "trc_log.h"
+
+#define POOL_CHUNKS 8
+
+struct pool {
+    void *chunks[POOL_CHUNKS];
+    int n;
+};
+
+static void *pool_allocate(void *user, OTF2_FileType type, OTF2_LocationRef location,
+                           void **per_buffer, uint64_t size)
+{
+    (void)user, (void)type, (void)location;
+    struct pool *p = *per_buffer;
+    if (!p && !(p = *per_buffer = calloc(1, sizeof *p)))
+        return NULL;
+    if (p->n == POOL_CHUNKS)
+        return NULL; /* OTF2 flushes the buffer, frees the chunks and asks again */
+    void *chunk = malloc(size);
+    if (chunk)
+        p->chunks[p->n++] = chunk;
+    return chunk;
+}
+
+static void pool_free_all(void *user, OTF2_FileType type, OTF2_LocationRef location,
+                          void **per_buffer, bool final)
+{
+    (void)user, (void)type, (void)location;
+    struct pool *p = *per_buffer;
+    if (!p)
+        return;
+    for (int i = 0; i < p->n; i++)
+        free(p->chunks[i]);
+    p->n = 0;
+    if (final) {
+        free(p);
+        *per_buffer = NULL;
+    }
+}
+
+static const OTF2_MemoryCallbacks pool_callbacks = {pool_allocate, pool_free_all};
+
+static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef location,
+                                void *caller, bool final)
+{
+    (void)user, (void)type, (void)location, (void)caller, (void) final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRef location)
+{
+    (void)user, (void)type, (void)location;
+    return trc_now();
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+
+OTF2_Archive *trc_archive_open(const char *dir)
+{
+    OTF2_Archive *a =
+        OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                          OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (a) {
+        OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
+        OTF2_Archive_SetMemoryCallbacks(a, &pool_callbacks, NULL);
+        OTF2_Archive_SetProperty(a, MPILENS_TRACE_FORMAT_PROPERTY, MPILENS_TRACE_FORMAT, true);
+    }
+    return a;
+}
+
+/* ---- one record ---- */
+
+struct state {
+    OTF2_EvtWriter *w;
+    const struct trc_defs_head *h;
+    uint64_t last;
+    uint32_t stack[256];
+    int depth;
+};
+
+/* 1 if the ids of record R lie within what the rank defined. */
+static int ids_known(const struct state *s, const struct trc_record *r)
+{
+    const struct trc_defs_head *h = s->h;
+    switch (r->kind) {
+    case TK_ENTER:
+    case TK_LEAVE:
+        return r->a < R_REGIONS + h->nnames;
+    case TK_MPI_SEND:
+    case TK_MPI_ISEND:
+    case TK_MPI_RECV:
+    case TK_MPI_IRECV:
+    case TK_COLL_END:
+        return r->b < h->ncomms;
+    case TK_RMA_WIN_CREATE:
+    case TK_RMA_WIN_DESTROY:
+    case TK_RMA_COLL_END:
+    case TK_RMA_ACQUIRE_LOCK:
+    case TK_RMA_RELEASE_LOCK:
+    case TK_RMA_SYNC:
+    case TK_RMA_PUT:
+    case TK_RMA_GET:
+    case TK_RMA_ATOMIC:
+        return r->a < h->nwindows;
+    case TK_RMA_GROUP_SYNC:
+        return r->a < h->nwindows && r->b < h->ngroups;
+    default:
+        return 1;
+    }
+}
+
+/* Writes R; 0, or -1 where the log stops being trustworthy. */
+static int convert_one(struct state *s, const struct trc_record *r)
+{
+    if (r->kind >= TK_KINDS || r->time < s->last || !ids_known(s, r))
+        return -1;
+    OTF2_EvtWriter *w = s->w;
+    OTF2_TimeStamp t = r->time;
+    s->last = t;
+    switch ((enum trc_kind)r->kind) {
+    case TK_ENTER:
+        if (s->depth == (int)(sizeof s->stack / sizeof *s->stack))
+            return -1;
+        s->stack[s->depth++] = r->a;
+        OTF2_EvtWriter_Enter(w, NULL, t, r->a);
+        break;
+    case TK_LEAVE:
+        if (s->depth == 0 || s->stack[s->depth - 1] != r->a)
+            return -1;
+        s->depth--;
+        OTF2_EvtWriter_Leave(w, NULL, t, r->a);
+        break;
+    case TK_MPI_SEND:
+        OTF2_EvtWriter_MpiSend(w, NULL, t, r->a, r->b, r->c, r->x);
+        break;
+    case TK_MPI_ISEND:
+        OTF2_EvtWriter_MpiIsend(w, NULL, t, r->a, r->b, r->c, r->x, r->y);
+        break;
+    case TK_MPI_ISEND_DONE:
+        OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, r->y);
+        break;
+    case TK_MPI_IRECV_REQUEST:
+        OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, r->y);
+        break;
+    case TK_MPI_RECV:
+        OTF2_EvtWriter_MpiRecv(w, NULL, t, r->a, r->b, r->c, r->x);
+        break;
+    case TK_MPI_IRECV:
+        OTF2_EvtWriter_MpiIrecv(w, NULL, t, r->a, r->b, r->c, r->x, r->y);
+        break;
+    case TK_COLL_BEGIN:
+        OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+        break;
+    case TK_COLL_END:
+        OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, r->op, r->b, r->a, r->x, r->y);
+        break;
+    case TK_RMA_WIN_CREATE:
+        OTF2_EvtWriter_RmaWinCreate(w, NULL, t, r->a);
+        break;
+    case TK_RMA_WIN_DESTROY:
+        OTF2_EvtWriter_RmaWinDestroy(w, NULL, t, r->a);
+        break;
+    case TK_RMA_COLL_BEGIN:
+        OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, t);
+        break;
+    case TK_RMA_COLL_END:
+        OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, t, r->op, r->c, r->a, r->b, r->x, r->y);
+        break;
+    case TK_RMA_GROUP_SYNC:
+        OTF2_EvtWriter_RmaGroupSync(w, NULL, t, r->c, r->a, r->b);
+        break;
+    case TK_RMA_ACQUIRE_LOCK:
+        OTF2_EvtWriter_RmaAcquireLock(w, NULL, t, r->a, r->b, r->x, r->op);
+        break;
+    case TK_RMA_RELEASE_LOCK:
+        OTF2_EvtWriter_RmaReleaseLock(w, NULL, t, r->a, r->b, r->x);
+        break;
+    case TK_RMA_SYNC:
+        OTF2_EvtWriter_RmaSync(w, NULL, t, r->a, r->b, r->op);
+        break;
+    case TK_RMA_PUT:
+        OTF2_EvtWriter_RmaPut(w, NULL, t, r->a, r->b, r->x, r->y);
+        break;
+    case TK_RMA_GET:
+        OTF2_EvtWriter_RmaGet(w, NULL, t, r->a, r->b, r->x, r->y);
+        break;
+    case TK_RMA_ATOMIC:
+        OTF2_EvtWriter_RmaAtomic(w, NULL, t, r->a, r->b, r->op, r->x, r->y, r->z);
+        break;
+    case TK_KINDS:
+        return -1;
+    }
+    return 0;
+}
+
+int trc_convert(OTF2_EvtWriter *w, const char *log_path, const struct trc_defs_head *h,
+                struct trc_convert_result *res)
+{
+    memset(res, 0, sizeof *res);
+    FILE *f = fopen(log_path, "rb");
+    if (!f)
+        return -1;
+    struct state s = {.w = w, .h = h};
+    enum { CHUNK = 1 << 20 };
+    char *buf = malloc(CHUNK);
+    size_t have = 0, n;
+    int stopped = 0;
+    while (!stopped && (n = fread(buf + have, 1, CHUNK - have, f)) > 0) {
+        have += n;
+        size_t at = 0;
+        while (at + TRC_SHORT <= have) {
+            const struct trc_record *r = (const void *)(buf + at);
+            size_t size = r->kind == TK_ENTER || r->kind == TK_LEAVE ? TRC_SHORT : TRC_LONG;
+            if (at + size > have)
+                break;
+            struct trc_record copy;
+            memset(&copy, 0, sizeof copy);
+            memcpy(&copy, r, size);
+            if (convert_one(&s, &copy) != 0) {
+                stopped = 1;
+                break;
+            }
+            at += size;
+            res->bytes += size;
+        }
+        memmove(buf, buf + at, have - at);
+        have -= at;
+    }
+    res->damaged = stopped || have > 0;
+    fclose(f);
+    free(buf);
+    res->open_regions = s.depth;
+    while (s.depth > 0) /* a stopped rank's calls end where its log ends */
+        OTF2_EvtWriter_Leave(w, NULL, s.last, s.stack[--s.depth]);
+    res->last_time = s.last;
+    return 0;
+}

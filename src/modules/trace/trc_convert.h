@@ -1,0 +1,27 @@
+/* trc_convert.h: event logs to OTF2 (trc_convert.c). */
+#ifndef TRC_CONVERT_H
+#define TRC_CONVERT_H
+
+#include <otf2/otf2.h>
+#include <stdint.h>
+
+#include "trace_reader.h"
+#include "trc_defs.h"
+
+/* A new OTF2 archive DIR/traces.otf2 with bounded memory and the mpilens format property;
+ * the caller sets the collective callbacks. NULL if it cannot be made. */
+OTF2_Archive *trc_archive_open(const char *dir);
+
+struct trc_convert_result {
+    uint64_t bytes;     /* of the log converted */
+    uint64_t last_time; /* of the last event written */
+    int damaged;        /* the log ended in a record that could not be converted */
+    int open_regions;   /* regions left open at the log's end (closed at last_time) */
+};
+
+/* Converts the log at LOG_PATH of the rank whose definitions H describes into W; -1 if the
+ * log cannot be read. */
+int trc_convert(OTF2_EvtWriter *w, const char *log_path, const struct trc_defs_head *h,
+                struct trc_convert_result *res);
+
+#endif

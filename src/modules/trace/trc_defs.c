@@ -1,0 +1,251 @@
+/* trc_defs.c: local definitions saved as a blob, merged into global ones, and written as
+ * OTF2 definitions (trc_defs.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot.h"
+#include "trc.h"
+#include "trc_defs.h"
+
+/* ---- the blob ---- */
+
+int trc_defs_write(int fd, uint64_t time_end, int64_t offset_end)
+{
+    struct trc_defs_head h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, TRC_DEFS_MAGIC, sizeof h.magic);
+    trc_local_head(&h);
+    h.time_end = time_end;
+    h.offset_end = offset_end;
+    struct lens_emitter e = {.fd = fd};
+    lens_emit(&e, &h, sizeof h);
+    trc_comms_emit(&e, h.ncomms, h.rank);
+    trc_rma_emit(&e, h.nwindows, h.ngroups);
+    trc_user_emit(&e, h.nnames);
+    return lens_emit_flush(&e);
+}
+
+/* ---- the merge ---- */
+
+static uint32_t window_id(struct trc_merged *m, uint64_t comm, uint64_t ordinal)
+{
+    for (uint32_t i = 0; i < m->nwindows; i++)
+        if (m->windows[i][0] == comm && m->windows[i][1] == ordinal)
+            return i;
+    m->windows = realloc(m->windows, (m->nwindows + 1) * sizeof *m->windows);
+    m->windows[m->nwindows][0] = comm;
+    m->windows[m->nwindows][1] = ordinal;
+    return m->nwindows++;
+}
+
+static uint32_t group_id(struct trc_merged *m, const uint64_t *g)
+{
+    for (uint32_t i = 0; i < m->ngroups; i++)
+        if (m->groups[i][0] == g[0] && memcmp(m->groups[i], g, (g[0] + 1) * sizeof *g) == 0)
+            return i;
+    m->groups = realloc(m->groups, (m->ngroups + 1) * sizeof *m->groups);
+    m->groups[m->ngroups] = malloc((g[0] + 1) * sizeof *g);
+    memcpy(m->groups[m->ngroups], g, (g[0] + 1) * sizeof *g);
+    return m->ngroups++;
+}
+
+static uint32_t name_id(struct trc_merged *m, const char *name)
+{
+    for (uint32_t j = 0; j < m->nnames; j++)
+        if (strcmp(m->names[j], name) == 0)
+            return j;
+    m->names = realloc(m->names, (m->nnames + 1) * sizeof *m->names);
+    m->names[m->nnames] = strdup(name);
+    return m->nnames++;
+}
+
+/* A cursor over a blob that refuses to read past its end. */
+struct cursor {
+    const char *p, *end;
+};
+
+static const void *take(struct cursor *c, size_t n)
+{
+    if ((size_t)(c->end - c->p) < n)
+        return NULL;
+    const void *at = c->p;
+    c->p += n;
+    return at;
+}
+
+int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct trc_rank_map *map)
+{
+    struct cursor c = {blob, blob + len};
+    const struct trc_defs_head *h = take(&c, sizeof *h);
+    memset(map, 0, sizeof *map);
+    if (!h || memcmp(h->magic, TRC_DEFS_MAGIC, sizeof h->magic) != 0 || h->world_size <= 0 ||
+        h->rank < 0 || h->rank >= h->world_size)
+        return -1;
+    map->head = *h;
+    const struct lens_wire_comm *comms = take(&c, (size_t)h->ncomms * sizeof *comms);
+    const int32_t *members = take(&c, (size_t)(h->nmembers + (h->nmembers & 1)) * sizeof *members);
+    const uint32_t *windows = take(&c, (size_t)h->nwindows * 2 * sizeof *windows);
+    if (!comms || !members || !windows || !lens_comm_wire_ok(comms, h->ncomms, h->nmembers))
+        return -1;
+    size_t total = (size_t)h->ncomms + h->nwindows + h->ngroups + h->nnames;
+    uint32_t *ids = map->ids = malloc((total + 1) * sizeof *ids);
+    for (uint32_t i = 0; i < h->ncomms; i++)
+        *ids++ = (uint32_t)lens_comm_set_add(&m->comms, &comms[i], members + comms[i].members_off);
+    for (uint32_t i = 0; i < h->nwindows; i++) {
+        if (windows[2 * i] >= h->ncomms)
+            return -1;
+        *ids++ = window_id(m, map->ids[windows[2 * i]], windows[2 * i + 1]);
+    }
+    for (uint32_t i = 0; i < h->ngroups; i++) {
+        const uint64_t *n = take(&c, sizeof *n);
+        if (!n || *n > (uint64_t)h->world_size || !take(&c, *n * sizeof *n))
+            return -1;
+        *ids++ = group_id(m, n);
+    }
+    for (uint32_t i = 0; i < h->nnames; i++) {
+        const char *name = c.p, *nul = memchr(c.p, '\0', (size_t)(c.end - c.p));
+        if (!nul)
+            return -1;
+        c.p = nul + 1;
+        *ids++ = R_REGIONS + name_id(m, name);
+    }
+    if (h->time_start && (m->t_min == 0 || h->time_start < m->t_min))
+        m->t_min = h->time_start;
+    if (h->time_end > m->t_max)
+        m->t_max = h->time_end;
+    return 0;
+}
+
+void trc_merged_free(struct trc_merged *m)
+{
+    lens_comm_set_free(&m->comms);
+    free(m->windows);
+    for (uint32_t i = 0; i < m->ngroups; i++)
+        free(m->groups[i]);
+    free(m->groups);
+    for (uint32_t j = 0; j < m->nnames; j++)
+        free(m->names[j]);
+    free(m->names);
+    memset(m, 0, sizeof *m);
+}
+
+uint32_t trc_defs_first_group(const struct trc_merged *m)
+{
+    return (uint32_t)m->comms.ncomms + 1; /* group 0: all locations; c + 1: communicator c */
+}
+
+/* ---- OTF2 definitions ---- */
+
+/* The mapping table local id i -> MAP[i] (i < N) of TYPE, plus ADD (nothing if N is 0). */
+static void write_id_map(OTF2_DefWriter *dw, OTF2_MappingType type, const uint32_t *map, uint32_t n,
+                         uint32_t add)
+{
+    if (n == 0)
+        return;
+    OTF2_IdMap *m = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, n);
+    for (uint32_t i = 0; i < n; i++)
+        OTF2_IdMap_AddIdPair(m, i, map[i] + add);
+    OTF2_DefWriter_WriteMappingTable(dw, type, m);
+    OTF2_IdMap_Free(m);
+}
+
+void trc_defs_write_local(OTF2_Archive *archive, const struct trc_rank_map *map,
+                          uint32_t first_group)
+{
+    const struct trc_defs_head *h = &map->head;
+    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, (OTF2_LocationRef)h->rank);
+    const uint32_t *ids = map->ids;
+    write_id_map(dw, OTF2_MAPPING_COMM, ids, h->ncomms, 0);
+    ids += h->ncomms;
+    write_id_map(dw, OTF2_MAPPING_RMA_WIN, ids, h->nwindows, 0);
+    ids += h->nwindows;
+    write_id_map(dw, OTF2_MAPPING_GROUP, ids, h->ngroups, first_group);
+    ids += h->ngroups;
+    if (h->nnames) { /* MPI regions keep their ids; user region i gets its global id */
+        uint32_t *regions = malloc((R_REGIONS + h->nnames) * sizeof *regions);
+        for (uint32_t i = 0; i < R_REGIONS; i++)
+            regions[i] = i;
+        memcpy(regions + R_REGIONS, ids, h->nnames * sizeof *ids);
+        write_id_map(dw, OTF2_MAPPING_REGION, regions, R_REGIONS + h->nnames, 0);
+        free(regions);
+    }
+    OTF2_DefWriter_WriteClockOffset(dw, h->time_start, h->offset_start, 0);
+    if (h->time_end)
+        OTF2_DefWriter_WriteClockOffset(dw, h->time_end, h->offset_end, 0);
+    OTF2_Archive_CloseDefWriter(archive, dw);
+}
+
+void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, int nranks,
+                           const uint64_t *events)
+{
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
+    uint64_t t_max = m->t_max > m->t_min ? m->t_max : m->t_min;
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, m->t_min, t_max - m->t_min,
+                                              OTF2_UNDEFINED_TIMESTAMP);
+    uint32_t s = 0;
+    OTF2_GlobalDefWriter_WriteString(g, s++, "");
+    OTF2_GlobalDefWriter_WriteString(g, s++, "machine");
+    OTF2_GlobalDefWriter_WriteString(g, s++, "MPI");
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (int r = 0; r < nranks; r++) {
+        char name[32];
+        snprintf(name, sizeof name, "MPI rank %d", r);
+        OTF2_GlobalDefWriter_WriteString(g, s, name);
+        OTF2_GlobalDefWriter_WriteLocationGroup(g, r, s, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                OTF2_UNDEFINED_LOCATION_GROUP);
+        OTF2_GlobalDefWriter_WriteLocation(g, r, s++, OTF2_LOCATION_TYPE_CPU_THREAD, events[r], r);
+    }
+    for (int i = 0; i < R_REGIONS; i++) {
+        int flush = i == R_FLUSH; /* the trace's own work, not the application's */
+        OTF2_GlobalDefWriter_WriteString(g, s, trc_region_names[i]);
+        OTF2_GlobalDefWriter_WriteRegion(
+            g, i, s, s, 0, flush ? OTF2_REGION_ROLE_ARTIFICIAL : OTF2_REGION_ROLE_FUNCTION,
+            flush ? OTF2_PARADIGM_MEASUREMENT_SYSTEM : OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0,
+            0, 0);
+        s++;
+    }
+    uint64_t *members = malloc((nranks + 1) * sizeof *members);
+    for (int r = 0; r < nranks; r++)
+        members[r] = r;
+    OTF2_GlobalDefWriter_WriteGroup(g, 0, 2, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, nranks, members);
+    free(members);
+    for (size_t c = 0; c < m->comms.ncomms; c++) {
+        const struct lens_wire_comm *w = &m->comms.comms[c];
+        char name[64];
+        lens_comm_name(w, name, sizeof name);
+        uint64_t *mm = malloc((w->size + 1) * sizeof *mm);
+        for (int i = 0; i < w->size; i++)
+            mm[i] = (uint64_t)m->comms.members[w->members_off + i];
+        OTF2_GlobalDefWriter_WriteString(g, s, name);
+        OTF2_GlobalDefWriter_WriteGroup(g, c + 1, s, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                        OTF2_GROUP_FLAG_NONE, w->size, mm);
+        OTF2_GlobalDefWriter_WriteComm(g, c, s++, c + 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+        free(mm);
+    }
+    uint32_t first_group = trc_defs_first_group(m);
+    for (uint32_t i = 0; i < m->ngroups; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "RMA group %u", i);
+        OTF2_GlobalDefWriter_WriteString(g, s, name);
+        OTF2_GlobalDefWriter_WriteGroup(g, first_group + i, s++, OTF2_GROUP_TYPE_COMM_GROUP,
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                        (uint32_t)m->groups[i][0], m->groups[i] + 1);
+    }
+    for (uint32_t i = 0; i < m->nwindows; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "window %llu", (unsigned long long)m->windows[i][1]);
+        OTF2_GlobalDefWriter_WriteString(g, s, name);
+        OTF2_GlobalDefWriter_WriteRmaWin(g, i, s++, (OTF2_CommRef)m->windows[i][0],
+                                         OTF2_RMA_WIN_FLAG_NONE);
+    }
+    for (uint32_t j = 0; j < m->nnames; j++) {
+        OTF2_GlobalDefWriter_WriteString(g, s, m->names[j]);
+        OTF2_GlobalDefWriter_WriteRegion(g, R_REGIONS + j, s, s, 0, OTF2_REGION_ROLE_CODE,
+                                         OTF2_PARADIGM_USER, OTF2_REGION_FLAG_PHASE, 0, 0, 0);
+        s++;
+    }
+    OTF2_Archive_CloseGlobalDefWriter(archive, g);
+}

@@ -1,0 +1,68 @@
+/* trc_defs.h: the definitions of a trace, from each rank's own to the archive's.
+ *
+ * While the run goes, a rank numbers what its events name by itself: communicators,
+ * windows, groups, user regions. Its "local definitions" are saved as one blob (the same
+ * bytes at MPI_Finalize, sent to rank 0, and in a snapshot, DIR/partial/trace.RANK); the
+ * merge gives every local id its global id (communicators as commtrack identifies them, a
+ * window by its communicator and how many windows that communicator had before it, a group
+ * by its members, a user region by its name). The merge runs on rank 0 at MPI_Finalize and
+ * in `mpilens recover` after a run that did not reach it: one code for both.
+ */
+#ifndef TRC_DEFS_H
+#define TRC_DEFS_H
+
+#include <otf2/otf2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "commtrack.h"
+
+/* The blob's header; the body follows: ncomms lens_wire_comm, nmembers int32 (the
+ * communicators' members; one more int32 if nmembers is odd), nwindows pairs of uint32 (local
+ * communicator, ordinal), ngroups groups (uint64 n, then n world ranks), nnames NUL-terminated user
+ * region names. */
+struct trc_defs_head {
+    char magic[8];
+    int32_t world_size, rank;
+    uint64_t time_start, time_end; /* time_end 0: not known (a snapshot) */
+    int64_t offset_start, offset_end;
+    uint32_t ncomms, nmembers, nwindows, ngroups, nnames, spare;
+};
+#define TRC_DEFS_MAGIC "TRCDEFS1"
+
+/* Writes this rank's blob into FD (async-signal-safe); 0 or -1. TIME_END 0: unknown. */
+int trc_defs_write(int fd, uint64_t time_end, int64_t offset_end);
+
+/* What the merge made of all ranks. */
+struct trc_merged {
+    struct lens_comm_set comms;
+    uint64_t (*windows)[2]; /* global communicator, ordinal */
+    uint32_t nwindows;
+    uint64_t **groups; /* [n, world ranks...] */
+    uint32_t ngroups;
+    char **names; /* user region j is region R_REGIONS + j */
+    uint32_t nnames;
+    uint64_t t_min, t_max;
+};
+
+/* One rank's local ids mapped to global ones. */
+struct trc_rank_map {
+    struct trc_defs_head head;
+    uint32_t *ids; /* comms, then windows, then groups (index in merged), then names */
+};
+
+/* Merges one rank's blob; fills MAP (ids malloc'ed). 0, or -1 for a damaged blob. */
+int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct trc_rank_map *map);
+void trc_merged_free(struct trc_merged *m);
+
+/* The rank's mapping tables and clock offsets into its local definitions; FIRST_GROUP is
+ * the global id of merged group 0 (the communicators' groups come first). */
+void trc_defs_write_local(OTF2_Archive *archive, const struct trc_rank_map *map,
+                          uint32_t first_group);
+/* The global definitions (rank 0, or the recovery); EVENTS[r] for each of the NRANKS. */
+void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, int nranks,
+                           const uint64_t *events);
+/* The global id of merged group 0 in M. */
+uint32_t trc_defs_first_group(const struct trc_merged *m);
+
+#endif
