@@ -17,18 +17,24 @@ launcher="mpirun --allow-run-as-root --oversubscribe"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # peak_kb CMD...: the largest peak RSS (KiB) of the ranks CMD starts (each rank reports its own)
+# (each in a file of its own: lines printed by several ranks may interleave)
 cat > "$work/peak.py" <<'PY'
-import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+import os, resource, subprocess, sys
+subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, check=True)
+with open(os.path.join(sys.argv[1], str(os.getpid())), 'w') as f:
+    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=f)
 PY
-peak_kb() { "$@" | sort -n | tail -1; }
+peak_kb() {
+    rm -rf "$work/peaks" && mkdir "$work/peaks"
+    "$@" > /dev/null 2>&1
+    cat "$work/peaks/"* | sort -n | tail -1
+}
 printf '%9s %12s %12s %10s %9s\n' rounds "plain MiB" "traced MiB" "trace MB" "B/event"
 for n in "${rounds[@]}"; do
-    plain=$(peak_kb $launcher -np 4 python3 "$work/peak.py" "$build/tests/apps/ring" "$n")
+    plain=$(peak_kb $launcher -np 4 python3 "$work/peak.py" "$work/peaks" "$build/tests/apps/ring" "$n")
     rm -rf "$work/run"
     traced=$(MPILENS_OUTPUT=$work/run LD_PRELOAD=$build/lib/libmpilens.so MPILENS_MODULES=trace \
-        peak_kb $launcher -np 4 python3 "$work/peak.py" "$build/tests/apps/ring" "$n")
+        peak_kb $launcher -np 4 python3 "$work/peak.py" "$work/peaks" "$build/tests/apps/ring" "$n")
     bytes=$(cat "$work/run/trace/traces/"*.evt | wc -c)
     events=$((4 * n * 6)) # per rank and round: Enter, Send or Recv, Leave, twice
     awk -v n="$n" -v p="$plain" -v t="$traced" -v b="$bytes" -v e="$events" 'BEGIN {
