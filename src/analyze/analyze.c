@@ -141,9 +141,9 @@ static uint32_t windows_cap;
 static uint64_t first_enter = UINT64_MAX, last_leave, trace_length;
 static uint64_t (*pending_send)[4]; /* id, peer, comm, tag of synchronous isends */
 static size_t npending;
-static MPI_Request *sends;
-static size_t nsends;
-static uint64_t **payloads;
+static MPI_Request *sends; /* the replay's sends in flight (send_pair) */
+static uint64_t (*payloads)[2];
+static int *free_slots, nfree;
 
 static void rma_leave(uint64_t t); /* replay_rma.c */
 
@@ -234,15 +234,32 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* Sends two timestamps without waiting (completed at the end of the replay). */
+/* Sends two timestamps without waiting, at most SEND_WINDOW in flight: when the window is
+ * full, the replay waits for some to complete (MPI_Waitsome). A sender far ahead of its
+ * receiver would otherwise pile up requests the library walks at every progress call
+ * (quadratic time) and memory without bound. The messages are small enough to be sent
+ * eagerly, so they complete as the receiver's library makes progress in any call. */
+#define SEND_WINDOW 256
 static void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm)
 {
-    sends = realloc(sends, (nsends + 1) * sizeof *sends);
-    payloads = realloc(payloads, (nsends + 1) * sizeof *payloads);
-    uint64_t *p = payloads[nsends] = malloc(2 * sizeof *p);
-    p[0] = a;
-    p[1] = b;
-    MPI_Isend(p, 2, MPI_UINT64_T, peer, tag, comm, &sends[nsends++]);
+    if (!sends) {
+        sends = malloc(SEND_WINDOW * sizeof *sends);
+        payloads = malloc(SEND_WINDOW * sizeof *payloads);
+        free_slots = malloc(SEND_WINDOW * sizeof *free_slots);
+        for (int i = 0; i < SEND_WINDOW; i++) {
+            sends[i] = MPI_REQUEST_NULL;
+            free_slots[nfree++] = i;
+        }
+    }
+    if (nfree == 0) {
+        int done = 0;
+        MPI_Waitsome(SEND_WINDOW, sends, &done, free_slots, MPI_STATUSES_IGNORE);
+        nfree = done > 0 ? done : 0;
+    }
+    int slot = free_slots[--nfree];
+    payloads[slot][0] = a;
+    payloads[slot][1] = b;
+    MPI_Isend(payloads[slot], 2, MPI_UINT64_T, peer, tag, comm, &sends[slot]);
 }
 
 static void send_time(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
@@ -301,7 +318,8 @@ static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t,
         if (pending_send[i][0] == id) {
             receiver_echo((uint32_t)pending_send[i][1], (OTF2_CommRef)pending_send[i][2],
                           (uint32_t)pending_send[i][3]);
-            pending_send[i][0] = UINT64_MAX;
+            memcpy(pending_send[i], pending_send[--npending], sizeof *pending_send);
+            break; /* the table holds the synchronous sends in flight only */
         }
     }
     return OTF2_CALLBACK_SUCCESS;
@@ -780,11 +798,8 @@ int main(int argc, char **argv)
     OTF2_Reader_RegisterEvtCallbacks(reader, er, ec, NULL);
     bad = OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS;
     OTF2_EvtReaderCallbacks_Delete(ec);
-    MPI_Status *done = malloc((nsends + 1) * sizeof *done);
-    MPI_Waitall((int)nsends, sends, done);
-    free(done);
-    for (size_t i = 0; i < nsends; i++)
-        free(payloads[i]);
+    if (sends)
+        MPI_Waitall(SEND_WINDOW, sends, MPI_STATUSES_IGNORE);
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     OTF2_Reader_Close(reader);
     if (any_bad)

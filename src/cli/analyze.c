@@ -29,8 +29,10 @@ static const char usage[] =
     "Complete. Results go into RUN/mpilens.db; read them with mpilens report --waits RUN,\n"
     "or see them in mpilens export RUN --chrome OUT.json.\n"
     "\n"
-    "  --launcher CMD   how to start MPI programs (default: mpirun); -np N and the program\n"
-    "                   are appended\n"
+    "  --launcher CMD   how to start MPI programs; -np N and the program are appended\n"
+    "                   (default: the launcher of the traced run as `mpilens run` saw it,\n"
+    "                   else " MPILENS_DEFAULT_LAUNCHER ", with --oversubscribe and, as root,\n"
+    "                   --allow-run-as-root for Open MPI)\n"
     "  --timeout S      stop the analysis after S seconds (default: 120 + 20 x the traced\n"
     "                   run's length; 0: never)\n";
 
@@ -97,13 +99,32 @@ static char *filter_errors(int fd, int *ours)
     return held;
 }
 
+/* The launcher the traced run used (recorded by `mpilens run` in the trace), else the one
+ * of the MPI mpilens was built against, with what it needs to start more ranks than cores
+ * and, as root, at all (Open MPI). */
+static const char *default_launcher(OTF2_Reader *reader, char *out, size_t len)
+{
+    char *value = NULL;
+    if (OTF2_Reader_GetProperty(reader, MPILENS_TRACE_LAUNCHER_PROPERTY, &value) == OTF2_SUCCESS &&
+        value && *value) {
+        snprintf(out, len, "%s", value);
+        free(value);
+        return out;
+    }
+    free(value);
+    snprintf(out, len, "%s%s%s", MPILENS_DEFAULT_LAUNCHER,
+             MPILENS_LAUNCHER_OPEN_MPI ? " --oversubscribe" : "",
+             MPILENS_LAUNCHER_OPEN_MPI && geteuid() == 0 ? " --allow-run-as-root" : "");
+    return out;
+}
+
 int cli_analyze(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
         fputs(usage, stdout);
         return 0;
     }
-    const char *run = NULL, *launcher = "mpirun";
+    const char *run = NULL, *launcher = NULL;
     double timeout = -1;
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
@@ -162,6 +183,9 @@ int cli_analyze(int argc, char **argv)
     }
     int problem = trace_missing_problem(run, ranks, why, sizeof why) ||
                   trace_format_problem(reader, anchor, "analyze", why, sizeof why);
+    char recorded[4096];
+    if (!launcher)
+        launcher = default_launcher(reader, recorded, sizeof recorded);
     if (timeout < 0)
         timeout = problem ? 0 : 120 + 20 * traced_seconds(reader);
     OTF2_Reader_Close(reader);

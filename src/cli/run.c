@@ -103,25 +103,48 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
     return 0;
 }
 
-/* The application's name: the first argument after the launcher that is an executable
- * file (./app in `mpirun -np 4 ./app`), else the command itself. */
-static const char *program_name(char **command)
+/* The index of the application in COMMAND: the first argument after the launcher that is
+ * an executable file named with a path (./app in `mpirun -np 4 ./app`), or -1. */
+static int program_index(char **command)
 {
     for (int i = 0; command[i]; i++) {
         const char *arg = command[i];
-        if (arg[0] == '-' || (i == 0 && command[1]))
-            continue;
-        char path[PATH_MAX];
-        if (strchr(arg, '/'))
-            snprintf(path, sizeof path, "%s", arg);
-        else
+        if (arg[0] == '-' || (i == 0 && command[1]) || !strchr(arg, '/'))
             continue;
         struct stat st;
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0)
-            return strrchr(arg, '/') + 1;
+        if (stat(arg, &st) == 0 && S_ISREG(st.st_mode) && access(arg, X_OK) == 0)
+            return i;
     }
+    return -1;
+}
+
+/* The application's name (program_index), else the command itself. */
+static const char *program_name(char **command)
+{
+    int i = program_index(command);
+    if (i >= 0)
+        return strrchr(command[i], '/') + 1;
     const char *base = strrchr(command[0], '/');
     return base ? base + 1 : command[0];
+}
+
+/* The launcher and its options, without the rank count (`mpirun --oversubscribe --mca osc
+ * pt2pt` of `mpirun -np 4 --oversubscribe --mca osc pt2pt ./app`), for `mpilens analyze`
+ * to start its replay the same way (MPILENS_LAUNCHER, recorded in the trace); empty when
+ * the application is not found after a launcher. */
+static void launcher_part(char **command, char *out, size_t len)
+{
+    int program = program_index(command);
+    out[0] = '\0';
+    for (int i = 0; i < program; i++) {
+        if (strcmp(command[i], "-np") == 0 || strcmp(command[i], "-n") == 0 ||
+            strcmp(command[i], "--np") == 0 || strcmp(command[i], "-c") == 0) {
+            i++; /* analyze gives its own */
+            continue;
+        }
+        size_t at = strlen(out);
+        snprintf(out + at, len - at, "%s%s", at ? " " : "", command[i]);
+    }
 }
 
 static void default_output(char **command, char *out, size_t len)
@@ -218,7 +241,7 @@ static char **forwarding_command(char **command)
 {
     static const char *const vars[] = {"LD_PRELOAD",      "MPILENS_MODULES", "MPILENS_CONF",
                                        "MPILENS_OUTPUT",  "MPILENS_CLI",     "MPILENS_MODULE_PATH",
-                                       "MPILENS_SNAPSHOT"};
+                                       "MPILENS_SNAPSHOT", "MPILENS_LAUNCHER"};
     int n = 0;
     while (command[n])
         n++;
@@ -286,6 +309,12 @@ static int set_environment(const struct run_options *opt, const char *output)
     }
     setenv("MPILENS_OUTPUT", output, 1);
     setenv("MPILENS_CLI", "1", 1);
+    char launcher[4096];
+    launcher_part(opt->command, launcher, sizeof launcher);
+    if (launcher[0])
+        setenv("MPILENS_LAUNCHER", launcher, 1);
+    else
+        unsetenv("MPILENS_LAUNCHER");
     return 0;
 }
 

@@ -23,6 +23,8 @@
 #include <stdint.h>
 
 #define MPILENS_TRACE_FORMAT_PROPERTY "MPILENS::TRACE_FORMAT"
+/* The launcher the traced run used (`mpirun --oversubscribe`), for `mpilens analyze`. */
+#define MPILENS_TRACE_LAUNCHER_PROPERTY "MPILENS::LAUNCHER"
 #define MPILENS_TRACE_FORMAT "1"
 
 /* 1 when the anchor file ANCHOR holds something OTF2 would act on without checking it

@@ -82,6 +82,9 @@ OTF2_Archive *trc_archive_open(const char *dir)
         OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
         OTF2_Archive_SetMemoryCallbacks(a, &pool_callbacks, NULL);
         OTF2_Archive_SetProperty(a, MPILENS_TRACE_FORMAT_PROPERTY, MPILENS_TRACE_FORMAT, true);
+        const char *launcher = getenv("MPILENS_LAUNCHER"); /* set by mpilens run */
+        if (launcher && *launcher)
+            OTF2_Archive_SetProperty(a, MPILENS_TRACE_LAUNCHER_PROPERTY, launcher, true);
     }
     return a;
 }
