@@ -115,8 +115,9 @@ static const uint64_t *group_of(uint32_t g, uint32_t *n)
     return *n ? groups[g].members : NULL;
 }
 
-/* The region being replayed on this rank (MPI calls do not nest). */
-static struct {
+/* The call being replayed on one location (thread) of this rank (MPI calls do not nest on
+ * a thread); `cur` is the one of the location whose event is being replayed. */
+struct call_state {
     uint32_t region;
     uint64_t enter;
     uint64_t remote; /* the timestamp that bounds the wait, 0 if none */
@@ -128,7 +129,13 @@ static struct {
     uint64_t sub_from, sub_until;
     struct window *win; /* one-sided: the window of a transfer or of MPI_Win_start */
     uint32_t target;    /* the transfer's target (rank in the window) */
-} cur;
+};
+static struct call_state one_state, *cur_p = &one_state, *states;
+#define cur (*cur_p)
+/* This rank's locations (its threads: thread 0 is location `rank`), from the global
+ * definitions; states[i] is the call state of my_locations[i]. */
+static uint64_t *my_locations;
+static uint32_t nmy, my_cap;
 
 /* Replay state of a window: its communicator, the access epoch's post times and the exit
  * time of the latest transfer toward each target (since the last fence or start). */
@@ -253,7 +260,8 @@ static void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm)
     }
     if (nfree == 0) {
         int done = 0;
-        MPI_Waitsome(SEND_WINDOW, sends, &done, free_slots, MPI_STATUSES_IGNORE);
+        static MPI_Status statuses[SEND_WINDOW]; /* (MPICH's STATUSES_IGNORE upsets GCC) */
+        MPI_Waitsome(SEND_WINDOW, sends, &done, free_slots, statuses);
         nfree = done > 0 ? done : 0;
     }
     int slot = free_slots[--nfree];
@@ -433,6 +441,19 @@ static OTF2_CallbackCode on_string(void *u, OTF2_StringRef self, const char *s)
 static const char *string(OTF2_StringRef id)
 {
     return id < nstrings && strings[id] ? strings[id] : "";
+}
+
+static OTF2_CallbackCode on_location(void *u, OTF2_LocationRef self, OTF2_StringRef name,
+                                     OTF2_LocationType type, uint64_t events,
+                                     OTF2_LocationGroupRef group)
+{
+    (void)u, (void)name, (void)type, (void)events;
+    if (group != (OTF2_LocationGroupRef)rank)
+        return OTF2_CALLBACK_SUCCESS;
+    if (ENSURE(my_locations, my_cap, nmy) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    my_locations[nmy++] = self;
+    return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
@@ -657,32 +678,113 @@ static int write_results(const char *run, double traced)
 /* This rank's event reader (with its clock offsets read from its definitions), or NULL. */
 /* This rank's event reader, after its local definitions (clock offsets) are read; NULL on
  * failure, with *defs_bad set and *defs_read records read if the definitions failed. */
-static OTF2_EvtReader *open_events(OTF2_Reader *reader, int *defs_bad, uint64_t *defs_read)
+/* Opens the events of this rank's locations (its threads) in READER: their local
+ * definitions read first (clock offsets, mapping tables), then an event reader each, in
+ * READERS[nmy]. 0, or -1 (*DEFS_BAD: the definitions, of which *DEFS_READ were read). */
+static int open_events(OTF2_Reader *reader, OTF2_EvtReader **readers, int *defs_bad,
+                       uint64_t *defs_read)
 {
-    uint64_t n = 0;
     *defs_bad = 0;
-    OTF2_Reader_SelectLocation(reader, (OTF2_LocationRef)rank);
+    for (uint32_t i = 0; i < nmy; i++)
+        OTF2_Reader_SelectLocation(reader, my_locations[i]);
     if (OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS)
-        return NULL;
-    OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, (OTF2_LocationRef)rank);
-    if (dr) {
+        return -1;
+    for (uint32_t i = 0; i < nmy; i++) {
+        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, my_locations[i]);
+        if (!dr)
+            continue;
         OTF2_DefReaderCallbacks *dc = OTF2_DefReaderCallbacks_New();
         OTF2_DefReaderCallbacks_SetClockOffsetCallback(dc, on_clock_offset);
         OTF2_Reader_RegisterDefCallbacks(reader, dr, dc, NULL);
         OTF2_DefReaderCallbacks_Delete(dc);
-        clock_fix.points = 0;
+        clock_fix.points = 0; /* the threads of a rank share its clock offsets */
+        uint64_t n = 0;
         int bad = OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) != OTF2_SUCCESS;
         OTF2_Reader_CloseDefReader(reader, dr);
-        OTF2_Reader_CloseDefFiles(reader);
         *defs_read = n;
         if (bad) {
+            OTF2_Reader_CloseDefFiles(reader);
             *defs_bad = 1;
-            return NULL;
+            return -1;
         }
     }
+    OTF2_Reader_CloseDefFiles(reader);
     if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
-        return NULL;
-    return OTF2_Reader_GetEvtReader(reader, (OTF2_LocationRef)rank);
+        return -1;
+    for (uint32_t i = 0; i < nmy; i++)
+        if (!(readers[i] = OTF2_Reader_GetEvtReader(reader, my_locations[i])))
+            return -1;
+    return 0;
+}
+
+/* ---- the replay reads this rank's threads merged in time (OTF2's global reader): each
+ * callback of the local form, called with the state of its event's location ---- */
+
+static struct call_state *state_of(OTF2_LocationRef l)
+{
+    for (uint32_t i = 0; i < nmy; i++)
+        if (my_locations[i] == l)
+            return &states[i];
+    return &one_state;
+}
+
+#define UNPAREN(...) __VA_ARGS__
+#define MERGED(NAME, PARAMS, ARGS)                                                                 \
+    static OTF2_CallbackCode merged_##NAME(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,          \
+                                           OTF2_AttributeList *a, UNPAREN PARAMS)                  \
+    {                                                                                              \
+        cur_p = state_of(l);                                                                       \
+        return NAME(l, t, 0, u, a, UNPAREN ARGS);                                                  \
+    }
+MERGED(on_enter, (OTF2_RegionRef r), (r))
+MERGED(on_leave, (OTF2_RegionRef r), (r))
+MERGED(on_send, (uint32_t p, OTF2_CommRef c, uint32_t tag, uint64_t n), (p, c, tag, n))
+MERGED(on_isend, (uint32_t p, OTF2_CommRef c, uint32_t tag, uint64_t n, uint64_t id),
+       (p, c, tag, n, id))
+MERGED(on_isend_complete, (uint64_t id), (id))
+MERGED(on_recv, (uint32_t p, OTF2_CommRef c, uint32_t tag, uint64_t n), (p, c, tag, n))
+MERGED(on_irecv, (uint32_t p, OTF2_CommRef c, uint32_t tag, uint64_t n, uint64_t id),
+       (p, c, tag, n, id))
+MERGED(on_collective_end,
+       (OTF2_CollectiveOp op, OTF2_CommRef c, uint32_t root, uint64_t sent, uint64_t got),
+       (op, c, root, sent, got))
+MERGED(on_rma_fence,
+       (OTF2_CollectiveOp op, OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef w, uint32_t root, uint64_t sent,
+        uint64_t got),
+       (op, lvl, w, root, sent, got))
+MERGED(on_rma_group_sync, (OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef w, OTF2_GroupRef g), (lvl, w, g))
+MERGED(on_rma_put, (OTF2_RmaWinRef w, uint32_t remote, uint64_t n, uint64_t id), (w, remote, n, id))
+MERGED(on_rma_get, (OTF2_RmaWinRef w, uint32_t remote, uint64_t n, uint64_t id), (w, remote, n, id))
+MERGED(on_rma_atomic,
+       (OTF2_RmaWinRef w, uint32_t remote, OTF2_RmaAtomicType type, uint64_t sent, uint64_t got,
+        uint64_t id),
+       (w, remote, type, sent, got, id))
+
+/* Replays this rank's events (all its threads, in time order); 0, or -1 if reading failed. */
+static int replay(OTF2_Reader *reader, uint64_t *events)
+{
+    OTF2_GlobalEvtReader *gr = OTF2_Reader_GetGlobalEvtReader(reader);
+    if (!gr)
+        return -1;
+    OTF2_GlobalEvtReaderCallbacks *ec = OTF2_GlobalEvtReaderCallbacks_New();
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ec, merged_on_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ec, merged_on_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(ec, merged_on_send);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(ec, merged_on_isend);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(ec, merged_on_isend_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ec, merged_on_recv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(ec, merged_on_irecv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, merged_on_collective_end);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveEndCallback(ec, merged_on_rma_fence);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaGroupSyncCallback(ec, merged_on_rma_group_sync);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(ec, merged_on_rma_put);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(ec, merged_on_rma_get);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(ec, merged_on_rma_atomic);
+    OTF2_Reader_RegisterGlobalEvtCallbacks(reader, gr, ec, NULL);
+    OTF2_GlobalEvtReaderCallbacks_Delete(ec);
+    int bad = OTF2_Reader_ReadAllGlobalEvents(reader, gr, events) != OTF2_SUCCESS;
+    OTF2_Reader_CloseGlobalEvtReader(reader, gr);
+    return bad ? -1 : 0;
 }
 
 /* Collective: stops every rank when one rank's trace could not be read, naming the first
@@ -730,12 +832,13 @@ int main(int argc, char **argv)
     }
     if (trace_format_problem(reader, anchor, "analyze", why, sizeof why))
         die("%s", why);
-    if (nloc != (uint64_t)size) {
+    uint64_t ranks = trace_rank_count(reader, nloc);
+    if (ranks != (uint64_t)size) {
         char msg[4200];
         snprintf(msg, sizeof msg,
                  "%s: the trace has %llu ranks but the analysis runs on %d; "
                  "start it with -np %llu",
-                 anchor, (unsigned long long)nloc, size, (unsigned long long)nloc);
+                 anchor, (unsigned long long)ranks, size, (unsigned long long)ranks);
         die("%s", msg);
     }
     OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
@@ -746,6 +849,7 @@ int main(int argc, char **argv)
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(gdc, on_comm);
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gdc, on_clock);
     OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(gdc, on_rma_win);
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gdc, on_location);
     OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, gdc, NULL);
     uint64_t n = 0;
     int bad = OTF2_Reader_ReadAllGlobalDefinitions(reader, gdr, &n) != OTF2_SUCCESS;
@@ -763,43 +867,36 @@ int main(int argc, char **argv)
     OTF2_Reader_GetChunkSize(reader, &chunk_size, &defs_chunk);
     int defs_bad = 0;
     uint64_t defs_read = 0;
-    OTF2_EvtReader *er = open_events(reader, &defs_bad, &defs_read);
+    if (nmy == 0 && ENSURE(my_locations, my_cap, 0) == 0) /* a trace without location groups */
+        my_locations[nmy++] = (uint64_t)rank;
+    states = calloc(nmy, sizeof *states);
+    OTF2_EvtReader **readers = calloc(nmy, sizeof *readers);
+    int opened = open_events(reader, readers, &defs_bad, &defs_read) == 0;
     OTF2_EvtReaderCallbacks *cc = OTF2_EvtReaderCallbacks_New();
     consistency_callbacks(cc);
-    if (er)
-        OTF2_Reader_RegisterEvtCallbacks(reader, er, cc, NULL);
+    bad = defs_bad ? 1 : !opened ? 2 : 0;
+    for (uint32_t i = 0; !bad && i < nmy; i++) {
+        uint64_t got = 0;
+        OTF2_Reader_RegisterEvtCallbacks(reader, readers[i], cc, NULL);
+        bad = OTF2_Reader_ReadAllLocalEvents(reader, readers[i], &got) != OTF2_SUCCESS ? 2 : 0;
+        events += got;
+    }
     OTF2_EvtReaderCallbacks_Delete(cc);
-    bad = defs_bad                                                                     ? 1
-          : !er || OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS ? 2
-                                                                                       : 0;
     OTF2_Reader_Close(reader);
     check_events(argv[1], chunk_size, bad, defs_bad ? defs_read : events);
     consistency_verdict(argv[1]);
     reader = trace_reader_open(anchor, &nloc);
-    er = reader ? open_events(reader, &defs_bad, &defs_read) : NULL;
-    bad = er == NULL;
+    bad = !reader || open_events(reader, readers, &defs_bad, &defs_read) != 0;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_bad)
         die("%s: the trace could not be opened a second time", anchor);
-    OTF2_EvtReaderCallbacks *ec = OTF2_EvtReaderCallbacks_New();
-    OTF2_EvtReaderCallbacks_SetEnterCallback(ec, on_enter);
-    OTF2_EvtReaderCallbacks_SetLeaveCallback(ec, on_leave);
-    OTF2_EvtReaderCallbacks_SetMpiSendCallback(ec, on_send);
-    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(ec, on_isend);
-    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(ec, on_isend_complete);
-    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(ec, on_recv);
-    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(ec, on_irecv);
-    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, on_collective_end);
-    OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(ec, on_rma_fence);
-    OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(ec, on_rma_group_sync);
-    OTF2_EvtReaderCallbacks_SetRmaPutCallback(ec, on_rma_put);
-    OTF2_EvtReaderCallbacks_SetRmaGetCallback(ec, on_rma_get);
-    OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(ec, on_rma_atomic);
-    OTF2_Reader_RegisterEvtCallbacks(reader, er, ec, NULL);
-    bad = OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS;
-    OTF2_EvtReaderCallbacks_Delete(ec);
-    if (sends)
-        MPI_Waitall(SEND_WINDOW, sends, MPI_STATUSES_IGNORE);
+    bad = replay(reader, &events) != 0;
+    free(readers);
+    if (sends) {
+        MPI_Status *statuses = malloc(SEND_WINDOW * sizeof *statuses);
+        MPI_Waitall(SEND_WINDOW, sends, statuses);
+        free(statuses);
+    }
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     OTF2_Reader_Close(reader);
     if (any_bad)

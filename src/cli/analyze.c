@@ -23,7 +23,8 @@ static const char usage[] =
     "usage: mpilens analyze RUN [--launcher \"mpirun ...\"]\n"
     "\n"
     "Finds the wait states of a traced run (module `trace`) by replaying its communication\n"
-    "on as many ranks as it had; every rank reads only its own trace. Patterns: Late Sender,\n"
+    "on as many ranks as it had; every rank reads only its own trace (its threads merged in\n"
+    "time). Patterns: Late Sender,\n"
     "Late Receiver, Wait at N x N, Wait at Barrier, Late Broadcast, Early Reduce, Early\n"
     "Scan; one-sided: Wait at Fence, Early Fence, Late Post, Early Transfer, Early Wait, Late\n"
     "Complete. Results go into RUN/mpilens.db; read them with mpilens report --waits RUN,\n"
@@ -181,7 +182,9 @@ int cli_analyze(int argc, char **argv)
                 anchor);
         return 2;
     }
-    int problem = trace_missing_problem(run, ranks, why, sizeof why) ||
+    uint64_t locations = ranks; /* a location per rank and per further thread */
+    ranks = trace_rank_count(reader, locations);
+    int problem = trace_missing_problem(run, locations, why, sizeof why) ||
                   trace_format_problem(reader, anchor, "analyze", why, sizeof why);
     char recorded[4096];
     if (!launcher)

@@ -11,8 +11,8 @@
 #include "trace_reader.h"
 
 static OTF2_ErrorCode trace_reader_quiet(void *user, const char *file, uint64_t line,
-                                                const char *function, OTF2_ErrorCode code,
-                                                const char *format, va_list va)
+                                         const char *function, OTF2_ErrorCode code,
+                                         const char *format, va_list va)
 {
     (void)user, (void)file, (void)line, (void)function, (void)format, (void)va;
     return code;
@@ -41,7 +41,7 @@ void trace_open_problem(const char *anchor, char *why, size_t n)
 }
 
 /* The archive at ANCHOR open for reading, with its rank count in *RANKS, or NULL. */
-OTF2_Reader *trace_reader_open(const char *anchor, uint64_t *ranks)
+OTF2_Reader *trace_reader_open(const char *anchor, uint64_t *locations)
 {
     char why[8500];
     OTF2_Error_RegisterCallback(trace_reader_quiet, NULL);
@@ -50,17 +50,31 @@ OTF2_Reader *trace_reader_open(const char *anchor, uint64_t *ranks)
             ? OTF2_Reader_Open(anchor)
             : NULL;
     if (reader && (OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS ||
-                   OTF2_Reader_GetNumberOfLocations(reader, ranks) != OTF2_SUCCESS)) {
+                   OTF2_Reader_GetNumberOfLocations(reader, locations) != OTF2_SUCCESS)) {
         OTF2_Reader_Close(reader);
         reader = NULL;
     }
     return reader;
 }
 
+uint64_t trace_rank_count(OTF2_Reader *reader, uint64_t locations)
+{
+    char *value = NULL, *end = NULL;
+    uint64_t ranks = locations;
+    if (OTF2_Reader_GetProperty(reader, MPILENS_TRACE_RANKS_PROPERTY, &value) == OTF2_SUCCESS &&
+        value) {
+        unsigned long long n = strtoull(value, &end, 10);
+        if (end != value && *end == '\0' && n > 0 && n <= locations)
+            ranks = n;
+    }
+    free(value);
+    return ranks;
+}
+
 /* 1 when READER's archive (at ANCHOR) is in another mpilens trace format; VERB is what the
  * user should do with the mpilens that wrote it ("analyze", "export"). */
-int trace_format_problem(OTF2_Reader *reader, const char *anchor, const char *verb,
-                                       char *why, size_t n)
+int trace_format_problem(OTF2_Reader *reader, const char *anchor, const char *verb, char *why,
+                         size_t n)
 {
     char *value = NULL;
     if (OTF2_Reader_GetProperty(reader, MPILENS_TRACE_FORMAT_PROPERTY, &value) != OTF2_SUCCESS)
@@ -76,8 +90,7 @@ int trace_format_problem(OTF2_Reader *reader, const char *anchor, const char *ve
 }
 
 /* 1 when a rank below RANKS has no event file in RUN/trace/traces (stops at the first gap). */
-int trace_missing_problem(const char *run, unsigned long long ranks, char *why,
-                                        size_t n)
+int trace_missing_problem(const char *run, unsigned long long ranks, char *why, size_t n)
 {
     char path[4200];
     for (unsigned long long r = 0; r < ranks; r++) {
@@ -110,8 +123,7 @@ static int trace_chunk_header(FILE *f, long off, uint64_t *first, uint64_t *last
 
 /* Where in the event file PATH (chunks of CHUNK bytes) reading went wrong after GOOD events:
  * writes "PATH: ... byte ..." into WHY. */
-void trace_damage_where(const char *path, uint64_t chunk, uint64_t good, char *why,
-                                      size_t n)
+void trace_damage_where(const char *path, uint64_t chunk, uint64_t good, char *why, size_t n)
 {
     long size;
     FILE *f = trace_open_sized(path, &size);
@@ -173,8 +185,8 @@ void trace_damage_where_defs(const char *path, uint64_t good, char *why, size_t 
 
 /* 1 when some rank's definitions or events in RUN (archive ANCHOR, RANKS ranks) cannot all
  * be read: WHY says where (trace_damage_where, _defs) for the first such rank. */
-int trace_events_problem(const char *run, const char *anchor,
-                                       unsigned long long ranks, char *why, size_t n)
+int trace_events_problem(const char *run, const char *anchor, unsigned long long ranks, char *why,
+                         size_t n)
 {
     for (unsigned long long r = 0; r < ranks; r++) {
         uint64_t nloc = 0, chunk = 0, defs_chunk = 0, events = 0;
@@ -213,4 +225,3 @@ int trace_events_problem(const char *run, const char *anchor,
     }
     return 0;
 }
-

@@ -23,6 +23,8 @@
 #include <stdint.h>
 
 #define MPILENS_TRACE_FORMAT_PROPERTY "MPILENS::TRACE_FORMAT"
+/* The number of ranks (a rank has a location per thread that called MPI). */
+#define MPILENS_TRACE_RANKS_PROPERTY "MPILENS::RANKS"
 /* The launcher the traced run used (`mpirun --oversubscribe`), for `mpilens analyze`. */
 #define MPILENS_TRACE_LAUNCHER_PROPERTY "MPILENS::LAUNCHER"
 #define MPILENS_TRACE_FORMAT "1"
@@ -31,9 +33,12 @@
  * (see above); 0 when it is well formed, or not an OTF2 anchor at all (OTF2 says so). */
 int trace_anchor_problem(const char *anchor, char *why, size_t n);
 
-/* The archive at ANCHOR open for reading, with its rank count in *RANKS, or NULL. OTF2's
+/* The archive at ANCHOR open for reading, with its location count in *LOCATIONS (one per
+ * rank, and one more per thread beyond a rank's first that called MPI), or NULL. OTF2's
  * own error lines are silenced: the readers say what went wrong in one line. */
-OTF2_Reader *trace_reader_open(const char *anchor, uint64_t *ranks);
+OTF2_Reader *trace_reader_open(const char *anchor, uint64_t *locations);
+/* The rank count of READER's trace (its property MPILENS::RANKS), else LOCATIONS. */
+uint64_t trace_rank_count(OTF2_Reader *reader, uint64_t locations);
 
 /* Why the archive at ANCHOR cannot be opened, for the message of a reader. */
 void trace_open_problem(const char *anchor, char *why, size_t n);
@@ -54,8 +59,8 @@ void trace_damage_where_defs(const char *path, uint64_t good, char *why, size_t 
 
 /* 1 when some rank's definitions or events in RUN (archive ANCHOR, RANKS ranks) cannot all
  * be read: WHY says where for the first such rank. */
-int trace_events_problem(const char *run, const char *anchor, unsigned long long ranks,
-                         char *why, size_t n);
+int trace_events_problem(const char *run, const char *anchor, unsigned long long ranks, char *why,
+                         size_t n);
 
 /* The whole archive of RUN (anchor, global definitions, every rank's definitions and events)
  * read once in a child process: 0 when all of it reads, with its rank count in *RANKS; 1

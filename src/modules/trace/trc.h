@@ -2,12 +2,14 @@
  * trc_user.c record events into the event log (trc_log.h); trc_core.c starts and ends the
  * trace (clocks, the merge of definitions, the conversion to OTF2); trc_defs.c,
  * trc_convert.c and trc_recover.c make the OTF2 archive, at MPI_Finalize or after a run
- * that did not reach it.
+ * that did not reach it. Under MPI_THREAD_MULTIPLE each thread records into its own log and
+ * becomes an OTF2 location of its rank.
  */
 #ifndef TRC_H
 #define TRC_H
 
 #include <mpi.h>
+#include <pthread.h>
 #include <otf2/otf2.h>
 #include <stdint.h>
 
@@ -76,6 +78,9 @@ enum trc_region {
 extern const char *const trc_region_names[R_REGIONS];
 
 extern int trc_on;
+/* Guards the definitions threads share (communicator, window, group and user region ids,
+ * persistent requests); the recording itself takes no lock (each thread its own log). */
+extern pthread_mutex_t trc_lock;
 
 /* The trace's id of a communicator (local to this rank, mapped at finalize). */
 uint32_t trc_comm(MPI_Comm comm);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trc.h"
 #include "trc_convert.h"
@@ -73,7 +74,7 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
-OTF2_Archive *trc_archive_open(const char *dir)
+OTF2_Archive *trc_archive_open(const char *dir, int nranks)
 {
     OTF2_Archive *a =
         OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
@@ -82,6 +83,9 @@ OTF2_Archive *trc_archive_open(const char *dir)
         OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
         OTF2_Archive_SetMemoryCallbacks(a, &pool_callbacks, NULL);
         OTF2_Archive_SetProperty(a, MPILENS_TRACE_FORMAT_PROPERTY, MPILENS_TRACE_FORMAT, true);
+        char ranks[32];
+        snprintf(ranks, sizeof ranks, "%d", nranks);
+        OTF2_Archive_SetProperty(a, MPILENS_TRACE_RANKS_PROPERTY, ranks, true);
         const char *launcher = getenv("MPILENS_LAUNCHER"); /* set by mpilens run */
         if (launcher && *launcher)
             OTF2_Archive_SetProperty(a, MPILENS_TRACE_LAUNCHER_PROPERTY, launcher, true);
@@ -252,4 +256,32 @@ int trc_convert(OTF2_EvtWriter *w, const char *log_path, const struct trc_defs_h
         OTF2_EvtWriter_Leave(w, NULL, s.last, s.stack[--s.depth]);
     res->last_time = s.last;
     return 0;
+}
+
+uint64_t trc_convert_rank(OTF2_Archive *archive, const char *dir, const struct trc_rank_map *map,
+                          uint64_t *events)
+{
+    const struct trc_defs_head *h = &map->head;
+    uint64_t last = 0;
+    for (uint32_t t = 0; t < (h->nthreads ? h->nthreads : 1); t++) {
+        OTF2_EvtWriter *w =
+            OTF2_Archive_GetEvtWriter(archive, trc_location(h->rank, t, map->first_extra));
+        char path[4300];
+        trc_log_path(path, sizeof path, dir, h->rank, t);
+        struct trc_convert_result res;
+        if (h->nthreads && trc_convert(w, path, h, &res) == 0) {
+            if (res.last_time > last)
+                last = res.last_time;
+            if (res.damaged && h->time_end) /* a complete run: said; a stopped one: expected */
+                fprintf(stderr,
+                        "mpilens: trace: rank %d: %s: the event log is damaged after %llu "
+                        "bytes; the events before are kept\n",
+                        h->rank, path, (unsigned long long)res.bytes);
+        }
+        events[t] = 0;
+        OTF2_EvtWriter_GetNumberOfEvents(w, &events[t]);
+        OTF2_Archive_CloseEvtWriter(archive, w);
+        unlink(path);
+    }
+    return last;
 }

@@ -8,9 +8,10 @@
 #include "trace_reader.h"
 #include "trc_defs.h"
 
-/* A new OTF2 archive DIR/traces.otf2 with bounded memory and the mpilens format property;
- * the caller sets the collective callbacks. NULL if it cannot be made. */
-OTF2_Archive *trc_archive_open(const char *dir);
+/* A new OTF2 archive DIR/traces.otf2 of NRANKS ranks with bounded memory and the mpilens
+ * properties (format, ranks, launcher); the caller sets the collective callbacks. NULL if
+ * it cannot be made. */
+OTF2_Archive *trc_archive_open(const char *dir, int nranks);
 
 struct trc_convert_result {
     uint64_t bytes;     /* of the log converted */
@@ -23,5 +24,11 @@ struct trc_convert_result {
  * log cannot be read. */
 int trc_convert(OTF2_EvtWriter *w, const char *log_path, const struct trc_defs_head *h,
                 struct trc_convert_result *res);
+
+/* Converts the logs of every thread of the rank MAP describes (under the trace directory
+ * DIR) into their locations, removing each log once done; EVENTS[t] receives the events of
+ * thread t. Returns the last time stamp written. */
+uint64_t trc_convert_rank(OTF2_Archive *archive, const char *dir, const struct trc_rank_map *map,
+                          uint64_t *events);
 
 #endif

@@ -21,6 +21,7 @@
 #include <otf2/OTF2_MPI_Collectives.h>
 #pragma GCC diagnostic pop
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,21 +106,31 @@ uint32_t trc_comm(MPI_Comm comm)
     return trc_comm_of(lens_comm(comm));
 }
 
+pthread_mutex_t trc_lock = PTHREAD_MUTEX_INITIALIZER;
+
 uint32_t trc_comm_of(struct lens_comm *rec)
 {
     struct trc_comm_data *d = lens_comm_payload(rec, sizeof *d);
+    uint32_t id = __atomic_load_n(&d->id_plus_one, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(id != 0, 1))
+        return id - 1;
+    pthread_mutex_lock(&trc_lock); /* a communicator's first use: numbered once */
     if (!d->id_plus_one) {
         locals = realloc(locals, (nlocals + 1) * sizeof *locals);
         locals[nlocals] = rec;
-        d->id_plus_one = ++nlocals;
+        __atomic_store_n(&d->id_plus_one, nlocals + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&nlocals, nlocals + 1, __ATOMIC_RELEASE);
     }
-    return d->id_plus_one - 1;
+    id = d->id_plus_one;
+    pthread_mutex_unlock(&trc_lock);
+    return id - 1;
 }
 
 const uint32_t *trc_remote_world(MPI_Comm comm, uint32_t *n)
 {
     struct lens_comm *rec = lens_comm(comm);
     struct trc_comm_data *d = lens_comm_payload(rec, sizeof *d);
+    pthread_mutex_lock(&trc_lock);
     if (!d->remote_world) {
         MPI_Group remote, world;
         int size = 0;
@@ -140,6 +151,7 @@ const uint32_t *trc_remote_world(MPI_Comm comm, uint32_t *n)
         d->nremote = (uint32_t)size;
         d->remote_world = table;
     }
+    pthread_mutex_unlock(&trc_lock);
     *n = d->nremote;
     return d->remote_world;
 }
@@ -229,6 +241,7 @@ void trc_local_head(struct trc_defs_head *h)
         h->nmembers += (uint32_t)locals[i]->size;
     trc_rma_counts(&h->nwindows, &h->ngroups);
     h->nnames = trc_user_count();
+    h->nthreads = trc_thread_count();
 }
 
 void trc_comms_emit(struct lens_emitter *e, uint32_t ncomms, int my_rank)
@@ -253,7 +266,8 @@ void trc_comms_emit(struct lens_emitter *e, uint32_t ncomms, int my_rank)
 /* The snapshot: the event buffers written out, the local definitions saved. */
 static int write_snapshot(int fd)
 {
-    trc_log_save();
+    for (uint32_t t = 0; t < trc_thread_count(); t++)
+        trc_log_save(&trc_thread_at(t)->log);
     return trc_defs_write(fd, 0, 0);
 }
 
@@ -272,7 +286,8 @@ void trc_start(void)
     PMPI_Barrier(trc_world);
     const char *buffer = getenv("MPILENS_TRACE_BUFFER");
     size_t bytes = buffer && *buffer ? (size_t)strtoull(buffer, NULL, 10) : 4u << 20;
-    int ok = trc_log_open(dir, rank, bytes) == 0, all_ok = 0;
+    trc_logs_setup(dir, rank, bytes);
+    int ok = trc_thread_new()->log.fd >= 0, all_ok = 0; /* thread 0: this one */
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, trc_world);
     if (!all_ok) {
         if (rank == 0)
@@ -280,7 +295,6 @@ void trc_start(void)
                     "mpilens: trace: cannot write the event log in %s/log (check that the "
                     "directory is writable); the run goes on untraced\n",
                     dir);
-        trc_log_close();
         return;
     }
     offset_start = clock_offset();
@@ -376,7 +390,8 @@ void trc_finish(void)
     trc_on = 0;
     time_end = trc_now();
     offset_end = clock_offset();
-    trc_log_close();
+    for (uint32_t t = 0; t < trc_thread_count(); t++)
+        trc_log_close(&trc_thread_at(t)->log);
 
     struct trc_merged merged;
     memset(&merged, 0, sizeof merged);
@@ -386,8 +401,7 @@ void trc_finish(void)
 
     char dir[4096], log_path[4200];
     snprintf(dir, sizeof dir, "%s/trace", lens_run_output_dir());
-    snprintf(log_path, sizeof log_path, "%s/log/%d.events", dir, rank);
-    OTF2_Archive *archive = trc_archive_open(dir);
+    OTF2_Archive *archive = trc_archive_open(dir, size);
     int ok = archive != NULL, all_ok = 0;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, trc_world);
     if (!all_ok) {
@@ -406,31 +420,49 @@ void trc_finish(void)
     }
     OTF2_MPI_Archive_SetCollectiveCallbacks(archive, trc_world, MPI_COMM_NULL);
     OTF2_Archive_OpenEvtFiles(archive);
-    OTF2_EvtWriter *writer = OTF2_Archive_GetEvtWriter(archive, (OTF2_LocationRef)rank);
-    struct trc_convert_result res;
-    if (trc_convert(writer, log_path, &mine.head, &res) != 0 || res.damaged)
-        fprintf(stderr, "mpilens: trace: rank %d: %s: the event log %s after %llu bytes\n", rank,
-                log_path, res.damaged ? "is damaged" : "cannot be read",
-                (unsigned long long)res.bytes);
-    uint64_t events = 0;
-    OTF2_EvtWriter_GetNumberOfEvents(writer, &events);
-    OTF2_Archive_CloseEvtWriter(archive, writer);
+    uint32_t nthreads = mine.head.nthreads;
+    uint32_t *all_threads = calloc(size, sizeof *all_threads);
+    PMPI_Allgather(&nthreads, 1, MPI_UINT32_T, all_threads, 1, MPI_UINT32_T, trc_world);
+    mine.first_extra = trc_first_extra(rank, all_threads, size);
+    uint64_t *events = calloc(nthreads + 1, sizeof *events);
+    trc_convert_rank(archive, dir, &mine, events);
     OTF2_Archive_CloseEvtFiles(archive);
     OTF2_Archive_OpenDefFiles(archive);
-    trc_defs_write_local(archive, &mine, first_group);
+    for (uint32_t t = 0; t < nthreads; t++)
+        trc_defs_write_local(archive, &mine, t, first_group);
     OTF2_Archive_CloseDefFiles(archive);
 
-    uint64_t *all_events = rank == 0 ? calloc(size, sizeof *all_events) : NULL;
-    PMPI_Gather(&events, 1, MPI_UINT64_T, all_events, 1, MPI_UINT64_T, 0, trc_world);
+    /* rank 0: every location's event count */
+    uint64_t nlocations = trc_first_extra(size, all_threads, size);
+    int *counts = rank == 0 ? calloc(size, sizeof *counts) : NULL;
+    int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
+    uint64_t *gathered = rank == 0 ? calloc(nlocations + 1, sizeof *gathered) : NULL;
+    for (int r = 0, at = 0; rank == 0 && r < size; r++) {
+        counts[r] = (int)(all_threads[r] ? all_threads[r] : 1);
+        displs[r] = at;
+        at += counts[r];
+    }
+    PMPI_Gatherv(events, (int)(nthreads ? nthreads : 1), MPI_UINT64_T, gathered, counts, displs,
+                 MPI_UINT64_T, 0, trc_world);
+    uint64_t *all_events = rank == 0 ? calloc(nlocations + 1, sizeof *all_events) : NULL;
+    for (int r = 0; rank == 0 && r < size; r++) {
+        uint64_t first_extra = trc_first_extra(r, all_threads, size);
+        for (int t = 0; t < counts[r]; t++)
+            all_events[trc_location(r, (uint32_t)t, first_extra)] = gathered[displs[r] + t];
+    }
     if (rank == 0)
-        trc_defs_write_global(archive, &merged, size, all_events);
+        trc_defs_write_global(archive, &merged, size, all_threads, all_events);
     OTF2_Archive_Close(archive);
-    unlink(log_path);
     PMPI_Barrier(trc_world);
     if (rank == 0) {
         snprintf(log_path, sizeof log_path, "%s/log", dir);
         rmdir(log_path);
     }
+    free(events);
+    free(counts);
+    free(displs);
+    free(gathered);
+    free(all_threads);
     free(all_events);
     free(mine.ids);
     trc_merged_free(&merged);

@@ -151,11 +151,12 @@ static void write_id_map(OTF2_DefWriter *dw, OTF2_MappingType type, const uint32
     OTF2_IdMap_Free(m);
 }
 
-void trc_defs_write_local(OTF2_Archive *archive, const struct trc_rank_map *map,
+void trc_defs_write_local(OTF2_Archive *archive, const struct trc_rank_map *map, uint32_t thread,
                           uint32_t first_group)
 {
     const struct trc_defs_head *h = &map->head;
-    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, (OTF2_LocationRef)h->rank);
+    OTF2_DefWriter *dw =
+        OTF2_Archive_GetDefWriter(archive, trc_location(h->rank, thread, map->first_extra));
     const uint32_t *ids = map->ids;
     write_id_map(dw, OTF2_MAPPING_COMM, ids, h->ncomms, 0);
     ids += h->ncomms;
@@ -178,7 +179,7 @@ void trc_defs_write_local(OTF2_Archive *archive, const struct trc_rank_map *map,
 }
 
 void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, int nranks,
-                           const uint64_t *events)
+                           const uint32_t *nthreads, const uint64_t *events)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
     uint64_t t_max = m->t_max > m->t_min ? m->t_max : m->t_min;
@@ -190,12 +191,22 @@ void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, in
     OTF2_GlobalDefWriter_WriteString(g, s++, "MPI");
     OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     for (int r = 0; r < nranks; r++) {
-        char name[32];
+        char name[48];
         snprintf(name, sizeof name, "MPI rank %d", r);
         OTF2_GlobalDefWriter_WriteString(g, s, name);
-        OTF2_GlobalDefWriter_WriteLocationGroup(g, r, s, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+        OTF2_GlobalDefWriter_WriteLocationGroup(g, r, s++, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                                 OTF2_UNDEFINED_LOCATION_GROUP);
-        OTF2_GlobalDefWriter_WriteLocation(g, r, s++, OTF2_LOCATION_TYPE_CPU_THREAD, events[r], r);
+        uint64_t first_extra = trc_first_extra(r, nthreads, nranks);
+        for (uint32_t t = 0; t < (nthreads[r] ? nthreads[r] : 1); t++) {
+            uint64_t l = trc_location(r, t, first_extra);
+            if (t == 0) /* thread 0 keeps the rank's own name, as before threads were traced */
+                snprintf(name, sizeof name, "MPI rank %d", r);
+            else
+                snprintf(name, sizeof name, "MPI rank %d thread %u", r, t);
+            OTF2_GlobalDefWriter_WriteString(g, s, name);
+            OTF2_GlobalDefWriter_WriteLocation(g, l, s++, OTF2_LOCATION_TYPE_CPU_THREAD, events[l],
+                                               r);
+        }
     }
     for (int i = 0; i < R_REGIONS; i++) {
         int flush = i == R_FLUSH; /* the trace's own work, not the application's */

@@ -26,7 +26,8 @@ struct trc_defs_head {
     int32_t world_size, rank;
     uint64_t time_start, time_end; /* time_end 0: not known (a snapshot) */
     int64_t offset_start, offset_end;
-    uint32_t ncomms, nmembers, nwindows, ngroups, nnames, spare;
+    uint32_t ncomms, nmembers, nwindows, ngroups, nnames;
+    uint32_t nthreads; /* threads traced: locations RANK + world_size x thread */
 };
 #define TRC_DEFS_MAGIC "TRCDEFS1"
 
@@ -48,20 +49,37 @@ struct trc_merged {
 /* One rank's local ids mapped to global ones. */
 struct trc_rank_map {
     struct trc_defs_head head;
-    uint32_t *ids; /* comms, then windows, then groups (index in merged), then names */
+    uint64_t first_extra; /* the location of its thread 1 (trc_location) */
+    uint32_t *ids;        /* comms, then windows, then groups (index in merged), then names */
 };
 
 /* Merges one rank's blob; fills MAP (ids malloc'ed). 0, or -1 for a damaged blob. */
 int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct trc_rank_map *map);
 void trc_merged_free(struct trc_merged *m);
 
-/* The rank's mapping tables and clock offsets into its local definitions; FIRST_GROUP is
- * the global id of merged group 0 (the communicators' groups come first). */
-void trc_defs_write_local(OTF2_Archive *archive, const struct trc_rank_map *map,
+/* The rank's mapping tables and clock offsets into the local definitions of its thread
+ * THREAD's location; FIRST_GROUP is the global id of merged group 0 (the communicators'
+ * groups come first). */
+void trc_defs_write_local(OTF2_Archive *archive, const struct trc_rank_map *map, uint32_t thread,
                           uint32_t first_group);
-/* The global definitions (rank 0, or the recovery); EVENTS[r] for each of the NRANKS. */
+/* Location ids: thread 0 of rank r is location r; the other threads follow those of all
+ * ranks, rank by rank. FIRST_EXTRA: the location of thread 1 of RANK (trc_first_extra). */
+static inline uint64_t trc_location(int rank, uint32_t thread, uint64_t first_extra)
+{
+    return thread == 0 ? (uint64_t)rank : first_extra + thread - 1;
+}
+/* The location of thread 1 of RANK, given NTHREADS[q] (0 counts as 1) of each of NRANKS. */
+static inline uint64_t trc_first_extra(int rank, const uint32_t *nthreads, int nranks)
+{
+    uint64_t l = (uint64_t)nranks;
+    for (int q = 0; q < rank; q++)
+        l += nthreads[q] > 1 ? nthreads[q] - 1 : 0;
+    return l;
+}
+/* The global definitions (rank 0, or the recovery): NTHREADS[r] locations of each of the
+ * NRANKS, EVENTS[location] events in each. */
 void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, int nranks,
-                           const uint64_t *events);
+                           const uint32_t *nthreads, const uint64_t *events);
 /* The global id of merged group 0 in M. */
 uint32_t trc_defs_first_group(const struct trc_merged *m);
 

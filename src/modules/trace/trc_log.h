@@ -1,10 +1,13 @@
-/* trc_log.h: the trace module's event log: compact records in a fixed buffer, written to
- * DIR/trace/log/RANK.events when the buffer fills, converted to OTF2 after the run
+/* trc_log.h: the trace module's event logs, one per thread that calls MPI: compact records
+ * in fixed buffers, written to DIR/trace/log/RANK.THREAD.events when a buffer fills (thread
+ * 0 is the one that called MPI_Init; each thread becomes an OTF2 location of its rank),
+ * converted to OTF2 after the run
  * (trc_convert.c: at MPI_Finalize by each rank, or by `mpilens recover` after a run that
  * did not reach it).
  *
- * The hot path writes 16 bytes (Enter, Leave) or 48 bytes (every other event) into the
- * buffer and touches nothing else: no OTF2 call, no allocation, no lookup. Memory stays at
+ * The hot path finds its thread's log through one thread-local pointer and writes 16 bytes
+ * (Enter, Leave) or 48 bytes (every other event) into its buffer, touching nothing else: no
+ * OTF2 call, no allocation, no lookup, no lock. Memory stays at
  * two buffers (trace:buffer=SIZE in all, default 4 MiB) however long the run: one is filled
  * while the other is written out. A flush that happens at the start of an MPI call is
  * recorded as its own region, MPILENS_TRACE_FLUSH, so the analysis does not blame the
@@ -70,7 +73,32 @@ struct trc_log {
     volatile unsigned gen; /* odd while a flush swaps the buffers */
     int fd;
 };
-extern struct trc_log trc_log;
+
+/* What the trace keeps per thread. */
+struct trc_pending;
+struct trc_thread {
+    struct trc_log log;
+    uint32_t index; /* 0: the thread that called MPI_Init */
+    /* requests in flight (trc_wrap.c), numbered per thread as OTF2 wants */
+    struct trc_pending *pendings;
+    int npending, cap;
+    uint64_t next_id;
+    /* user regions open (trc_user.c) */
+    uint32_t stack[64], depth;
+};
+extern __thread struct trc_thread *trc_self __attribute__((tls_model("initial-exec")));
+/* The calling thread's state, made on its first traced call (a log of its own; past
+ * TRC_MAX_THREADS threads, or if its file cannot be made, a log that keeps nothing). */
+struct trc_thread *trc_thread_new(void);
+#define TRC_MAX_THREADS 1024
+static inline struct trc_thread *trc_me(void)
+{
+    struct trc_thread *t = trc_self;
+    return __builtin_expect(t != NULL, 1) ? t : trc_thread_new();
+}
+/* The threads made so far (at finalize and in a snapshot). */
+uint32_t trc_thread_count(void);
+struct trc_thread *trc_thread_at(uint32_t index);
 
 static inline uint64_t trc_now(void)
 {
@@ -79,63 +107,70 @@ static inline uint64_t trc_now(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Opens DIR/trace/log/RANK.events (truncated) with two buffers of SIZE/2 bytes; 0 or -1. */
-int trc_log_open(const char *dir, int rank, size_t size);
-/* Writes the buffer out; AT_ENTER: between calls, recorded as the flush region. */
-void trc_log_flush(int at_enter);
+/* Where the log of thread THREAD of RANK is, under the trace directory DIR. */
+void trc_log_path(char *out, size_t len, const char *dir, int rank, uint32_t thread);
+/* Starts the logs: DIR (the trace directory), this process's RANK, SIZE bytes per thread. */
+void trc_logs_setup(const char *dir, int rank, size_t size);
+/* Opens L's file (truncated) with two buffers of SIZE/2 bytes; 0 or -1. */
+int trc_log_open(struct trc_log *l, const char *path, size_t size);
+/* Writes L's buffer out; AT_ENTER: between calls, recorded as the flush region. */
+void trc_log_flush(struct trc_log *l, int at_enter);
 /* Async-signal-safe, from any thread: both buffers written where they belong in the file
  * (writing the same bytes twice is harmless); nothing if it interrupts the tracing thread
  * while it swaps the buffers (a few instructions). */
-void trc_log_save(void);
+void trc_log_save(struct trc_log *l);
 /* At the end: the buffer written, the file closed. */
-void trc_log_close(void);
+void trc_log_close(struct trc_log *l);
 /* The region id of the flush (after the MPI regions, before the user regions). */
 extern const uint32_t trc_flush_region;
 
-static inline void trc_log_commit(size_t n)
+static inline void trc_log_commit(struct trc_log *l, size_t n)
 {
     __atomic_signal_fence(__ATOMIC_RELEASE); /* the record is whole before `used` covers it */
-    trc_log.used += n;
+    l->used += n;
 }
 
 /* A long record at time T, with room made for it. */
 static inline void trc_put(uint8_t kind, uint8_t op, uint64_t t, uint32_t a, uint32_t b, uint32_t c,
                            uint64_t x, uint64_t y, uint64_t z)
 {
-    if (trc_log.used + TRC_LONG > trc_log.cap)
-        trc_log_flush(0);
-    struct trc_record *r = (struct trc_record *)(trc_log.buf + trc_log.used);
+    struct trc_log *l = &trc_me()->log;
+    if (l->used + TRC_LONG > l->cap)
+        trc_log_flush(l, 0);
+    struct trc_record *r = (struct trc_record *)(l->buf + l->used);
     *r = (struct trc_record){t, kind, op, 0, a, b, c, x, y, z};
-    trc_log_commit(TRC_LONG);
+    trc_log_commit(l, TRC_LONG);
 }
 
-static inline void trc_put_short(uint8_t kind, uint64_t t, uint32_t region)
+static inline void trc_put_short(struct trc_log *l, uint8_t kind, uint64_t t, uint32_t region)
 {
-    struct trc_record *r = (struct trc_record *)(trc_log.buf + trc_log.used);
+    struct trc_record *r = (struct trc_record *)(l->buf + l->used);
     r->time = t;
     r->kind = kind;
     r->op = 0;
     r->spare = 0;
     r->a = region;
-    trc_log_commit(TRC_SHORT);
+    trc_log_commit(l, TRC_SHORT);
 }
 
 /* Enter of REGION now (after a flush, if the buffer had too little room left); returns
  * the time stamp the call's other records share. */
 static inline uint64_t trc_enter(uint32_t region)
 {
-    if (trc_log.used + TRC_CALL_ROOM > trc_log.cap)
-        trc_log_flush(1);
+    struct trc_log *l = &trc_me()->log;
+    if (l->used + TRC_CALL_ROOM > l->cap)
+        trc_log_flush(l, 1);
     uint64_t t = trc_now();
-    trc_put_short(TK_ENTER, t, region);
+    trc_put_short(l, TK_ENTER, t, region);
     return t;
 }
 
 static inline void trc_leave(uint32_t region)
 {
-    if (trc_log.used + TRC_SHORT > trc_log.cap)
-        trc_log_flush(0);
-    trc_put_short(TK_LEAVE, trc_now(), region);
+    struct trc_log *l = &trc_me()->log;
+    if (l->used + TRC_SHORT > l->cap)
+        trc_log_flush(l, 0);
+    trc_put_short(l, TK_LEAVE, trc_now(), region);
 }
 
 #endif

@@ -77,7 +77,8 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     snprintf(trace_dir, sizeof trace_dir, "%s/trace", dir);
     snprintf(anchor, sizeof anchor, "%s/traces.otf2", trace_dir);
     int rc = -1;
-    OTF2_Archive *archive = access(anchor, F_OK) == 0 ? NULL : trc_archive_open(trace_dir);
+    OTF2_Archive *archive =
+        access(anchor, F_OK) == 0 ? NULL : trc_archive_open(trace_dir, r.nranks);
     if (!archive) {
         snprintf(err, errlen, "%s: cannot write the trace (%s); the event logs stay in %s/log",
                  trace_dir,
@@ -87,33 +88,38 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
         goto done;
     }
     OTF2_Archive_SetSerialCollectiveCallbacks(archive);
-    uint64_t *events = calloc((size_t)r.nranks, sizeof *events);
+    uint32_t most = 1, *nthreads = calloc((size_t)r.nranks, sizeof *nthreads);
+    for (int k = 0; k < r.nranks; k++) {
+        if (!r.maps[k].ids) { /* nothing saved: one empty location, no definitions of its own */
+            r.maps[k].head.rank = k;
+            r.maps[k].head.world_size = r.nranks;
+            r.maps[k].head.time_start = r.merged.t_min;
+        }
+        nthreads[k] = r.maps[k].head.nthreads ? r.maps[k].head.nthreads : 1;
+        most = nthreads[k] > most ? nthreads[k] : most;
+    }
+    uint64_t *events = calloc((size_t)r.nranks * most, sizeof *events);
+    uint64_t *mine = calloc(most, sizeof *mine);
     OTF2_Archive_OpenEvtFiles(archive);
     for (int k = 0; k < r.nranks; k++) {
-        OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(archive, (OTF2_LocationRef)k);
-        struct trc_convert_result res;
-        char log_path[4400];
-        snprintf(log_path, sizeof log_path, "%s/log/%d.events", trace_dir, k);
-        if (r.maps[k].ids && trc_convert(w, log_path, &r.maps[k].head, &res) == 0 &&
-            res.last_time > r.merged.t_max)
-            r.merged.t_max = res.last_time;
-        OTF2_EvtWriter_GetNumberOfEvents(w, &events[k]);
-        OTF2_Archive_CloseEvtWriter(archive, w);
+        r.maps[k].first_extra = trc_first_extra(k, nthreads, r.nranks);
+        uint64_t last = trc_convert_rank(archive, trace_dir, &r.maps[k], mine);
+        r.merged.t_max = last > r.merged.t_max ? last : r.merged.t_max;
+        for (uint32_t t = 0; t < nthreads[k]; t++)
+            events[trc_location(k, t, r.maps[k].first_extra)] = mine[t];
     }
     OTF2_Archive_CloseEvtFiles(archive);
     OTF2_Archive_OpenDefFiles(archive);
     uint32_t first_group = trc_defs_first_group(&r.merged);
-    for (int k = 0; k < r.nranks; k++) {
-        if (!r.maps[k].ids) { /* nothing saved: a rank with no definitions of its own */
-            r.maps[k].head.rank = k;
-            r.maps[k].head.time_start = r.merged.t_min;
-        }
-        trc_defs_write_local(archive, &r.maps[k], first_group);
-    }
+    for (int k = 0; k < r.nranks; k++)
+        for (uint32_t t = 0; t < nthreads[k]; t++)
+            trc_defs_write_local(archive, &r.maps[k], t, first_group);
     OTF2_Archive_CloseDefFiles(archive);
-    trc_defs_write_global(archive, &r.merged, r.nranks, events);
+    trc_defs_write_global(archive, &r.merged, r.nranks, nthreads, events);
     OTF2_Archive_Close(archive);
     free(events);
+    free(mine);
+    free(nthreads);
     remove_logs(trace_dir);
     char db[4300];
     snprintf(db, sizeof db, "%s/%s", dir, RUNDB_FILE);

@@ -29,24 +29,31 @@ static struct window *windows;
 static uint32_t nwindows;
 static uint64_t **groups; /* local group id -> [n, world ranks...] */
 static uint32_t ngroups;
-static uint64_t next_matching_id = 1;
+static uint64_t next_matching_id = 1; /* (atomic: any thread) */
 
+/* The tables below are shared by the threads: read and changed under trc_lock. */
 static uint32_t window_of(MPI_Win win)
 {
-    for (uint32_t i = nwindows; i-- > 0;)
+    uint32_t found = OTF2_UNDEFINED_UINT32;
+    pthread_mutex_lock(&trc_lock);
+    for (uint32_t i = nwindows; i-- > 0 && found == OTF2_UNDEFINED_UINT32;)
         if (windows[i].win == win)
-            return i;
-    return OTF2_UNDEFINED_UINT32;
+            found = i;
+    pthread_mutex_unlock(&trc_lock);
+    return found;
 }
 
 static void new_window(MPI_Win win, MPI_Comm comm, uint64_t t)
 {
     uint32_t c = trc_comm(comm), ordinal = 0;
+    pthread_mutex_lock(&trc_lock);
     for (uint32_t i = 0; i < nwindows; i++)
         ordinal += windows[i].comm == c;
     windows = realloc(windows, (nwindows + 1) * sizeof *windows);
     windows[nwindows] = (struct window){win, c, ordinal, 0, 0};
-    trc_put(TK_RMA_WIN_CREATE, 0, t, nwindows++, 0, 0, 0, 0, 0);
+    uint32_t id = nwindows++;
+    pthread_mutex_unlock(&trc_lock);
+    trc_put(TK_RMA_WIN_CREATE, 0, t, id, 0, 0, 0, 0, 0);
 }
 
 /* The local id of GROUP's member list (world ranks), defined on first use. */
@@ -67,14 +74,20 @@ static uint32_t group_id(MPI_Group group)
         g[i + 1] = (uint64_t)world[i];
     free(ranks);
     free(world);
-    for (uint32_t i = 0; i < ngroups; i++)
-        if (groups[i][0] == g[0] && memcmp(groups[i], g, (n + 1) * sizeof *g) == 0) {
-            free(g);
-            return i;
-        }
-    groups = realloc(groups, (ngroups + 1) * sizeof *groups);
-    groups[ngroups] = g;
-    return ngroups++;
+    uint32_t id = OTF2_UNDEFINED_UINT32;
+    pthread_mutex_lock(&trc_lock);
+    for (uint32_t i = 0; i < ngroups && id == OTF2_UNDEFINED_UINT32; i++)
+        if (groups[i][0] == g[0] && memcmp(groups[i], g, (n + 1) * sizeof *g) == 0)
+            id = i;
+    if (id == OTF2_UNDEFINED_UINT32) {
+        groups = realloc(groups, (ngroups + 1) * sizeof *groups);
+        groups[ngroups] = g;
+        id = ngroups++;
+    } else {
+        free(g);
+    }
+    pthread_mutex_unlock(&trc_lock);
+    return id;
 }
 
 /* A one-sided call on the window WIN: Enter, the call, RECORD (an OTF2 record about window
@@ -103,7 +116,9 @@ void lens_window_freed(MPI_Win win)
     uint32_t w = trc_on ? window_of(win) : OTF2_UNDEFINED_UINT32;
     if (w != OTF2_UNDEFINED_UINT32) {
         trc_put(TK_RMA_WIN_DESTROY, 0, trc_now(), w, 0, 0, 0, 0, 0);
+        pthread_mutex_lock(&trc_lock);
         windows[w].win = MPI_WIN_NULL;
+        pthread_mutex_unlock(&trc_lock);
     }
 }
 
@@ -134,10 +149,14 @@ static int group_sync(int region, MPI_Win win, MPI_Group group, int exposure,
     int rc = call ? call(group, assert, win) : close(win);
     uint32_t w = window_of(win);
     if (w != OTF2_UNDEFINED_UINT32) {
+        uint32_t id = call ? group_id(group) : 0;
+        pthread_mutex_lock(&trc_lock);
         uint32_t *epoch = exposure ? &windows[w].post_group : &windows[w].start_group;
         if (call)
-            *epoch = group_id(group);
-        trc_put(TK_RMA_GROUP_SYNC, 0, trc_now(), w, *epoch,
+            *epoch = id;
+        id = *epoch;
+        pthread_mutex_unlock(&trc_lock);
+        trc_put(TK_RMA_GROUP_SYNC, 0, trc_now(), w, id,
                 call ? OTF2_RMA_SYNC_LEVEL_PROCESS
                      : OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY,
                 0, 0, 0);
@@ -214,21 +233,22 @@ int MPI_Put(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, i
 {
     WINDOW_CALL(R_PUT, PMPI_Put(o, oc, ot, target, disp, tc, tt, win),
                 trc_put(TK_RMA_PUT, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
-                        next_matching_id++, 0));
+                        __atomic_fetch_add(&next_matching_id, 1, __ATOMIC_RELAXED), 0));
 }
 int MPI_Get(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
             MPI_Win win)
 {
     WINDOW_CALL(R_GET, PMPI_Get(o, oc, ot, target, disp, tc, tt, win),
                 trc_put(TK_RMA_GET, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
-                        next_matching_id++, 0));
+                        __atomic_fetch_add(&next_matching_id, 1, __ATOMIC_RELAXED), 0));
 }
 int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
                    MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
     WINDOW_CALL(R_ACCUMULATE, PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win),
                 trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, trc_now(), w_,
-                        (uint32_t)target, 0, trc_bytes(oc, ot), 0, next_matching_id++));
+                        (uint32_t)target, 0, trc_bytes(oc, ot), 0,
+                        __atomic_fetch_add(&next_matching_id, 1, __ATOMIC_RELAXED)));
 }
 
 /* ---- local definitions (async-signal-safe) ---- */

@@ -14,12 +14,11 @@
 
 #include "trc.h"
 
-#define MAX_DEPTH 64
+#define MAX_DEPTH 64 /* the size of trc_thread's stack */
 
-static char **names; /* local user region i is names[i] */
+static char **names; /* local user region i is names[i] (under trc_lock) */
 static uint32_t nnames;
-static char *next_name;
-static uint32_t stack[MAX_DEPTH], depth;
+static __thread char *next_name; /* each thread names its own next region */
 
 static int name_region(const char *name)
 {
@@ -37,31 +36,40 @@ void trc_user_publish(void)
 
 static uint32_t local_region(const char *name)
 {
-    for (uint32_t i = 0; i < nnames; i++)
-        if (strcmp(names[i], name) == 0)
-            return i;
-    names = realloc(names, (nnames + 1) * sizeof *names);
-    names[nnames] = strdup(name);
-    return nnames++;
+    pthread_mutex_lock(&trc_lock);
+    uint32_t i = 0;
+    while (i < nnames && strcmp(names[i], name) != 0)
+        i++;
+    if (i == nnames) {
+        names = realloc(names, (nnames + 1) * sizeof *names);
+        names[nnames] = strdup(name);
+        __atomic_store_n(&nnames, nnames + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&trc_lock);
+    return i;
 }
 
+/* Each thread has its own stack of open regions (its own log). */
 int MPI_Pcontrol(const int level, ...)
 {
-    if (trc_on && level == 1 && depth < MAX_DEPTH) {
+    struct trc_thread *me = trc_on ? trc_me() : NULL;
+    if (me && level == 1 && me->depth < MAX_DEPTH) {
         uint32_t r = local_region(next_name ? next_name : "phase");
-        stack[depth++] = r;
+        me->stack[me->depth++] = r;
         trc_enter(R_REGIONS + r);
-    } else if (trc_on && level == 0 && depth > 0) {
-        trc_leave((int)(R_REGIONS + stack[--depth]));
+    } else if (me && level == 0 && me->depth > 0) {
+        trc_leave(R_REGIONS + me->stack[--me->depth]);
     }
     return PMPI_Pcontrol(level);
 }
 
-/* Leaves the regions still open (at MPI_Finalize, before the event files close). */
+/* Leaves the regions still open (at MPI_Finalize, before the event files close): those of
+ * the finalizing thread (another thread's log would be written from here). */
 void trc_user_close(void)
 {
-    while (depth > 0)
-        trc_leave(R_REGIONS + stack[--depth]);
+    struct trc_thread *me = trc_me();
+    while (me->depth > 0)
+        trc_leave(R_REGIONS + me->stack[--me->depth]);
 }
 
 /* ---- local definitions (async-signal-safe) ---- */

@@ -2,11 +2,11 @@
  * send and receive events (peer as the rank in the communicator, as OTF2 defines it, tag,
  * bytes, request ids for non-blocking ones, completed in the Wait and Test families), collective
  * begin and end (operation, communicator, root, bytes), all into the event log (trc_log.h).
- * One-sided calls: trc_rma.c. Tracing assumes
- * one thread calls MPI at a time. On an intercommunicator the peer is a rank of the remote group,
+ * One-sided calls: trc_rma.c. On an intercommunicator the peer is a rank of the remote group,
  * which OTF2's Comm definition (one group) cannot express: its point-to-point events are recorded
  * on MPI_COMM_WORLD with the peer's world rank (the analysis replays them there), and its
- * collectives keep their Enter/Leave but no collective event.
+ * collectives keep their Enter/Leave but no collective event. Each thread records into its own
+ * log (trc_log.h), so any thread level is traced whole.
  */
 #include <mpilens.h>
 #include <stdio.h>
@@ -44,29 +44,32 @@ static struct where where(MPI_Comm comm, int peer)
 
 /* ---- requests: id, and what a receive needs at completion ---- */
 
-struct pending {
+struct trc_pending {
     MPI_Request req;
     uint64_t id;
     int is_recv;
     struct where where; /* a receive's source is translated through where.remote */
 };
-static struct pending *pendings;
-static int npending, cap;
-static uint64_t next_id = 1;
 
+/* Each thread keeps its own requests (ids are per OTF2 location); a request completed by
+ * another thread than the one that started it is not found, and its completion not
+ * recorded. */
 static uint64_t remember(MPI_Request req, int is_recv, const struct where *w)
 {
-    if (npending == cap) {
-        cap = cap ? 2 * cap : 64;
-        pendings = realloc(pendings, cap * sizeof *pendings);
+    struct trc_thread *me = trc_me();
+    if (me->npending == me->cap) {
+        me->cap = me->cap ? 2 * me->cap : 64;
+        me->pendings = realloc(me->pendings, me->cap * sizeof *me->pendings);
     }
-    pendings[npending++] = (struct pending){req, next_id, is_recv, *w};
-    return next_id++;
+    me->pendings[me->npending++] = (struct trc_pending){req, me->next_id, is_recv, *w};
+    return me->next_id++;
 }
 
 static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
 {
-    for (int i = 0; i < npending; i++) {
+    struct trc_thread *me = trc_me();
+    struct trc_pending *pendings = me->pendings;
+    for (int i = 0; i < me->npending; i++) {
         if (pendings[i].req != req)
             continue;
         if (pendings[i].is_recv) {
@@ -80,7 +83,7 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
         } else {
             trc_put(TK_MPI_ISEND_DONE, 0, t, 0, 0, 0, 0, pendings[i].id, 0);
         }
-        pendings[i] = pendings[--npending];
+        pendings[i] = pendings[--me->npending];
         return;
     }
 }
@@ -169,8 +172,10 @@ static int keep(int rc, const struct persistent *p)
 {
     if (rc != MPI_SUCCESS || p->peer == MPI_PROC_NULL)
         return rc;
+    pthread_mutex_lock(&trc_lock);
     persistents = realloc(persistents, (npersistent + 1) * sizeof *persistents);
     persistents[npersistent++] = *p;
+    pthread_mutex_unlock(&trc_lock);
     return rc;
 }
 
@@ -195,10 +200,12 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int src, int tag, MPI
 
 static void started(MPI_Request req, uint64_t t)
 {
+    pthread_mutex_lock(&trc_lock);
     for (int i = 0; i < npersistent; i++) {
-        const struct persistent *p = &persistents[i];
-        if (p->req != req)
+        if (persistents[i].req != req)
             continue;
+        struct persistent copy = persistents[i], *p = &copy;
+        pthread_mutex_unlock(&trc_lock);
         struct where w = where(p->comm, p->peer);
         uint64_t id = remember(req, p->is_recv, &w);
         if (p->is_recv) {
@@ -209,6 +216,7 @@ static void started(MPI_Request req, uint64_t t)
         }
         return;
     }
+    pthread_mutex_unlock(&trc_lock);
 }
 
 int MPI_Start(MPI_Request *req)
@@ -236,9 +244,11 @@ int MPI_Startall(int n, MPI_Request reqs[])
 
 int MPI_Request_free(MPI_Request *req)
 {
+    pthread_mutex_lock(&trc_lock);
     for (int i = 0; i < npersistent; i++)
         if (persistents[i].req == *req)
             persistents[i--] = persistents[--npersistent];
+    pthread_mutex_unlock(&trc_lock);
     return PMPI_Request_free(req);
 }
 

@@ -1,0 +1,43 @@
+# test_trace_scale.sh: the trace under load (issue "trace at scale"): 4 ranks x 4 threads
+# under MPI_THREAD_MULTIPLE, each thread 2000 MPI_Sendrecv of 64 B with its own tag, traced
+# three times: each trace holds exactly 32000 MPI_SEND events (otf2-print), every thread
+# its own location of its rank, and `mpilens analyze` with no --launcher (the run's own,
+# recorded in the trace) exits 0. A trace made without `mpilens run` (no launcher recorded)
+# is analyzed with the MPI's own launcher, as root and with more ranks than cores. A sender
+# far ahead of its receiver (200,000 streamed messages) is replayed in a few seconds.
+source "$(dirname "$0")/../core/lib.sh"
+command -v otf2-print > /dev/null || { echo "SKIP: otf2-print (otf2-tools) not installed"; exit 77; }
+[ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
+
+for i in 1 2 3; do
+    out=$("$MPILENS" run -m trace -o "threads$i" -- $MPIRUN -np 4 "$APPS/threads" 4 2000 sendrecv 2>&1)
+    if grep -q "threads SKIP" <<<"$out"; then
+        echo "$out"; echo "SKIP: this MPI does not provide MPI_THREAD_MULTIPLE"; exit 77
+    fi
+    check_has "run $i: the threads' payloads are intact" "$out" "threads ok: 4 ranks x 4 threads x 2000 messages"
+    events=$(otf2-print "threads$i/trace/traces.otf2" 2>&1)
+    check_eq "run $i: exactly 32000 MPI_SEND events" 32000 "$(awk '$1 == "MPI_SEND"' <<<"$events" | wc -l)"
+    check_eq "run $i: 64 bytes each" 32000 "$(grep -c '^MPI_SEND .*Length: 64$' <<<"$events")"
+    if [ $i = 1 ]; then
+        defs=$(otf2-print -G threads1/trace/traces.otf2 2>&1)
+        check_eq "a location per thread that called MPI (4 ranks x (main + 4))" 20 \
+            "$(grep -c '^LOCATION ' <<<"$defs")"
+        check_match "a thread's location belongs to its rank" "$defs" \
+            '^LOCATION +[0-9]+ +Name: "MPI rank 3 thread 4" <[0-9]+>, Type: CPU_THREAD, # Events: 8000, Group: "MPI rank 3"'
+    fi
+    out=$("$MPILENS" analyze "threads$i" 2>&1); status=$?
+    check_eq "run $i: analyze with no --launcher exits 0" 0 $status
+    check_match "run $i: analyze read every event" "$out" "analysis of 128016 events on 4 ranks"
+done
+
+# no launcher recorded: the default one starts the replay (root, 4 ranks on fewer cores)
+MPILENS_OUTPUT=$WORK/plain LD_PRELOAD=$CORE MPILENS_MODULES=trace $MPIRUN -np 4 "$APPS/ring" 3 > plain.log 2>&1
+out=$("$MPILENS" analyze plain 2>&1); status=$?
+check_eq "a trace made without mpilens run: analyze with no --launcher exits 0" 0 $status
+
+"$MPILENS" run -m trace -o stream -- $MPIRUN -np 4 "$BUILD/bench/p2p_stream" stream 200000 > stream.log 2>&1
+start=$(date +%s)
+out=$("$MPILENS" analyze stream 2>&1); status=$?
+check_eq "200,000 streamed messages: analyze exits 0" 0 $status
+check_eq "200,000 streamed messages are replayed in under 15 s (quadratic before: over 30 s)" 1 "$(($(date +%s) - start < 15))"
+finish
