@@ -1,13 +1,14 @@
 #!/bin/bash
 # trace_memory.sh: the trace's memory stays bounded however long the run (docs/modules.md,
-# "trace"): a 4-rank ring (tests/apps/ring.c, a Send and a Recv of 1 KiB per rank and round)
-# for ROUNDS rounds, untraced and traced; prints the peak RSS of the largest rank (from
+# "trace"): 4 ranks exchanging with both ring neighbours (bench/p2p_stream exchange: two
+# MPI_Sendrecv per round, SENDS per rank), untraced and traced; prints the peak RSS of the
+# largest rank (from
 # getrusage of each rank's children) and the trace's size.
 # With the event buffers at their default (4 MiB) the traced peak should stay
-# the same from 10^4 to 10^6 rounds (before the event log, OTF2 kept the whole trace in
+# the same from 10^4 to 10^6 sends (before the event log, OTF2 kept the whole trace in
 # memory until MPI_Finalize). B/event: bytes of the OTF2 event files per event.
 #
-# Usage: bench/trace_memory.sh [BUILD_DIR] [ROUNDS...]   (default rounds: 10000 100000 1000000)
+# Usage: bench/trace_memory.sh [BUILD_DIR] [SENDS...]   (default: 10000 100000 1000000)
 set -eu
 build=$(realpath "${1:-build}")
 shift || true
@@ -29,14 +30,14 @@ peak_kb() {
     "$@" > /dev/null 2>&1
     cat "$work/peaks/"* | sort -n | tail -1
 }
-printf '%9s %12s %12s %10s %9s\n' rounds "plain MiB" "traced MiB" "trace MB" "B/event"
+printf '%9s %12s %12s %10s %9s\n' sends "plain MiB" "traced MiB" "trace MB" "B/event"
 for n in "${rounds[@]}"; do
-    plain=$(peak_kb $launcher -np 4 python3 "$work/peak.py" "$work/peaks" "$build/tests/apps/ring" "$n")
+    plain=$(peak_kb $launcher -np 4 python3 "$work/peak.py" "$work/peaks" "$build/bench/p2p_stream" exchange "$n")
     rm -rf "$work/run"
     traced=$(MPILENS_OUTPUT=$work/run LD_PRELOAD=$build/lib/libmpilens.so MPILENS_MODULES=trace \
-        peak_kb $launcher -np 4 python3 "$work/peak.py" "$work/peaks" "$build/tests/apps/ring" "$n")
+        peak_kb $launcher -np 4 python3 "$work/peak.py" "$work/peaks" "$build/bench/p2p_stream" exchange "$n")
     bytes=$(cat "$work/run/trace/traces/"*.evt | wc -c)
-    events=$((4 * n * 6)) # per rank and round: Enter, Send or Recv, Leave, twice
+    events=$((4 * n * 4)) # per rank and send: Enter, Send, Recv, Leave of a Sendrecv
     awk -v n="$n" -v p="$plain" -v t="$traced" -v b="$bytes" -v e="$events" 'BEGIN {
         printf "%9d %12.1f %12.1f %10.1f %9.1f\n", n, p / 1024, t / 1024, b / 1e6, b / e }'
 done

@@ -7,7 +7,7 @@
  * innermost open region. The log of a rank that was stopped ends at the last record that
  * passes (a record cut short by SIGKILL, or events newer than the last saved definitions);
  * regions still open there are left at the last time stamp, so that OTF2 readers see
- * whole calls. OTF2 writes through a bounded pool (8 chunks per buffer), flushing to disk
+ * whole calls. OTF2 writes through a bounded pool (2 chunks per buffer), flushing to disk
  * when it is used up, so converting a long log takes no more memory than a short one.
  */
 #include <stdio.h>
@@ -19,7 +19,7 @@
 #include "trc_convert.h"
 #include "trc_log.h"
 
-#define POOL_CHUNKS 8
+#define POOL_CHUNKS 2
 
 struct pool {
     void *chunks[POOL_CHUNKS];
