@@ -1,5 +1,5 @@
 /* consistency.c: before the replay, do the ranks' traces promise each other the same
- * communication? (Included by analyze.c, whose definitions it reads.) The replay waits for
+ * communication? (It reads the definitions of defs.c.) The replay waits for
  * every message and collective the trace records, so a damaged or mixed-up trace would
  * hang it; checked here, such a trace stops with one line instead:
  *  - point-to-point: for every pair of ranks, the messages A's trace sends to B and those
@@ -8,6 +8,13 @@
  *    (kind and root, one-sided fences included) hash to the same value.
  * Both are summed or chained over the first pass that reads the events anyway.
  */
+#include <mpi.h>
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
 
 struct consistency {
     uint64_t *sent, *received; /* per world rank: count << 40 | hash of (comm, tag), summed */
@@ -93,7 +100,7 @@ static OTF2_CallbackCode check_fence(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
 }
 
 /* The first pass's callbacks. */
-static void consistency_callbacks(OTF2_EvtReaderCallbacks *ec)
+void consistency_callbacks(OTF2_EvtReaderCallbacks *ec)
 {
     check.sent = calloc(size, sizeof *check.sent);
     check.received = calloc(size, sizeof *check.received);
@@ -108,7 +115,7 @@ static void consistency_callbacks(OTF2_EvtReaderCallbacks *ec)
 
 /* Collective: returns when the traces agree; else stops every rank with a message naming
  * the first disagreement found (by the lowest rank that found one). */
-static void consistency_verdict(const char *run)
+void consistency_verdict(const char *run)
 {
     uint64_t *promised = calloc(size, sizeof *promised);
     MPI_Alltoall(check.sent, 1, MPI_UINT64_T, promised, 1, MPI_UINT64_T, MPI_COMM_WORLD);

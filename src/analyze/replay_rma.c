@@ -1,5 +1,5 @@
-/* replay_rma.c: the one-sided part of the replay (included by analyze.c, whose replay state
- * it shares). Definitions are the Scalasca RMA paper's (Hermanns et al.):
+/* replay_rma.c: the one-sided part of the replay (analyze.h: the replay state it shares).
+ * Definitions are the Scalasca RMA paper's (Hermanns et al.):
  *  - Wait at Fence: at a synchronizing fence (every enter before any exit), the latest enter
  *    minus the own enter; Early Fence, its sub-pattern: from the own enter to the exit of
  *    the latest transfer any origin made toward this rank in the closing epoch (counted even
@@ -16,9 +16,15 @@
  * post -> start, tag 2: complete -> wait) and by collectives for fences; in the paper they
  * travel by one-sided operations, which give the same values.
  */
+#include <mpi.h>
+#include <otf2/otf2.h>
+#include <stdlib.h>
+#include <string.h>
 
-static OTF2_CallbackCode on_rma_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef name,
-                                    OTF2_CommRef comm, OTF2_RmaWinFlag flags)
+#include "analyze.h"
+
+OTF2_CallbackCode on_rma_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm,
+                             OTF2_RmaWinFlag flags)
 {
     (void)u, (void)name, (void)flags;
     if (ENSURE(windows, windows_cap, self) != 0)
@@ -57,10 +63,9 @@ static int window_rank(const struct window *win, uint64_t world)
     return -1;
 }
 
-static OTF2_CallbackCode on_rma_fence(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                      OTF2_AttributeList *a, OTF2_CollectiveOp op,
-                                      OTF2_RmaSyncLevel level, OTF2_RmaWinRef w, uint32_t root,
-                                      uint64_t sent, uint64_t received)
+OTF2_CallbackCode on_rma_fence(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                               OTF2_AttributeList *a, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
+                               OTF2_RmaWinRef w, uint32_t root, uint64_t sent, uint64_t received)
 {
     (void)l, (void)pos, (void)u, (void)a, (void)op, (void)level, (void)root, (void)sent;
     (void)received;
@@ -83,9 +88,9 @@ static OTF2_CallbackCode on_rma_fence(OTF2_LocationRef l, OTF2_TimeStamp t, uint
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
-                                           void *u, OTF2_AttributeList *a, OTF2_RmaSyncLevel lvl,
-                                           OTF2_RmaWinRef w, OTF2_GroupRef group)
+OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                    OTF2_AttributeList *a, OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef w,
+                                    OTF2_GroupRef group)
 {
     (void)l, (void)t, (void)pos, (void)u, (void)a, (void)lvl;
     struct window *win = window(w);
@@ -157,33 +162,33 @@ static void transfer(OTF2_RmaWinRef w, uint32_t remote)
     }
 }
 
-static OTF2_CallbackCode on_rma_put(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                    OTF2_AttributeList *a, OTF2_RmaWinRef w, uint32_t remote,
-                                    uint64_t bytes, uint64_t id)
+OTF2_CallbackCode on_rma_put(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                             OTF2_AttributeList *a, OTF2_RmaWinRef w, uint32_t remote,
+                             uint64_t bytes, uint64_t id)
 {
     (void)l, (void)t, (void)pos, (void)u, (void)a, (void)bytes, (void)id;
     transfer(w, remote);
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_rma_get(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                    OTF2_AttributeList *a, OTF2_RmaWinRef w, uint32_t remote,
-                                    uint64_t bytes, uint64_t id)
+OTF2_CallbackCode on_rma_get(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                             OTF2_AttributeList *a, OTF2_RmaWinRef w, uint32_t remote,
+                             uint64_t bytes, uint64_t id)
 {
     return on_rma_put(l, t, pos, u, a, w, remote, bytes, id);
 }
 
-static OTF2_CallbackCode on_rma_atomic(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
-                                       OTF2_AttributeList *a, OTF2_RmaWinRef w, uint32_t remote,
-                                       OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
-                                       uint64_t id)
+OTF2_CallbackCode on_rma_atomic(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                OTF2_AttributeList *a, OTF2_RmaWinRef w, uint32_t remote,
+                                OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
+                                uint64_t id)
 {
     (void)type, (void)received;
     return on_rma_put(l, t, pos, u, a, w, remote, sent, id);
 }
 
 /* At the leave of a one-sided call: remember when the start or the transfer ended. */
-static void rma_leave(uint64_t t)
+void rma_leave(uint64_t t)
 {
     if (!cur.win)
         return;

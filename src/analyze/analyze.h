@@ -1,0 +1,173 @@
+/* analyze.h: what the files of mpilens-analyze share: the global definitions read from
+ * the trace (defs.c), the replay's state (replay_calls.c: the call being replayed on each
+ * location, and the waits charged), and each pattern family's callbacks (replay_p2p.c,
+ * replay_coll.c, replay_rma.c), the consistency check (consistency.c) and the results
+ * (results.c). analyze.c reads the trace and drives the replay.
+ */
+#ifndef ANALYZE_H
+#define ANALYZE_H
+
+#include <mpi.h>
+#include <otf2/otf2.h>
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "clock_fix.h"
+
+enum pattern {
+    LATE_SENDER,
+    LATE_RECEIVER,
+    WAIT_NXN,
+    WAIT_BARRIER,
+    LATE_BROADCAST,
+    EARLY_REDUCE,
+    EARLY_SCAN,
+    WAIT_AT_FENCE,
+    EARLY_FENCE,
+    LATE_POST,
+    EARLY_TRANSFER,
+    EARLY_WAIT,
+    LATE_COMPLETE,
+    MPI_TIME,
+    PATTERNS
+};
+extern const char *const pattern_names[PATTERNS];
+extern int rank, size;
+
+/* The global definitions, in tables indexed by OTF2's (dense) ids and grown as definitions
+ * arrive; an id above ANALYZE_MAX_ID is taken for corruption (the reader stops). */
+#define ANALYZE_MAX_ID (1u << 24)
+/* What the replay must know of a region, classified once from its name at its definition. */
+enum region_kind { OTHER_CALL, SYNCHRONOUS_SEND, WIN_POST, WIN_START, WIN_COMPLETE, WIN_WAIT };
+struct region {
+    char *name;
+    enum region_kind kind;
+    int phase; /* the phase a user region (MPI_Pcontrol) opens; 0: an MPI region */
+    int tool;  /* the trace's own work (its buffer flush): not the application's time */
+};
+struct group {
+    uint64_t *members; /* world ranks */
+    uint32_t size;
+};
+struct comm {
+    uint32_t group, defined;
+    MPI_Comm forward, backward, rma; /* replay copies (MPI_COMM_NULL: not a member) */
+};
+extern char **strings;
+extern struct region *regions;
+extern struct group *groups;
+extern struct comm *comms;
+extern uint32_t nstrings, nregions, ngroups, ncomms; /* 1 + the largest id defined */
+extern uint32_t strings_cap, regions_cap, groups_cap, comms_cap;
+extern uint32_t unknown_region;                /* stands for an event's undefined region id */
+extern int *phase_region, nphases, phases_cap; /* phase -> its user region; 0: outside */
+extern int phase_stack[64], phase_depth;
+extern struct clock_fix clock_fix; /* this rank's clock to rank 0's */
+/* This rank's locations (its threads: thread 0 is location `rank`), from the global
+ * definitions; states[i] is the call state of my_locations[i]. */
+extern uint64_t *my_locations;
+extern uint32_t nmy, my_cap;
+
+/* Makes (*table)[id] exist (zeroed), doubling the capacity *cap; 0, or -1 if id is beyond
+ * ANALYZE_MAX_ID or memory ran out. */
+int ensure(void **table, uint32_t *cap, uint32_t id, size_t elem);
+#define ENSURE(table, cap, id) ensure((void **)&(table), &(cap), (id), sizeof *(table))
+/* The members of group g (world ranks) and their number in *n; NULL if g is undefined. */
+const uint64_t *group_of(uint32_t g, uint32_t *n);
+/* The global definitions' callbacks (defs.c, replay_rma.c), and the replay communicators
+ * and severity table made once they are read. */
+void defs_callbacks(OTF2_GlobalDefReaderCallbacks *gdc);
+OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset, double deviation);
+OTF2_CallbackCode on_rma_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm,
+                             OTF2_RmaWinFlag flags);
+void make_replay_comms(void);
+/* Prints the message on rank 0 and ends every rank with status 2. */
+void die(const char *fmt, const char *arg);
+
+/* ---- the replay's state (replay_calls.c) ---- */
+
+/* The call being replayed on one location (thread) of this rank (MPI calls do not nest on
+ * a thread); `cur` is the one of the location whose event is being replayed. */
+struct call_state {
+    uint32_t region;
+    uint64_t enter;
+    uint64_t remote; /* the timestamp that bounds the wait, 0 if none */
+    int pattern;     /* what waits, or -1 */
+    int synchronous; /* the region is MPI_Ssend / MPI_Issend */
+    int phase;       /* the innermost user region around the call */
+    int strict;      /* count the wait only if the remote time falls inside the call */
+    int sub_pattern; /* a sub-pattern's interval inside the call, or -1 */
+    uint64_t sub_from, sub_until;
+    struct window *win; /* one-sided: the window of a transfer or of MPI_Win_start */
+    uint32_t target;    /* the transfer's target (rank in the window) */
+};
+extern struct call_state one_state, *cur_p, *states;
+#define cur (*cur_p)
+
+/* Replay state of a window: its communicator, the access epoch's post times and the exit
+ * time of the latest transfer toward each target (since the last fence or start). */
+struct window {
+    uint32_t comm, members;
+    uint64_t *post_enter, *last_op, post_max, start_leave;
+};
+extern struct window *windows;
+extern uint32_t windows_cap;
+extern uint64_t first_enter, last_leave, trace_length;
+/* Seconds per pattern x region x phase, allocated once the definitions are read. */
+extern double *severity;
+#define SEVERITY(p, r, ph) severity[((size_t)(p) * (nregions + 1) + (r)) * nphases + (ph)]
+/* Each wait of at least a microsecond, for the picture (`mpilens export` marks them); at
+ * most MAX_INTERVALS per rank, the severities count them all. */
+struct wait_interval {
+    int32_t pattern, region;
+    uint64_t from, until; /* timestamps on rank 0's clock */
+};
+#define MAX_INTERVALS 1000000
+extern struct wait_interval *intervals;
+extern size_t nintervals, intervals_cap;
+
+/* The current call waits for REMOTE under PATTERN (the latest remote time wins). */
+void later(uint64_t remote, int pattern);
+
+/* ---- event callbacks, in the local reader's form ---- */
+
+#define EVENT_ARGS                                                                                 \
+    OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u, OTF2_AttributeList *a
+OTF2_CallbackCode on_enter(EVENT_ARGS, OTF2_RegionRef region);
+OTF2_CallbackCode on_leave(EVENT_ARGS, OTF2_RegionRef region);
+OTF2_CallbackCode on_send(EVENT_ARGS, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len);
+OTF2_CallbackCode on_isend(EVENT_ARGS, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len,
+                           uint64_t id);
+OTF2_CallbackCode on_isend_complete(EVENT_ARGS, uint64_t id);
+OTF2_CallbackCode on_recv(EVENT_ARGS, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len);
+OTF2_CallbackCode on_irecv(EVENT_ARGS, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len,
+                           uint64_t id);
+OTF2_CallbackCode on_collective_end(EVENT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                    uint32_t root, uint64_t sent, uint64_t received);
+OTF2_CallbackCode on_rma_fence(EVENT_ARGS, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
+                               OTF2_RmaWinRef w, uint32_t root, uint64_t sent, uint64_t received);
+OTF2_CallbackCode on_rma_group_sync(EVENT_ARGS, OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef w,
+                                    OTF2_GroupRef group);
+OTF2_CallbackCode on_rma_put(EVENT_ARGS, OTF2_RmaWinRef w, uint32_t remote, uint64_t bytes,
+                             uint64_t id);
+OTF2_CallbackCode on_rma_get(EVENT_ARGS, OTF2_RmaWinRef w, uint32_t remote, uint64_t bytes,
+                             uint64_t id);
+OTF2_CallbackCode on_rma_atomic(EVENT_ARGS, OTF2_RmaWinRef w, uint32_t remote,
+                                OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
+                                uint64_t id);
+/* At the Leave of a call: what one-sided state the call closes (replay_rma.c). */
+void rma_leave(uint64_t t);
+/* Sends two timestamps to PEER without waiting (at most a window of them in flight). */
+void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm);
+/* After the replay: the point-to-point sends still in flight completed (replay_p2p.c). */
+void p2p_finish(void);
+
+/* ---- before and after the replay ---- */
+
+/* The consistency check's callbacks for the first pass, and its collective verdict. */
+void consistency_callbacks(OTF2_EvtReaderCallbacks *ec);
+void consistency_verdict(const char *run);
+/* Rank 0 writes every rank's waits into RUN's database; TRACED: the traced run's length. */
+int write_results(const char *run, double traced);
+
+#endif

@@ -1,0 +1,148 @@
+/* replay_p2p.c: point-to-point in the replay. A send sends its call's enter time (and
+ * whether it is synchronous) to the receiver on the forward copy of the communicator, with
+ * the recorded tag; the receiver gets it at the receive (or the wait completing it): Late
+ * Sender. A synchronous send gets the receiver's enter time back on the backward copy: Late
+ * Receiver.
+ */
+#include <mpi.h>
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+static uint64_t (*pending_send)[4]; /* id, peer, comm, tag of synchronous isends in flight */
+static size_t npending;
+static MPI_Request *sends; /* the replay's sends in flight (send_pair) */
+static uint64_t (*payloads)[2];
+static int *free_slots, nfree;
+
+/* Sends two timestamps without waiting, at most SEND_WINDOW in flight: when the window is
+ * full, the replay waits for some to complete (MPI_Waitsome). A sender far ahead of its
+ * receiver would otherwise pile up requests the library walks at every progress call
+ * (quadratic time) and memory without bound. The messages are small enough to be sent
+ * eagerly, so they complete as the receiver's library makes progress in any call. */
+#define SEND_WINDOW 256
+void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm)
+{
+    if (!sends) {
+        sends = malloc(SEND_WINDOW * sizeof *sends);
+        payloads = malloc(SEND_WINDOW * sizeof *payloads);
+        free_slots = malloc(SEND_WINDOW * sizeof *free_slots);
+        for (int i = 0; i < SEND_WINDOW; i++) {
+            sends[i] = MPI_REQUEST_NULL;
+            free_slots[nfree++] = i;
+        }
+    }
+    if (nfree == 0) {
+        int done = 0;
+        static MPI_Status statuses[SEND_WINDOW]; /* (MPICH's STATUSES_IGNORE upsets GCC) */
+        MPI_Waitsome(SEND_WINDOW, sends, &done, free_slots, statuses);
+        nfree = done > 0 ? done : 0;
+    }
+    int slot = free_slots[--nfree];
+    payloads[slot][0] = a;
+    payloads[slot][1] = b;
+    MPI_Isend(payloads[slot], 2, MPI_UINT64_T, peer, tag, comm, &sends[slot]);
+}
+
+static void send_time(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+{
+    send_pair(cur.enter, (uint64_t)cur.synchronous, (int)peer, (int)tag, comms[comm].forward);
+}
+
+/* For a synchronous send: the receiver's enter time, sent back when it received. */
+static void receiver_echo(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+{
+    uint64_t remote;
+    MPI_Recv(&remote, 1, MPI_UINT64_T, (int)peer, (int)tag, comms[comm].backward,
+             MPI_STATUS_IGNORE);
+    later(remote, LATE_RECEIVER);
+}
+
+OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                          OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
+                          uint64_t len)
+{
+    (void)pos;
+    (void)l, (void)t, (void)u, (void)a, (void)len;
+    if (comm >= ncomms)
+        return OTF2_CALLBACK_SUCCESS;
+    send_time(peer, comm, tag);
+    if (cur.synchronous)
+        receiver_echo(peer, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                           OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
+                           uint64_t len, uint64_t id)
+{
+    (void)pos;
+    (void)l, (void)t, (void)u, (void)a, (void)len;
+    if (comm >= ncomms)
+        return OTF2_CALLBACK_SUCCESS;
+    send_time(peer, comm, tag);
+    if (cur.synchronous) {
+        pending_send = realloc(pending_send, (npending + 1) * sizeof *pending_send);
+        pending_send[npending][0] = id;
+        pending_send[npending][1] = peer;
+        pending_send[npending][2] = comm;
+        pending_send[npending++][3] = tag;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                    OTF2_AttributeList *a, uint64_t id)
+{
+    (void)pos;
+    (void)l, (void)t, (void)u, (void)a;
+    for (size_t i = 0; i < npending; i++) {
+        if (pending_send[i][0] == id) {
+            receiver_echo((uint32_t)pending_send[i][1], (OTF2_CommRef)pending_send[i][2],
+                          (uint32_t)pending_send[i][3]);
+            memcpy(pending_send[i], pending_send[--npending], sizeof *pending_send);
+            break; /* the table holds the synchronous sends in flight only */
+        }
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void receive(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+{
+    uint64_t p[2];
+    MPI_Recv(p, 2, MPI_UINT64_T, (int)peer, (int)tag, comms[comm].forward, MPI_STATUS_IGNORE);
+    later(p[0], LATE_SENDER);
+    if (p[1])
+        MPI_Send(&cur.enter, 1, MPI_UINT64_T, (int)peer, (int)tag, comms[comm].backward);
+}
+
+OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                          OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
+                          uint64_t len)
+{
+    (void)pos;
+    (void)l, (void)t, (void)u, (void)a, (void)len;
+    if (comm < ncomms)
+        receive(peer, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
+                           OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
+                           uint64_t len, uint64_t id)
+{
+    (void)id;
+    return on_recv(l, t, pos, u, a, peer, comm, tag, len);
+}
+
+void p2p_finish(void)
+{
+    if (sends) {
+        MPI_Status *statuses = malloc(SEND_WINDOW * sizeof *statuses);
+        MPI_Waitall(SEND_WINDOW, sends, statuses);
+        free(statuses);
+    }
+}

@@ -1,0 +1,137 @@
+/* results.c: rank 0 gathers every rank's nonzero waits (and wait intervals) and writes them
+ * into the run database (tables waits, wait_intervals; docs/database.md).
+ */
+#include <mpi.h>
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "rundb.h"
+
+const char *const pattern_names[PATTERNS] = {"Late Sender",    "Late Receiver",
+                                             "Wait at N x N",  "Wait at Barrier",
+                                             "Late Broadcast", "Early Reduce",
+                                             "Early Scan",     "Wait at Fence",
+                                             "Early Fence",    "Late Post",
+                                             "Early Transfer", "Early Wait",
+                                             "Late Complete",  "MPI"};
+/* One nonzero severity, as it travels to rank 0. */
+struct wait_entry {
+    int32_t pattern, region, phase;
+    double seconds;
+};
+
+/* Gathers every rank's BYTES of MINE on rank 0: returns them there (malloc'ed), with
+ * per-rank byte counts and offsets in *counts and *displs; NULL elsewhere. */
+static void *gather_bytes(const void *mine, size_t bytes, int **counts, int **displs)
+{
+    int n = (int)bytes, total = 0;
+    *counts = rank == 0 ? calloc(size, sizeof **counts) : NULL;
+    *displs = rank == 0 ? calloc(size, sizeof **displs) : NULL;
+    MPI_Gather(&n, 1, MPI_INT, *counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int r = 0; rank == 0 && r < size; r++) {
+        (*displs)[r] = total;
+        total += (*counts)[r];
+    }
+    char *all = rank == 0 ? malloc((size_t)total + 1) : NULL;
+    MPI_Gatherv(mine, n, MPI_BYTE, all, *counts, *displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    return all;
+}
+
+static int write_intervals(sqlite3 *db, const struct wait_interval *all, const int *counts,
+                           const int *displs)
+{
+    sqlite3_stmt *st;
+    int rc = 0;
+    sqlite3_prepare_v2(db, "INSERT INTO wait_intervals VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
+    for (int r = 0; r < size && rc == 0; r++)
+        for (int i = 0; i < counts[r] / (int)sizeof *all; i++) {
+            const struct wait_interval *w = &all[displs[r] / (int)sizeof *all + i];
+            sqlite3_bind_int(st, 1, r);
+            sqlite3_bind_text(st, 2, pattern_names[w->pattern], -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 3, regions[w->region].name, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 4, (sqlite3_int64)w->from);
+            sqlite3_bind_int64(st, 5, (sqlite3_int64)w->until);
+            rc |= sqlite3_step(st) != SQLITE_DONE;
+            sqlite3_reset(st);
+        }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Rank 0 gathers every rank's nonzero severities, its wait intervals and the traced time,
+ * and writes them into the run database: tables waits, wait_intervals and wait_times. */
+int write_results(const char *run, double traced)
+{
+    struct wait_entry *mine = NULL;
+    int n = 0;
+    for (int p = 0; p < PATTERNS; p++)
+        for (uint32_t g = 0; g <= nregions; g++)
+            for (int ph = 0; ph < nphases; ph++)
+                if (SEVERITY(p, g, ph) > 0) {
+                    mine = realloc(mine, (n + 1) * sizeof *mine);
+                    mine[n++] = (struct wait_entry){p, (int32_t)g, ph, SEVERITY(p, g, ph)};
+                }
+    int *counts, *displs, *icounts, *idispls;
+    double *times = rank == 0 ? calloc(size, sizeof *times) : NULL;
+    struct wait_entry *all = gather_bytes(mine, n * sizeof *mine, &counts, &displs);
+    struct wait_interval *spans =
+        gather_bytes(intervals, nintervals * sizeof *intervals, &icounts, &idispls);
+    MPI_Gather(&traced, 1, MPI_DOUBLE, times, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    free(mine);
+    if (rank != 0)
+        return 0;
+    struct rundb db;
+    char err[1024];
+    if (rundb_begin(&db, run, err, sizeof err) != 0) {
+        fprintf(stderr, "mpilens: analyze: %s\n", err);
+        return 2;
+    }
+    int rc = rundb_exec(
+        db.db,
+        "DROP TABLE IF EXISTS waits; DROP TABLE IF EXISTS wait_times;"
+        "DROP TABLE IF EXISTS wait_intervals;"
+        "CREATE TABLE waits (pattern TEXT, region TEXT, rank INTEGER, seconds REAL, phase TEXT);"
+        "CREATE TABLE wait_times (rank INTEGER PRIMARY KEY, seconds REAL);"
+        "CREATE TABLE wait_intervals (rank INTEGER, pattern TEXT, region TEXT, start INTEGER,"
+        "  end INTEGER);",
+        err, sizeof err);
+    if (rc == 0)
+        rc = write_intervals(db.db, spans, icounts, idispls);
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(db.db, "INSERT INTO waits VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
+    for (int r = 0; r < size && rc == 0; r++)
+        for (int i = 0; i < counts[r] / (int)sizeof *all; i++) {
+            const struct wait_entry *w = &all[displs[r] / (int)sizeof *all + i];
+            sqlite3_bind_text(st, 1, pattern_names[w->pattern], -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 2, regions[w->region].name, -1, SQLITE_STATIC);
+            sqlite3_bind_int(st, 3, r);
+            sqlite3_bind_double(st, 4, w->seconds);
+            if (w->phase)
+                sqlite3_bind_text(st, 5, regions[phase_region[w->phase]].name, -1, SQLITE_STATIC);
+            else
+                sqlite3_bind_null(st, 5);
+            rc |= sqlite3_step(st) != SQLITE_DONE;
+            sqlite3_reset(st);
+        }
+    sqlite3_finalize(st);
+    sqlite3_prepare_v2(db.db, "INSERT INTO wait_times VALUES (?, ?)", -1, &st, NULL);
+    for (int r = 0; r < size && rc == 0; r++) {
+        sqlite3_bind_int(st, 1, r);
+        sqlite3_bind_double(st, 2, times[r]);
+        rc |= sqlite3_step(st) != SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    if (rc != 0) {
+        rundb_abort(&db);
+        return 2;
+    }
+    return rundb_commit(&db, err, sizeof err) == 0 ? 0 : 2;
+}
+
+/* This rank's event reader (with its clock offsets read from its definitions), or NULL. */
+/* This rank's event reader, after its local definitions (clock offsets) are read; NULL on
+ * failure, with *defs_bad set and *defs_read records read if the definitions failed. */
