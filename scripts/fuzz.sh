@@ -30,6 +30,7 @@ for t in "${targets[@]}"; do
     matrix) build matrix "$root/fuzz/fuzz_matrix.c" "$root/src/cli/triples.c" "$root/src/cli/ompi_prof.c" -lm ;;
     trace) build trace "$root/fuzz/fuzz_trace.c" "$root/src/cli/export.c" "$root/src/cli/paths.c" "$root/src/db/rundb.c" \
                  "$root/src/common/trace_reader.c" "$root/src/common/trace_anchor.c" "$root/src/common/trace_check.c" \
+                 "$root/src/common/trace_defs.c" \
                  -lopen-trace-format2 -lsqlite3 -lm ;;
     db) build db "$root/fuzz/fuzz_db.c" "$root/src/cli/paths.c" "$root/src/db/rundb.c" \
               "$root/src/cli/"{report,report_query,report_text,report_html,report_waits}.c \

@@ -85,6 +85,21 @@ static int open_events(OTF2_Reader *reader, OTF2_EvtReader **readers, int *defs_
 /* ---- the replay reads this rank's threads merged in time (OTF2's global reader): each
  * callback of the local form, called with the state of its event's location ---- */
 
+/* Rank 0 says how far its replay got (a line the CLI shows on a terminal, and uses to
+ * tell a slow analysis from a stuck one), every second from the third on. */
+static uint64_t replayed, to_replay;
+static double replay_start, said_at;
+
+static void report_progress(void)
+{
+    double now = MPI_Wtime();
+    if (rank != 0 || now - replay_start < 2 || now - said_at < 1 || to_replay == 0)
+        return;
+    said_at = now;
+    fprintf(stderr, "mpilens-progress: %d\n", (int)(100.0 * replayed / to_replay));
+    fflush(stderr);
+}
+
 static struct call_state *state_of(OTF2_LocationRef l)
 {
     for (uint32_t i = 0; i < nmy; i++)
@@ -98,6 +113,8 @@ static struct call_state *state_of(OTF2_LocationRef l)
     static OTF2_CallbackCode merged_##NAME(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,          \
                                            OTF2_AttributeList *a, UNPAREN PARAMS)                  \
     {                                                                                              \
+        if (++replayed % 65536 == 0)                                                               \
+            report_progress();                                                                     \
         cur_p = state_of(l);                                                                       \
         return NAME(l, t, 0, u, a, UNPAREN ARGS);                                                  \
     }
@@ -128,6 +145,8 @@ MERGED(on_rma_atomic,
 /* Replays this rank's events (all its threads, in time order); 0, or -1 if reading failed. */
 static int replay(OTF2_Reader *reader, uint64_t *events)
 {
+    to_replay = *events;
+    replay_start = MPI_Wtime();
     OTF2_GlobalEvtReader *gr = OTF2_Reader_GetGlobalEvtReader(reader);
     if (!gr)
         return -1;
@@ -204,13 +223,8 @@ int main(int argc, char **argv)
                  anchor, (unsigned long long)ranks, size, (unsigned long long)ranks);
         die("%s", msg);
     }
-    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
-    OTF2_GlobalDefReaderCallbacks *gdc = OTF2_GlobalDefReaderCallbacks_New();
-    defs_callbacks(gdc);
-    OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, gdc, NULL);
     uint64_t n = 0;
-    int bad = OTF2_Reader_ReadAllGlobalDefinitions(reader, gdr, &n) != OTF2_SUCCESS;
-    OTF2_GlobalDefReaderCallbacks_Delete(gdc);
+    int bad = read_definitions(reader, &n) != 0;
     int any_bad = 0;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_bad)
@@ -263,11 +277,12 @@ int main(int argc, char **argv)
     MPI_Reduce(&traced, &max_traced, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     uint64_t all_events = 0;
     MPI_Reduce(&events, &all_events, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank == 0 && rc == 0)
-        printf("mpilens: analysis of %llu events on %d ranks in %.3f s (%.1f %% of the traced "
-               "%.3f s); results in %s/mpilens.db (mpilens report --waits)\n",
-               (unsigned long long)all_events, size, t, max_traced > 0 ? 100 * t / max_traced : 0,
-               max_traced, argv[1]);
+    if (rank == 0 && rc == 0) /* on stderr, behind the progress lines: the CLI prints it */
+        fprintf(stderr,
+                "mpilens: analysis of %llu events on %d ranks in %.3f s (%.1f %% of the traced "
+                "%.3f s); results in %s/mpilens.db (mpilens report --waits)\n",
+                (unsigned long long)all_events, size, t, max_traced > 0 ? 100 * t / max_traced : 0,
+                max_traced, argv[1]);
     MPI_Finalize();
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "clock_fix.h"
+#include "trace_defs.h"
 
 enum pattern {
     LATE_SENDER,
@@ -34,9 +35,7 @@ enum pattern {
 extern const char *const pattern_names[PATTERNS];
 extern int rank, size;
 
-/* The global definitions, in tables indexed by OTF2's (dense) ids and grown as definitions
- * arrive; an id above ANALYZE_MAX_ID is taken for corruption (the reader stops). */
-#define ANALYZE_MAX_ID (1u << 24)
+/* The global definitions as the replay needs them, indexed by OTF2's ids (defs.c). */
 /* What the replay must know of a region, classified once from its name at its definition. */
 enum region_kind { OTHER_CALL, SYNCHRONOUS_SEND, WIN_POST, WIN_START, WIN_COMPLETE, WIN_WAIT };
 struct region {
@@ -45,20 +44,14 @@ struct region {
     int phase; /* the phase a user region (MPI_Pcontrol) opens; 0: an MPI region */
     int tool;  /* the trace's own work (its buffer flush): not the application's time */
 };
-struct group {
-    uint64_t *members; /* world ranks */
-    uint32_t size;
-};
 struct comm {
     uint32_t group, defined;
     MPI_Comm forward, backward, rma; /* replay copies (MPI_COMM_NULL: not a member) */
 };
-extern char **strings;
 extern struct region *regions;
-extern struct group *groups;
 extern struct comm *comms;
-extern uint32_t nstrings, nregions, ngroups, ncomms; /* 1 + the largest id defined */
-extern uint32_t strings_cap, regions_cap, groups_cap, comms_cap;
+extern uint32_t nregions, ncomms; /* 1 + the largest id defined */
+extern uint32_t regions_cap, comms_cap;
 extern uint32_t unknown_region;                /* stands for an event's undefined region id */
 extern int *phase_region, nphases, phases_cap; /* phase -> its user region; 0: outside */
 extern int phase_stack[64], phase_depth;
@@ -68,18 +61,18 @@ extern struct clock_fix clock_fix; /* this rank's clock to rank 0's */
 extern uint64_t *my_locations;
 extern uint32_t nmy, my_cap;
 
-/* Makes (*table)[id] exist (zeroed), doubling the capacity *cap; 0, or -1 if id is beyond
- * ANALYZE_MAX_ID or memory ran out. */
-int ensure(void **table, uint32_t *cap, uint32_t id, size_t elem);
-#define ENSURE(table, cap, id) ensure((void **)&(table), &(cap), (id), sizeof *(table))
+/* Makes table[id] exist (zeroed), growing the capacity cap (src/common/trace_defs.h). */
+#define ENSURE(table, cap, id) TRACE_DEFS_ENSURE(table, cap, id)
 /* The members of group g (world ranks) and their number in *n; NULL if g is undefined. */
 const uint64_t *group_of(uint32_t g, uint32_t *n);
-/* The global definitions' callbacks (defs.c, replay_rma.c), and the replay communicators
- * and severity table made once they are read. */
-void defs_callbacks(OTF2_GlobalDefReaderCallbacks *gdc);
+/* Reads the global definitions of READER (the shared reader, then the tables above and
+ * this rank's locations); 0, or -1 if they are truncated or corrupt. */
+int read_definitions(OTF2_Reader *reader, uint64_t *read);
+/* The clock offsets of a location's local definitions. */
 OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset, double deviation);
-OTF2_CallbackCode on_rma_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm,
-                             OTF2_RmaWinFlag flags);
+/* Window W is defined on communicator COMM (replay_rma.c); 0, or -1 out of memory. */
+int rma_window_defined(uint32_t w, uint32_t comm);
+/* The replay communicators and the severity table, once the definitions are read. */
 void make_replay_comms(void);
 /* Prints the message on rank 0 and ends every rank with status 2. */
 void die(const char *fmt, const char *arg);

@@ -23,14 +23,12 @@
 
 #include "analyze.h"
 
-OTF2_CallbackCode on_rma_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm,
-                             OTF2_RmaWinFlag flags)
+int rma_window_defined(uint32_t w, uint32_t comm)
 {
-    (void)u, (void)name, (void)flags;
-    if (ENSURE(windows, windows_cap, self) != 0)
-        return OTF2_CALLBACK_INTERRUPT;
-    windows[self].comm = comm + 1; /* 0: undefined */
-    return OTF2_CALLBACK_SUCCESS;
+    if (ENSURE(windows, windows_cap, w) != 0)
+        return -1;
+    windows[w].comm = comm + 1; /* 0: undefined */
+    return 0;
 }
 
 /* The replay state of window W with this rank as a member, or NULL. */

@@ -74,13 +74,29 @@ static double traced_seconds(OTF2_Reader *reader)
 
 /* Copies our lines from fd to stderr as they come (each distinct line once) and returns
  * the others, held; *ours counts our lines. */
+static volatile sig_atomic_t progress = -1; /* percent of the replay done, -1: none said */
+
 static char *filter_errors(int fd, int *ours)
 {
     FILE *in = fdopen(dup(fd), "r");
     char line[8192], *held = NULL, *seen = NULL;
     size_t held_len = 0, seen_len = 0;
+    int terminal = isatty(STDERR_FILENO), shown = 0;
     while (in && fgets(line, sizeof line, in)) {
         size_t len = strlen(line);
+        int percent = 0;
+        if (sscanf(line, "mpilens-progress: %d", &percent) == 1) { /* rank 0, every second */
+            progress = percent;
+            if (terminal) {
+                fprintf(stderr, "\rmpilens: analyze: %d %% replayed", percent);
+                shown = 1;
+            }
+            continue;
+        }
+        if (shown) { /* the progress line ends before anything else is said */
+            fputc('\n', stderr);
+            shown = 0;
+        }
         int mine = strncmp(line, "mpilens", 7) == 0;
         if (mine && seen && strstr(seen, line))
             continue;
@@ -89,11 +105,16 @@ static char *filter_errors(int fd, int *ours)
         *buf = realloc(*buf, *used + len + 1);
         memcpy(*buf + *used, line, len + 1);
         *used += len;
-        if (mine) {
+        if (mine && strncmp(line, "mpilens: analysis of ", 21) == 0) {
+            fputs(line, stdout); /* the summary: where the results went */
+            fflush(stdout);
+        } else if (mine) {
             fputs(line, stderr);
             (*ours)++;
         }
     }
+    if (shown)
+        fputc('\n', stderr);
     if (in)
         fclose(in);
     free(seen);
@@ -241,11 +262,17 @@ int cli_analyze(int argc, char **argv)
     free(copy);
     if (timed_out) {
         free(held);
-        fprintf(stderr,
-                "mpilens: analyze: %s: the replay did not finish in %.0f s, so the ranks' "
-                "recorded communication does not match (a damaged or mixed-up trace?); give "
-                "--timeout SECONDS if the analysis needs longer\n",
-                run, timeout);
+        if (progress >= 0) /* it was advancing: slow, not stuck */
+            fprintf(stderr,
+                    "mpilens: analyze: %s: the replay was still advancing (%d %% done) when "
+                    "--timeout ended it after %.0f s; give a larger --timeout (0: never)\n",
+                    run, (int)progress, timeout);
+        else
+            fprintf(stderr,
+                    "mpilens: analyze: %s: the replay did not finish in %.0f s, so the ranks' "
+                    "recorded communication does not match (a damaged or mixed-up trace?); give "
+                    "--timeout SECONDS if the analysis needs longer\n",
+                    run, timeout);
         return 2;
     }
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 2;

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "clock_fix.h"
 #include "rundb.h"
+#include "trace_defs.h"
 #include "trace_reader.h"
 
 static const char usage[] =
@@ -24,18 +25,9 @@ static const char usage[] =
     "rank, MPI calls as slices, messages as arrows, wait states marked: all of them when\n"
     "`mpilens analyze RUN` ran first, else the Late Sender waits.\n";
 
-struct names {
-    char **text;
-    uint32_t n;
-};
-
 struct state {
     FILE *out;
-    struct names strings, regions, comm_name;
-    uint64_t **group_members; /* group -> world ranks */
-    uint32_t *group_size, ngroups;
-    uint32_t *comm_group, ncomms;
-    uint64_t offset;
+    struct trace_defs defs; /* the global definitions (src/common/trace_defs.h) */
     uint64_t enter_time[4096];
     struct clock_fix clock[4096]; /* per location */
     uint64_t reading;             /* location whose definitions are being read */
@@ -49,37 +41,9 @@ struct state {
     long analyzed; /* wait intervals marked from the analysis (then none computed here) */
 };
 
-/* Definition ids above this are taken for corruption (OTF2 numbers them densely). */
-#define EXPORT_MAX_ID (1u << 24)
-
-static void put(struct names *n, uint32_t id, const char *s)
-{
-    if (id >= n->n) {
-        n->text = realloc(n->text, (id + 1) * sizeof *n->text);
-        memset(n->text + n->n, 0, (id + 1 - n->n) * sizeof *n->text);
-        n->n = id + 1;
-    }
-    free(n->text[id]);
-    n->text[id] = strdup(s ? s : "");
-}
-
-static void names_free(struct names *n)
-{
-    for (uint32_t i = 0; i < n->n; i++)
-        free(n->text[i]);
-    free(n->text);
-}
-
 static void state_free(struct state *s)
 {
-    names_free(&s->strings);
-    names_free(&s->regions);
-    names_free(&s->comm_name);
-    for (uint32_t g = 0; g < s->ngroups; g++)
-        free(s->group_members[g]);
-    free(s->group_members);
-    free(s->group_size);
-    free(s->comm_group);
+    trace_defs_free(&s->defs);
     free(s->inflight);
 }
 
@@ -96,91 +60,23 @@ static void put_json_name(FILE *out, const char *name)
     }
 }
 
-static const char *get(const struct names *n, uint32_t id)
+/* The name of region ID, or "?" if it is not defined. */
+static const char *region_name(const struct state *s, uint32_t id)
 {
-    return id < n->n && n->text[id] ? n->text[id] : "?";
-}
-
-static OTF2_CallbackCode on_string(void *u, OTF2_StringRef self, const char *s)
-{
-    if (self >= EXPORT_MAX_ID)
-        return OTF2_CALLBACK_INTERRUPT;
-    put(&((struct state *)u)->strings, self, s);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
-                                   OTF2_StringRef canonical, OTF2_StringRef desc,
-                                   OTF2_RegionRole role, OTF2_Paradigm paradigm,
-                                   OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin,
-                                   uint32_t end)
-{
-    (void)canonical, (void)desc, (void)role, (void)paradigm, (void)flags, (void)file, (void)begin,
-        (void)end;
-    struct state *s = u;
-    if (self >= EXPORT_MAX_ID)
-        return OTF2_CALLBACK_INTERRUPT;
-    put(&s->regions, self, get(&s->strings, name));
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode on_group(void *u, OTF2_GroupRef self, OTF2_StringRef name,
-                                  OTF2_GroupType type, OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
-                                  uint32_t n, const uint64_t *members)
-{
-    (void)name, (void)type, (void)paradigm, (void)flags;
-    struct state *s = u;
-    if (self >= EXPORT_MAX_ID)
-        return OTF2_CALLBACK_INTERRUPT;
-    if (self >= s->ngroups) {
-        s->group_members = realloc(s->group_members, (self + 1) * sizeof *s->group_members);
-        s->group_size = realloc(s->group_size, (self + 1) * sizeof *s->group_size);
-        for (uint32_t g = s->ngroups; g <= self; g++) {
-            s->group_members[g] = NULL;
-            s->group_size[g] = 0;
-        }
-        s->ngroups = self + 1;
-    }
-    free(s->group_members[self]);
-    s->group_members[self] = malloc((n + 1) * sizeof(uint64_t));
-    memcpy(s->group_members[self], members, n * sizeof(uint64_t));
-    s->group_size[self] = n;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
-                                 OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
-{
-    (void)parent, (void)flags;
-    struct state *s = u;
-    if (self >= EXPORT_MAX_ID)
-        return OTF2_CALLBACK_INTERRUPT;
-    put(&s->comm_name, self, get(&s->strings, name));
-    if (self >= s->ncomms) {
-        s->comm_group = realloc(s->comm_group, (self + 1) * sizeof *s->comm_group);
-        for (uint32_t c = s->ncomms; c <= self; c++)
-            s->comm_group[c] = UINT32_MAX;
-        s->ncomms = self + 1;
-    }
-    s->comm_group[self] = group;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode on_clock(void *u, uint64_t resolution, uint64_t offset, uint64_t length,
-                                  uint64_t realtime)
-{
-    (void)resolution, (void)length, (void)realtime;
-    ((struct state *)u)->offset = offset;
-    return OTF2_CALLBACK_SUCCESS;
+    const struct trace_defs *d = &s->defs;
+    return id < d->nregions && d->regions[id].defined ? trace_defs_string(d, d->regions[id].name)
+                                                      : "?";
 }
 
 /* World rank (location) of rank r of communicator comm. */
 static uint64_t world(const struct state *s, uint32_t comm, uint32_t r)
 {
-    if (comm >= s->ncomms || s->comm_group[comm] >= s->ngroups)
-        return r;
-    uint32_t g = s->comm_group[comm];
-    return r < s->group_size[g] ? s->group_members[g][r] : r;
+    const struct trace_defs *d = &s->defs;
+    uint32_t n = 0;
+    const uint64_t *members = comm < d->ncomms && d->comms[comm].defined
+                                  ? trace_defs_group(d, d->comms[comm].group, &n)
+                                  : NULL;
+    return members && r < n ? members[r] : r;
 }
 
 static OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset,
@@ -198,7 +94,7 @@ static double us_at(const struct state *s, uint64_t loc, uint64_t t)
 {
     if (loc < 4096)
         t = clock_fix_apply(&s->clock[loc], t);
-    return ((double)t - (double)s->offset) / 1000.0;
+    return ((double)t - (double)s->defs.clock_offset) / 1000.0;
 }
 #define us(s, t) us_at(s, loc, t)
 
@@ -210,7 +106,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
     if (loc < 4096)
         s->enter_time[loc] = t;
     fprintf(s->out, ",\n{\"name\":\"");
-    put_json_name(s->out, get(&s->regions, region));
+    put_json_name(s->out, region_name(s, region));
     fprintf(s->out, "\",\"ph\":\"B\",\"ts\":%.3f,\"pid\":0,\"tid\":%llu}", us(s, t),
             (unsigned long long)loc);
     s->events++;
@@ -223,7 +119,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
     (void)a;
     struct state *s = u;
     fprintf(s->out, ",\n{\"name\":\"");
-    put_json_name(s->out, get(&s->regions, region));
+    put_json_name(s->out, region_name(s, region));
     fprintf(s->out, "\",\"ph\":\"E\",\"ts\":%.3f,\"pid\":0,\"tid\":%llu}", us(s, t),
             (unsigned long long)loc);
     return OTF2_CALLBACK_SUCCESS;
@@ -237,14 +133,14 @@ static void arrow(struct state *s, uint64_t id, uint64_t send_time, uint64_t dst
     fprintf(s->out,
             ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\","
             "\"id\":%llu,\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
-            (unsigned long long)id, ((double)recv_time - (double)s->offset) / 1000.0,
+            (unsigned long long)id, ((double)recv_time - (double)s->defs.clock_offset) / 1000.0,
             (unsigned long long)dst);
     if (blocking && send_time > entered && !s->analyzed)
         fprintf(s->out,
                 ",\n{\"name\":\"Late Sender\",\"cat\":\"wait\",\"ph\":\"X\",\"ts\":%.3f,"
                 "\"dur\":%.3f,\"pid\":0,\"tid\":%llu,\"cname\":\"terrible\"}",
-                ((double)entered - (double)s->offset) / 1000.0, (send_time - entered) / 1000.0,
-                (unsigned long long)dst);
+                ((double)entered - (double)s->defs.clock_offset) / 1000.0,
+                (send_time - entered) / 1000.0, (unsigned long long)dst);
 }
 
 static uint64_t fixed(const struct state *s, uint64_t loc, uint64_t t)
@@ -259,7 +155,7 @@ static void sent(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, uint32
     fprintf(s->out,
             ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%llu,"
             "\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
-            (unsigned long long)id, ((double)when - (double)s->offset) / 1000.0,
+            (unsigned long long)id, ((double)when - (double)s->defs.clock_offset) / 1000.0,
             (unsigned long long)loc);
     for (size_t i = 0; i < s->ninflight; i++) { /* a receive met first */
         struct message m = s->inflight[i];
@@ -366,7 +262,7 @@ static long mark_analyzed_waits(struct state *s, const char *run)
             fprintf(s->out,
                     "\",\"cat\":\"wait\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":0,"
                     "\"tid\":%d,\"cname\":\"%s\",\"args\":{\"in\":\"",
-                    (from - (double)s->offset) / 1000.0, (until - from) / 1000.0,
+                    (from - (double)s->defs.clock_offset) / 1000.0, (until - from) / 1000.0,
                     sqlite3_column_int(st, 0), wait_colour(pattern ? pattern : ""));
             put_json_name(s->out, region ? region : "?");
             fprintf(s->out, "\"}}");
@@ -434,17 +330,8 @@ int cli_export(int argc, char **argv)
         OTF2_Reader_Close(reader);
         return fail("%s", why);
     }
-    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
-    OTF2_GlobalDefReaderCallbacks *gdc = OTF2_GlobalDefReaderCallbacks_New();
-    OTF2_GlobalDefReaderCallbacks_SetStringCallback(gdc, on_string);
-    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gdc, on_region);
-    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gdc, on_group);
-    OTF2_GlobalDefReaderCallbacks_SetCommCallback(gdc, on_comm);
-    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gdc, on_clock);
-    OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, gdc, &s);
-    uint64_t defs = 0;
-    int bad = OTF2_Reader_ReadAllGlobalDefinitions(reader, gdr, &defs) != OTF2_SUCCESS;
-    OTF2_GlobalDefReaderCallbacks_Delete(gdc);
+    uint64_t defs = 0, ranks = trace_rank_count(reader, nloc);
+    int bad = trace_defs_read(reader, &s.defs, &defs) != 0;
     for (uint64_t l = 0; !bad && l < nloc; l++)
         bad |= OTF2_Reader_SelectLocation(reader, l) != OTF2_SUCCESS;
     bad = bad || OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS ||
@@ -484,11 +371,20 @@ int cli_export(int argc, char **argv)
     fprintf(s.out,
             "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
             "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"MPI\"}}");
-    for (uint64_t l = 0; l < nloc; l++)
+    for (uint64_t l = 0; l < nloc; l++) { /* "rank 3", "rank 3 thread 2": the location's name */
+        const char *name = l < s.defs.nlocations && s.defs.locations[l].defined
+                               ? trace_defs_string(&s.defs, s.defs.locations[l].name)
+                               : "";
         fprintf(s.out,
                 ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%llu,"
-                "\"args\":{\"name\":\"rank %llu\"}}",
-                (unsigned long long)l, (unsigned long long)l);
+                "\"args\":{\"name\":\"",
+                (unsigned long long)l);
+        if (strncmp(name, "MPI rank ", 9) == 0)
+            put_json_name(s.out, name + 4);
+        else
+            fprintf(s.out, "rank %llu", (unsigned long long)l);
+        fputs("\"}}", s.out);
+    }
     s.analyzed = mark_analyzed_waits(&s, run);
     OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(reader);
     OTF2_GlobalEvtReaderCallbacks *gec = OTF2_GlobalEvtReaderCallbacks_New();
@@ -516,7 +412,7 @@ int cli_export(int argc, char **argv)
     }
     printf("mpilens: %s written (%llu events of %llu ranks, %s); open it in "
            "https://ui.perfetto.dev\n",
-           chrome, (unsigned long long)read, (unsigned long long)nloc,
+           chrome, (unsigned long long)read, (unsigned long long)ranks,
            s.analyzed ? "wait states from mpilens analyze"
                       : "Late Sender waits; run mpilens analyze for all");
     return 0;
