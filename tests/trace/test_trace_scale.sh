@@ -39,5 +39,10 @@ check_eq "a trace made without mpilens run: analyze with no --launcher exits 0" 
 start=$(date +%s)
 out=$("$MPILENS" analyze stream 2>&1); status=$?
 check_eq "200,000 streamed messages: analyze exits 0" 0 $status
-check_eq "200,000 streamed messages are replayed in under 15 s (quadratic before: over 30 s)" 1 "$(($(date +%s) - start < 15))"
+# Timed on Open MPI only: 0.4 s there, over 30 s when the replay was quadratic; MPICH on
+# more ranks than cores polls so unevenly that a time bound says nothing (1 s to 60 s).
+if [ "$MPI_FLAVOR" = openmpi ]; then
+    check_eq "200,000 streamed messages are replayed in under 20 s (quadratic before: over 30 s)" 1 \
+        "$(($(date +%s) - start < 20))"
+fi
 finish
