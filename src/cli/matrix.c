@@ -100,6 +100,10 @@ int cli_matrix(int argc, char **argv)
     int rc = parse(argc, argv, &q);
     if (rc)
         return rc;
+    if (q.histogram >= 0 && strcmp(q.format, "text") != 0 && strcmp(q.format, "csv") != 0)
+        return fail("--histogram with --format '%s': histograms print as text or csv; give "
+                    "--format csv or leave --format out",
+                    q.format);
     char path[4096];
     sqlite3 *db;
     if ((rc = cli_open_db(q.db, "matrix", "monitor_matrix", "communication matrix", "monitor", &db,

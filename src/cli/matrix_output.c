@@ -138,11 +138,23 @@ int matrix_print_histogram(sqlite3 *db, const struct matrix_query *q, FILE *out)
     sqlite3_bind_int(st, 1, q->histogram);
     if (q->phase)
         sqlite3_bind_text(st, 2, q->phase, -1, SQLITE_STATIC);
-    fprintf(out, "point-to-point message sizes sent by rank %d\n%6s  %-21s %10s\n", q->histogram,
-            "PEER", "SIZE (bytes)", "MESSAGES");
+    int csv = strcmp(q->format, "csv") == 0;
+    if (csv)
+        fprintf(out, "peer,min_bytes,max_bytes,messages\n");
+    else
+        fprintf(out, "point-to-point message sizes sent by rank %d\n%6s  %-21s %10s\n",
+                q->histogram, "PEER", "SIZE (bytes)", "MESSAGES");
     int rows = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         int bin = sqlite3_column_int(st, 1);
+        if (csv) { /* bin 0: 0 bytes; bin b: 2^(b-1) to 2^b - 1 */
+            unsigned long long low = bin == 0 ? 0 : 1ULL << (bin - 1);
+            unsigned long long high = bin == 0 ? 0 : bin >= 64 ? ~0ULL : (1ULL << bin) - 1;
+            fprintf(out, "%d,%llu,%llu,%lld\n", sqlite3_column_int(st, 0), low, high,
+                    (long long)sqlite3_column_int64(st, 2));
+            rows++;
+            continue;
+        }
         char range[48];
         if (bin == 0)
             snprintf(range, sizeof range, "0");
@@ -156,7 +168,7 @@ int matrix_print_histogram(sqlite3 *db, const struct matrix_query *q, FILE *out)
         rows++;
     }
     sqlite3_finalize(st);
-    if (rows == 0)
+    if (rows == 0 && !csv)
         fprintf(out, "(rank %d sent no point-to-point message)\n", q->histogram);
     return 0;
 }

@@ -118,6 +118,10 @@ int cli_report(int argc, char **argv)
                               sizeof path)))
             return rc;
         rc = report_print_waits(db, q.rank, stdout);
+        if (rc == 0 && q.html && report_write_waits_html(db, q.rank, q.html) != 0)
+            rc = fail("--html %s: cannot write the file; choose a writable path", q.html);
+        else if (rc == 0 && q.html)
+            printf("\nmpilens: HTML report of the wait states in %s\n", q.html);
         sqlite3_close(db);
         return rc;
     }

@@ -35,6 +35,8 @@ int report_write_html(sqlite3 *db, const struct report_query *q, const struct re
                       const char *path);
 /* The wait-state table (report_waits.c); rank -1 for all. */
 int report_print_waits(sqlite3 *db, int rank, FILE *out);
+/* The same as an HTML page with a chart of the waiting time per pattern; 0 or -1. */
+int report_write_waits_html(sqlite3 *db, int rank, const char *path);
 /* "0-128", "129-1K", "32M+" */
 void report_bucket_label(long long lo, long long hi, char *out, size_t len);
 /* "12 B", "3.2 KiB" ... */

@@ -1,6 +1,7 @@
 /* report_html.c: `mpilens report --html FILE`: one self-contained HTML page (no scripts,
  * no network) with the report's tables and two SVG charts: time per communicator and
- * operation (horizontal bars) and calls per message-size bucket (histogram).
+ * operation (horizontal bars) and calls per message-size bucket (histogram). With --waits:
+ * the wait-state table and a chart of the waiting time per pattern.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -158,5 +159,47 @@ int report_write_html(sqlite3 *db, const struct report_query *q, const struct re
     fputs("<h2>Profile</h2>\n", f);
     table(f, rows);
     fputs("</body></html>\n", f);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+int report_write_waits_html(sqlite3 *db, int rank, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mpilens wait "
+          "states</title>\n<style>body{font-family:sans-serif;margin:2em}</style></head><body>\n"
+          "<h1>mpilens wait states</h1>\n<h2>Waiting time per pattern</h2>\n",
+          f);
+    sqlite3_stmt *st;
+    struct bar bars[64];
+    int n = 0;
+    sqlite3_prepare_v2(db,
+                       "SELECT pattern, SUM(seconds) FROM waits WHERE pattern NOT IN ('MPI', "
+                       "'Early Fence', 'Late Complete') AND (?1 < 0 OR rank = ?1) GROUP BY "
+                       "pattern ORDER BY 2 DESC",
+                       -1, &st, NULL);
+    sqlite3_bind_int(st, 1, rank);
+    while (n < 64 && st && sqlite3_step(st) == SQLITE_ROW) {
+        snprintf(bars[n].label, sizeof bars[n].label, "%s",
+                 (const char *)sqlite3_column_text(st, 0));
+        bars[n++].value = sqlite3_column_double(st, 1);
+    }
+    sqlite3_finalize(st);
+    if (n)
+        bar_chart(f, bars, n, "s (sum over ranks)");
+    else
+        fputs("<p>No waiting time was found.</p>\n", f);
+    fputs("<h2>Table</h2>\n<pre>", f);
+    char *text = NULL; /* the text report, escaped (region names come from the trace) */
+    size_t text_len = 0;
+    FILE *mem = open_memstream(&text, &text_len);
+    if (mem) {
+        report_print_waits(db, rank, mem);
+        fclose(mem);
+        html_text(f, text ? text : "");
+        free(text);
+    }
+    fputs("</pre>\n</body></html>\n", f);
     return fclose(f) == 0 ? 0 : -1;
 }

@@ -2,7 +2,8 @@
  *
  * Syntax of a config file: one `module NAME [key=value ...]` per line, in stack order;
  * `#` starts a comment; blank lines are ignored. Syntax of MPILENS_MODULES (and of
- * `mpilens run -m`): NAME[:key=value...] items separated by commas. Every error names
+ * `mpilens run -m`): NAME[:key=value...] items separated by commas; a value's own commas
+ * stay in it where a digit follows (buckets=128,1024). Every error names
  * the file and line (or the variable) and says what to write instead.
  */
 #define _GNU_SOURCE
@@ -85,9 +86,14 @@ int lens_modlist_parse_env(const char *value, struct lens_modlist *out, char *er
                  "(`mpilens modules` lists them) or unset it");
         rc = -1;
     }
-    /* strtok would skip empty items such as "a,,b"; walk commas by hand. */
+    /* strtok would skip empty items such as "a,,b"; walk commas by hand. A comma followed
+     * by a digit inside a value continues it: profile:buckets=128,1024,trace is two modules,
+     * profile with buckets=128,1024 and trace (no module name starts with a digit). */
     for (char *item = copy; rc == 0 && item; position++) {
         char *comma = strchr(item, ',');
+        while (comma && isdigit((unsigned char)comma[1]) &&
+               memchr(item, '=', (size_t)(comma - item)))
+            comma = strchr(comma + 1, ',');
         if (comma)
             *comma = '\0';
         char *name = strtok_r(item, ":", &save);

@@ -29,6 +29,11 @@ check_eq "threads: every send counted once, both modules in one database" "0,1,2
     "$("$MPILENS" matrix both --format csv | tail -n +2 | cut -d, -f2- | tr '\n' ' ')"
 check_eq "the profile of the same run is in the same file" "4000" \
     "$(sqlite3 both/mpilens.db "SELECT SUM(calls) FROM profile p JOIN operations o ON o.id = p.operation_id WHERE o.operation = 'Isend'")"
+check_eq "--histogram --format csv: rank 0's 2000 sends of 4 B, in the 4-7 B bin" \
+    "peer,min_bytes,max_bytes,messages 1,4,7,2000 " "$("$MPILENS" matrix both --histogram 0 --format csv | tr '\n' ' ')"
+refused "--histogram has no picture" \
+    "mpilens: matrix: --histogram with --format 'svg': histograms print as text or csv; give --format csv or leave --format out" \
+    "$MPILENS" matrix both --histogram 0 --format svg
 if [ "${HAVE_FORTRAN:-0}" = 1 ]; then
     "$MPILENS" run -m monitor -o fortran -- $MPIRUN -np 2 "$APPS/fring_f08" > /dev/null 2>&1
     check_eq "Fortran: 3 sends of 1 KiB each way (one from MPI_BOTTOM)" "0,1,3,3072 1,0,3,3072 " \

@@ -62,6 +62,11 @@ check_eq "MPILENS_BUCKETS=1000,10000: three buckets" "0 0 1000
 1 1001 10000
 2 10001 2147483647" "$(sqlite3 -separator ' ' run2/mpilens.db 'SELECT * FROM buckets')"
 check_eq "1 KiB sends now in bucket 1" "1" "$(sqlite3 run2/mpilens.db "SELECT DISTINCT bucket FROM profile p JOIN operations o ON o.id = p.operation_id WHERE o.operation = 'Send'")"
+# The same list in -m: its commas stay in the value where a digit follows.
+"$MPILENS" run -m profile:buckets=1000,10000,monitor -o run2m -- $MPIRUN -np 4 "$APPS/profile_app" "$WORK/f2m.out" > /dev/null 2>&1
+check_eq "-m profile:buckets=1000,10000,monitor: three buckets, and the monitor" "0 0 1000
+1 1001 10000
+2 10001 2147483647 1" "$(sqlite3 -separator ' ' run2m/mpilens.db 'SELECT * FROM buckets')$(sqlite3 run2m/mpilens.db "SELECT ' ' || (COUNT(*) > 0) FROM monitor_matrix")"
 out=$(MPILENS_BUCKETS=100,50 "$MPILENS" run -m profile -o run3 -- $MPIRUN -np 2 "$APPS/ring" 2>&1)
 check_has "bad MPILENS_BUCKETS refused" "$out" "mpilens: MPILENS_BUCKETS='100,50': '50' is not an increasing byte count; write e.g. 128,1024,8192"
 check_lacks "bad MPILENS_BUCKETS: application did not run" "$out" "ring ok"

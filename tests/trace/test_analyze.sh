@@ -73,6 +73,10 @@ check_match "the analysis says where the results went" "$(cat bcast.analyze)" \
 table=$("$MPILENS" report --waits bcast)
 check_match "report --waits: Table 2 shape, sub-patterns indented" "$table" "^      Late Broadcast +[0-9.]+ +[0-9.]+\$"
 in_range "report --waits: Late Broadcast is the three ranks' waits" "$table" "^      Late Broadcast " 3
+out=$("$MPILENS" report --waits bcast --html waits.html)
+check_has "report --waits --html says where the page went" "$out" "mpilens: HTML report of the wait states in waits.html"
+check_eq "the page charts and lists the waits" "1 1" \
+    "$(grep -c '<h1>mpilens wait states</h1>' waits.html) $(grep -c '>Late Broadcast</text>' waits.html)"
 check_match "report --waits --rank 0: the root did not wait" "$("$MPILENS" report --waits bcast --rank 0)" '^      Late Broadcast +0\.000000 +0\.00$'
 
 refused "no trace" "mpilens: analyze: $WORK/nothing/trace/traces.otf2: no readable trace; run with the trace module (mpilens run -m trace ...)" "$MPILENS" analyze "$WORK/nothing"
