@@ -2,6 +2,7 @@
  * reference mappings TreeMatch is compared with.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "place.h"
 
@@ -44,8 +45,9 @@ void place_coordinates(const struct place_topo *t, int leaf, int *host, int *pac
     *package = t->package_level >= 0 ? d[t->package_level] : 0;
     int from = t->package_level >= 0 ? t->package_level + 1 : t->host_level + 1;
     *core = 0;
-    for (int lv = from; lv < t->nlevels; lv++)
-        *core = *core * t->arity[lv] + d[lv];
+    for (int lv = from; lv < t->nlevels; lv++) /* the oversubscription's "slot" level shares */
+        if (strcmp(t->name[lv], "slot") != 0)  /* its core: it is no core of its own */
+            *core = *core * t->arity[lv] + d[lv];
 }
 
 void place_packed(int n, int *leaf)

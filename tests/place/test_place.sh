@@ -47,6 +47,14 @@ refused "database without a matrix" "mpilens: place: prof/mpilens.db has no comm
 refused "fewer cores than ranks" "mpilens: place: 4 ranks but the topology has 2 cores; give a larger topology or allow 2 ranks per core with --oversubscribe" "$MPILENS" place run --topology "core:2"
 out=$("$MPILENS" place run --topology "core:2" --oversubscribe)
 check_has "--oversubscribe: two ranks per core" "$out" "topology: core:2 (Core:2 slot:2), 4 cores; 4 ranks; metric bytes, kind all"
+"$MPILENS" place run --topology "core:2" --oversubscribe -o over > /dev/null
+check_eq "--oversubscribe: the rankfile puts two ranks on each of the 2 cores" "0:0 0:0 0:1 0:1" \
+    "$(sed -n 's/^rank [0-3]=[^ ]* slot=//p' over | sort | tr '\n' ' ' | sed 's/ $//')"
+if [ "$MPI_FLAVOR" = openmpi ]; then # the rankfile is Open MPI's; this machine's own topology
+    "$MPILENS" place run --oversubscribe -o here > /dev/null
+    out=$($MPIRUN --rankfile here -np 4 hostname 2>&1); status=$?
+    check_eq "--oversubscribe on this machine: mpirun accepts the rankfile" "0 4" "$status $(grep -c . <<<"$out")"
+fi
 echo "<not xml" > bad.xml
 refused "unreadable XML" "mpilens: place: bad.xml: cannot read this hwloc XML topology; export one with \`lstopo FILE.xml\` on the target machine" "$MPILENS" place run --topology bad.xml
 refused "bad synthetic description" "mpilens: place: --topology 'nodes:x': not an hwloc synthetic description; write e.g. \"node:4 package:2 core:4\"" "$MPILENS" place run --topology "nodes:x"
