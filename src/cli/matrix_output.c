@@ -84,32 +84,83 @@ void matrix_print_csv(const struct matrix *m, const struct matrix_query *q, FILE
                         m->bytes[(size_t)s * m->n + d]);
 }
 
+/* TEXT in an SVG or HTML text node. */
+static void xml_text(FILE *out, const char *text)
+{
+    for (; *text; text++)
+        if (*text == '<')
+            fputs("&lt;", out);
+        else if (*text == '>')
+            fputs("&gt;", out);
+        else if (*text == '&')
+            fputs("&amp;", out);
+        else
+            fputc(*text, out);
+}
+
+/* The fill of a cell holding V of MAX: white for 0, then light to dark blue. */
+static void shade_of(unsigned long long v, unsigned long long max, char *out, size_t len)
+{
+    int level = max && v ? (int)(215 - 175.0 * (double)v / (double)max) : 255;
+    snprintf(out, len, "rgb(%d,%d,255)", level, level);
+}
+
+/* A heatmap with rank labels on both axes (every rank up to 32, else every 8th, 32nd...),
+ * axis titles, a title naming the kind, metric and phase, and a colour scale with units. */
 void matrix_print_svg(const struct matrix *m, const struct matrix_query *q, FILE *out)
 {
-    int cell = m->n <= 32 ? 24 : m->n <= 128 ? 6 : 2, margin = 40, size = margin + cell * m->n + 10;
+    int cell = m->n <= 32 ? 24 : m->n <= 128 ? 6 : 2, left = 70, top = 70;
+    int side = cell * m->n, width = left + side + 150, height = top + side + 50;
+    int every = m->n <= 32 ? 1 : m->n <= 128 ? 8 : m->n <= 512 ? 32 : 128;
+    int bytes = strcmp(q->metric, "bytes") == 0;
+    const char *unit = bytes ? "bytes" : "messages";
     unsigned long long max = 0;
     for (int s = 0; s < m->n; s++)
         for (int d = 0; d < m->n; d++)
             max = value(m, q, s, d) > max ? value(m, q, s, d) : max;
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n", size,
-            size + 20);
     fprintf(out,
-            "<text x=\"%d\" y=\"14\" font-size=\"12\">%s %s (rows: senders, columns: "
-            "receivers; max %llu)</text>\n",
-            margin, q->kind, q->metric, max);
-    for (int s = 0; s < m->n; s++) {
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "font-family=\"sans-serif\">\n<text x=\"%d\" y=\"18\" font-size=\"14\">",
+            width, height, left);
+    xml_text(out, q->kind);
+    fprintf(out, " matrix: %s sent%s", unit, q->phase ? ", phase " : "");
+    if (q->phase)
+        xml_text(out, q->phase);
+    fprintf(out, ", %d ranks</text>\n", m->n);
+    fprintf(out, "<text x=\"%d\" y=\"40\" font-size=\"12\">receiver rank</text>\n",
+            left + side / 2 - 35);
+    fprintf(out,
+            "<text x=\"14\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 14 %d)\">"
+            "sender rank</text>\n",
+            top + side / 2 + 35, top + side / 2 + 35);
+    for (int i = 0; i < m->n; i += every) {
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">%d</text>\n",
+                left + i * cell + cell / 2, top - 6, i);
+        fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%d</text>\n",
+                left - 4, top + i * cell + cell / 2 + 4, i);
+    }
+    for (int s = 0; s < m->n; s++)
         for (int d = 0; d < m->n; d++) {
             unsigned long long v = value(m, q, s, d);
-            int shade = max ? (int)(255 - 200.0 * (double)v / (double)max) : 255;
+            char fill[32];
+            shade_of(v, max, fill, sizeof fill);
             fprintf(out,
-                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,255)\""
-                    "><title>%d to %d: %llu</title></rect>\n",
-                    margin + d * cell, margin + s * cell, cell, cell, v ? shade : 255,
-                    v ? shade : 255, s, d, v);
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+                    "stroke=\"#eee\"><title>rank %d to rank %d: %llu %s</title></rect>\n",
+                    left + d * cell, top + s * cell, cell, cell, fill, s, d, v, unit);
         }
-        if (cell >= 12)
-            fprintf(out, "<text x=\"4\" y=\"%d\" font-size=\"10\">%d</text>\n",
-                    margin + s * cell + cell - 6, s);
+    /* the colour scale: five steps from 0 to the largest cell */
+    int sx = left + side + 20;
+    fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>\n", sx, top - 6, unit);
+    for (int k = 0; k <= 4; k++) {
+        unsigned long long v = max * (unsigned long long)(4 - k) / 4;
+        char fill[32], label[32];
+        shade_of(v, max, fill, sizeof fill);
+        compact(v, bytes, label, sizeof label);
+        fprintf(out,
+                "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" fill=\"%s\" "
+                "stroke=\"#999\"/><text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>\n",
+                sx, top + k * 20, fill, sx + 22, top + k * 20 + 12, label);
     }
     fputs("</svg>\n", out);
 }
@@ -119,7 +170,7 @@ void matrix_print_html(const struct matrix *m, const struct matrix_query *q, FIL
     fprintf(out,
             "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mpilens matrix"
             "</title></head><body style=\"font-family:sans-serif\">\n<h1>%s %s matrix</h1>\n",
-            q->kind, q->metric);
+            q->kind, q->metric); /* (both from fixed lists) */
     matrix_print_svg(m, q, out);
     fputs("<pre>\n", out);
     matrix_print_csv(m, q, out);

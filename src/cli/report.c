@@ -29,7 +29,13 @@ static const char usage[] =
     "  --csv               comma-separated rows for scripts\n"
     "  --html FILE         also write an HTML page with the tables and charts\n"
     "  --waits             the wait states found by `mpilens analyze RUN` (Table 2 shape)\n"
-    "  -h, --help          this text\n";
+    "  -h, --help          this text\n"
+    "\n"
+    "Columns: CALLS counts calls summed over ranks, a collective once (divided by the\n"
+    "communicator's size) and a Sendrecv once per exchange (halved); with --rank, that\n"
+    "rank's own. MAX RANK s and AVG RANK s: a rank's total time in these calls, the largest\n"
+    "and the average over ranks. LONGEST s: the longest single call. VOLUME: bytes sent,\n"
+    "summed over ranks. CSV: the same, plus total_time_s (summed over ranks).\n";
 
 static int fail(const char *msg, const char *arg)
 {

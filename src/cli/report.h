@@ -17,7 +17,9 @@ struct report_row {
     char comm[64], members[256], op[48], kind[8];
     int comm_size, bucket;
     long long bucket_min, bucket_max, calls, volume;
-    double max_time, avg_time, total_time;
+    double max_time, avg_time, total_time; /* a rank's total time in the cell: largest,
+                                            * average, sum over ranks */
+    double longest;                        /* the longest single call */
 };
 
 struct report_rows {

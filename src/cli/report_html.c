@@ -43,26 +43,33 @@ static int by_value_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* Horizontal bars, the largest first (25 at most); the label column is as wide as the
+ * longest label, so no label runs into its bar. */
 static void bar_chart(FILE *f, struct bar *bars, int n, const char *unit)
 {
     qsort(bars, n, sizeof *bars, by_value_desc);
     if (n > 25)
         n = 25;
     double max = n ? bars[0].value : 0;
-    int h = 22 * n + 10;
-    fprintf(f, "<svg width=\"760\" height=\"%d\" role=\"img\">\n", h);
+    size_t longest = 0;
+    for (int i = 0; i < n; i++)
+        longest = strlen(bars[i].label) > longest ? strlen(bars[i].label) : longest;
+    int labels = 7 * (int)longest + 12, h = 22 * n + 10;
+    fprintf(f, "<svg width=\"%d\" height=\"%d\" role=\"img\">\n", labels + 480 + 220, h);
     for (int i = 0; i < n; i++) {
         double w = max > 0 ? 480 * bars[i].value / max : 0;
         fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"12\">", 22 * i + 16);
         html_text(f, bars[i].label);
         fprintf(f,
-                "</text><rect x=\"200\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"#3b7dd8\"/>"
+                "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"#3b7dd8\"/>"
                 "<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.6g %s</text>\n",
-                22 * i + 4, w, 206 + w, 22 * i + 16, bars[i].value, unit);
+                labels, 22 * i + 4, w, labels + 6 + w, 22 * i + 16, bars[i].value, unit);
     }
     fputs("</svg>\n", f);
 }
 
+/* Calls per message-size bucket: bars over an x axis of sizes (bytes) and a y axis of
+ * calls, with the largest count marked. */
 static void size_histogram(FILE *f, const struct report_rows *rows)
 {
     long long calls[64] = {0}, lo[64] = {0}, hi[64] = {0};
@@ -80,7 +87,17 @@ static void size_histogram(FILE *f, const struct report_rows *rows)
     long long max = 0;
     for (int b = 0; b < nb; b++)
         max = calls[b] > max ? calls[b] : max;
-    fprintf(f, "<svg width=\"%d\" height=\"230\" role=\"img\">\n", 90 * nb + 20);
+    int x0 = 60, width = x0 + 90 * nb + 20;
+    fprintf(f, "<svg width=\"%d\" height=\"260\" role=\"img\">\n", width);
+    fprintf(f,
+            "<line x1=\"%d\" y1=\"190\" x2=\"%d\" y2=\"190\" stroke=\"#333\"/>"
+            "<line x1=\"%d\" y1=\"15\" x2=\"%d\" y2=\"190\" stroke=\"#333\"/>\n"
+            "<text x=\"%d\" y=\"250\" font-size=\"12\">message size (bytes)</text>\n"
+            "<text x=\"14\" y=\"120\" font-size=\"12\" transform=\"rotate(-90 14 120)\">"
+            "calls</text>\n<text x=\"%d\" y=\"194\" font-size=\"11\" "
+            "text-anchor=\"end\">0</text>\n<text x=\"%d\" y=\"24\" font-size=\"11\" "
+            "text-anchor=\"end\">%lld</text>\n",
+            x0, width - 10, x0, x0, x0 + 90 * nb / 2 - 50, x0 - 4, x0 - 4, max);
     for (int b = 0; b < nb; b++) {
         double h = max > 0 ? 170.0 * calls[b] / max : 0;
         char label[32];
@@ -89,7 +106,7 @@ static void size_histogram(FILE *f, const struct report_rows *rows)
                 "<rect x=\"%d\" y=\"%.1f\" width=\"70\" height=\"%.1f\" fill=\"#d8823b\"/>"
                 "<text x=\"%d\" y=\"%.1f\" font-size=\"11\">%lld</text>"
                 "<text x=\"%d\" y=\"215\" font-size=\"11\">%s</text>\n",
-                10 + 90 * b, 190 - h, h, 12 + 90 * b, 186 - h, calls[b], 10 + 90 * b,
+                x0 + 10 + 90 * b, 190 - h, h, x0 + 12 + 90 * b, 186 - h, calls[b], x0 + 10 + 90 * b,
                 calls[b] || lo[b] || hi[b] ? label : "");
     }
     fputs("</svg>\n", f);
@@ -98,7 +115,8 @@ static void size_histogram(FILE *f, const struct report_rows *rows)
 static void table(FILE *f, const struct report_rows *rows)
 {
     fputs("<table><tr><th>communicator</th><th>size</th><th>operation</th><th>bucket</th>"
-          "<th>calls</th><th>max time (s)</th><th>avg time (s)</th><th>volume</th></tr>\n",
+          "<th>calls</th><th>max rank (s)</th><th>avg rank (s)</th><th>longest (s)</th>"
+          "<th>volume</th></tr>\n",
           f);
     for (int i = 0; i < rows->count; i++) {
         const struct report_row *r = &rows->rows[i];
@@ -109,10 +127,17 @@ static void table(FILE *f, const struct report_rows *rows)
         html_text(f, r->comm);
         fprintf(f, "</td><td>%d</td><td>", r->comm_size);
         html_text(f, r->op);
-        fprintf(f, "</td><td>%s</td><td>%lld</td><td>%.6f</td><td>%.6f</td><td>%s</td></tr>\n",
-                bucket, r->calls, r->max_time, r->avg_time, volume);
+        fprintf(f,
+                "</td><td>%s</td><td>%lld</td><td>%.6f</td><td>%.6f</td><td>%.6f</td><td>%s</td>"
+                "</tr>\n",
+                bucket, r->calls, r->max_time, r->avg_time, r->longest, volume);
     }
-    fputs("</table>\n", f);
+    fputs("</table>\n<p><b>calls</b>: summed over ranks, a collective counted once (divided by "
+          "the communicator's size) and a Sendrecv once per exchange (halved). <b>max rank</b> "
+          "and <b>avg rank</b>: a rank's total time in these calls, the largest and the "
+          "average over ranks. <b>longest</b>: the longest single call. <b>volume</b>: bytes "
+          "sent, summed over ranks.</p>\n",
+          f);
 }
 
 int report_write_html(sqlite3 *db, const struct report_query *q, const struct report_rows *rows,

@@ -12,7 +12,8 @@
 static const char base_sql[] =
     "SELECT c.name, c.size, c.members, o.operation, o.kind, p.bucket, b.min, b.max,"
     " SUM(p.calls), MAX(p.time), AVG(p.time), SUM(p.volume), SUM(p.time),"
-    " (SELECT SUM(q.volume) FROM profile q WHERE q.comm_id = c.id) AS comm_volume"
+    " (SELECT SUM(q.volume) FROM profile q WHERE q.comm_id = c.id) AS comm_volume,"
+    " MAX(p.max_time)"
     " FROM profile p JOIN communicators c ON c.id = p.comm_id"
     " JOIN operations o ON o.id = p.operation_id JOIN buckets b ON b.bucket = p.bucket"
     " WHERE (?1 IS NULL OR c.name = ?1) AND (?2 IS NULL OR o.operation = ?2)"
@@ -78,6 +79,7 @@ int report_query_rows(sqlite3 *db, const struct report_query *q, struct report_r
         r->avg_time = sqlite3_column_double(st, 10);
         r->volume = sqlite3_column_int64(st, 11);
         r->total_time = sqlite3_column_double(st, 12);
+        r->longest = sqlite3_column_double(st, 14);
         if (q->rank < 0) {
             if (strcmp(r->op, "Sendrecv") == 0)
                 r->calls /= 2;

@@ -124,16 +124,29 @@ static void print_row(const struct report_row *r, int with_comm, FILE *out)
     report_bytes(r->volume, volume, sizeof volume);
     if (with_comm)
         fprintf(out, "  %-10.10s", r->comm);
-    fprintf(out, "  %-22.22s %-11s %10lld %12.6f %12.6f %12s\n", r->op, bucket, r->calls,
-            r->max_time, r->avg_time, volume);
+    fprintf(out, "  %-20.20s %-11s %9lld %10.6f %10.6f %10.6f %9s\n", r->op, bucket, r->calls,
+            r->max_time, r->avg_time, r->longest, volume);
 }
 
 static void print_header(int with_comm, FILE *out)
 {
     if (with_comm)
         fprintf(out, "  %-10s", "COMM");
-    fprintf(out, "  %-22s %-11s %10s %12s %12s %12s\n", "OPERATION", "BUCKET", "CALLS",
-            "MAX TIME(s)", "AVG TIME(s)", "VOLUME");
+    fprintf(out, "  %-20s %-11s %9s %10s %10s %10s %9s\n", "OPERATION", "BUCKET", "CALLS",
+            "MAX RANK s", "AVG RANK s", "LONGEST s", "VOLUME");
+}
+
+/* What the columns mean, printed once under the tables (report --help says it too). */
+static void print_legend(const struct report_query *q, FILE *out)
+{
+    if (q->rank >= 0)
+        fprintf(out, "\nCALLS: this rank's own calls.\n");
+    else
+        fprintf(out, "\nCALLS: summed over ranks; a collective counted once (divided by the "
+                     "communicator's\n  size), a Sendrecv once per exchange (halved).\n");
+    fprintf(out, "MAX RANK / AVG RANK: a rank's total time in these calls, largest and average "
+                 "over ranks.\nLONGEST: the longest single call. VOLUME: bytes sent, summed over "
+                 "ranks.\n");
 }
 
 void report_print_tables(const struct report_query *q, const struct report_rows *rows, FILE *out)
@@ -147,6 +160,7 @@ void report_print_tables(const struct report_query *q, const struct report_rows 
         print_header(1, out);
         for (int i = 0; i < rows->count; i++)
             print_row(&rows->rows[i], 1, out);
+        print_legend(q, out);
         return;
     }
     for (int i = 0; i < rows->count; i++) {
@@ -164,20 +178,21 @@ void report_print_tables(const struct report_query *q, const struct report_rows 
         }
         print_row(r, 0, out);
     }
+    print_legend(q, out);
 }
 
 void report_print_csv(const struct report_query *q, const struct report_rows *rows, FILE *out)
 {
     (void)q;
     fprintf(out, "comm,comm_size,ranks,operation,kind,bucket,bucket_min,bucket_max,calls,"
-                 "max_time_s,avg_time_s,total_time_s,volume_bytes\n");
+                 "max_time_s,avg_time_s,total_time_s,volume_bytes,longest_call_s\n");
     for (int i = 0; i < rows->count; i++) {
         const struct report_row *r = &rows->rows[i];
         fprintf(out, "%s,%d,", r->comm, r->comm_size);
         for (const char *m = r->members; *m; m++) /* ranks space-separated: no quoting */
             fputc(*m == ',' ? ' ' : *m, out);
-        fprintf(out, ",%s,%s,%d,%lld,%lld,%lld,%.9f,%.9f,%.9f,%lld\n", r->op, r->kind, r->bucket,
-                r->bucket_min, r->bucket_max, r->calls, r->max_time, r->avg_time, r->total_time,
-                r->volume);
+        fprintf(out, ",%s,%s,%d,%lld,%lld,%lld,%.9f,%.9f,%.9f,%lld,%.9f\n", r->op, r->kind,
+                r->bucket, r->bucket_min, r->bucket_max, r->calls, r->max_time, r->avg_time,
+                r->total_time, r->volume, r->longest);
     }
 }

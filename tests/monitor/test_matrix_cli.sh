@@ -12,7 +12,9 @@ check_eq "text matrix with heat shading" "p2p bytes matrix, phase ring, 4 ranks 
         3   1.0K█      .       .       . " "$text"
 check_match "count metric" "$("$MPILENS" matrix run --metric count --phase halo)" '^ +0 +\. +2. +2. +\. $'
 "$MPILENS" matrix run --format svg -o m.svg > /dev/null
-check_eq "SVG heatmap: one cell per pair" "16" "$(grep -c '<rect' m.svg)"
+check_eq "SVG heatmap: one cell per pair" "16" "$(grep -c '<rect.*<title>rank' m.svg)"
+check_eq "SVG heatmap: axis titles, rank labels on both axes, a 5-step scale in bytes" "1 1 8 5 1" \
+    "$(grep -c '>receiver rank<' m.svg) $(grep -c '>sender rank<' m.svg) $(grep -cE 'text-anchor="(middle|end)">[0-3]<' m.svg) $(grep -c 'stroke="#999"' m.svg) $(grep -c '>bytes</text>' m.svg)"
 "$MPILENS" matrix run --format html -o m.html > /dev/null
 check_eq "HTML page with the heatmap and CSV" "1 1" "$(grep -c '<svg' m.html) $(grep -c '^p2p,0,1,' m.html)"
 

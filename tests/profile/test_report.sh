@@ -11,7 +11,12 @@ check_eq "golden CSV (times removed)" "$(cat "$here/expected_report.csv")" \
 text=$("$MPILENS" report run)
 check_has "text: run section" "$text" "  processes       4"
 check_has "text: communicator header" "$text" "== Communicator d0.2  size 4  ranks [0,1,2,3]  volume 800.0 KiB"
-check_match "text: row" "$text" '^  Bcast +65537-256K +2 +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +800\.0 KiB$'
+check_match "text: row (calls, max and average rank time, longest call, volume)" "$text" \
+    '^  Bcast +65537-256K +2 +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +800\.0 KiB$'
+check_has "text: the columns explained, the division of CALLS named" "$text" \
+    "CALLS: summed over ranks; a collective counted once (divided by the communicator's"
+check_eq "the longest single call is never longer than a rank's total" 0 \
+    "$("$MPILENS" report run --csv | tail -n +2 | awk -F, '$14 > $10 + 1e-9' | wc -l)"
 check_has "text: mixed entry" "$text" "== Communicator mixed  size 0  ranks []  volume 0 B"
 
 csv() { "$MPILENS" report run --csv "$@" | tail -n +2 | cut -d, -f1,4,9,13; }
