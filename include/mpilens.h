@@ -35,6 +35,10 @@ struct mpilens_module_args {
 typedef int (*mpilens_module_init_fn)(const struct mpilens_module_args *args);
 /* Export as: int mpilens_module_init(const struct mpilens_module_args *args); */
 /* Export as: const char mpilens_module_description[] = "one line"; */
+/* Export as: const char mpilens_module_arguments[] = "key=VALUE  what it does\n...";
+ * one line per argument the module takes. When it is exported, the core refuses any other
+ * key before main() (one line naming the module, the key and the keys it takes), and
+ * `mpilens modules NAME` lists the lines. */
 
 /* ---- Services the core offers (weak: NULL when mpilens is not loaded) ---- */
 

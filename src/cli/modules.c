@@ -18,10 +18,12 @@
 #endif
 
 static const char usage[] =
-    "usage: mpilens modules [-v]\n"
+    "usage: mpilens modules [-v] [NAME]\n"
     "\n"
     "Lists the modules found in MPILENS_MODULE_PATH, then next to libmpilens.so, then in\n"
     "the install directory, with what each does and how many MPI functions it wraps.\n"
+    "With NAME: that module's file, description and the arguments it takes\n"
+    "(-m NAME:key=value, or `module NAME key=value` in a config file).\n"
     "  -v, --verbose  also print each module's file\n";
 
 /* "libfoo.so" / "mpilens-foo.so" / "foo.so" -> "foo"; NULL for other files. */
@@ -85,12 +87,48 @@ static int list_dir(const char *dir, int verbose)
     return shown;
 }
 
+/* `mpilens modules NAME`: one module's file, description and arguments. */
+static int describe_one(const char *name)
+{
+    struct lens_modspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.name = (char *)name;
+    snprintf(spec.origin, sizeof spec.origin, "modules");
+    char path[4096], err[LENS_ERR_LEN];
+    if (lens_module_find(&spec, cli_libdir(), path, sizeof path, err) != 0 ||
+        lens_elf_problem(path, err, sizeof err)) {
+        fprintf(stderr, "mpilens: %s\n", err);
+        return 2;
+    }
+    void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    if (!handle) {
+        fprintf(stderr, "mpilens: modules: %s: cannot load (%s)\n", path, dlerror());
+        return 2;
+    }
+    const char *text = lens_own_symbol(handle, "mpilens_module_description");
+    const char *args = lens_own_symbol(handle, "mpilens_module_arguments");
+    printf("module %s (%s)\n  %s\narguments:\n", name, path,
+           text ? text : "(PMPI tool without a description)");
+    if (!args)
+        printf("  (none declared: it reads what it likes)\n");
+    for (const char *line = args; line && *line;) {
+        const char *end = strchr(line, '\n');
+        int n = end ? (int)(end - line) : (int)strlen(line);
+        printf("  %.*s\n", n, line);
+        line = end ? end + 1 : line + n;
+    }
+    return 0;
+}
+
 int cli_modules(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
         fputs(usage, stdout);
         return 0;
     }
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] != '-')
+            return describe_one(argv[i]);
     int verbose = argc > 1 && (strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "--verbose") == 0);
     printf("%-16s  %5s  %s\n", "MODULE", "WRAPS", "DESCRIPTION");
     int shown = 0;

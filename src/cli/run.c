@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -186,6 +187,21 @@ static int check_profile_buckets(const struct lens_modspec *spec, const char *pa
     return -1;
 }
 
+/* The module's arguments against those it declares, before launch (the core checks them
+ * again in every rank, for runs without the CLI). 0, or -1 with ERR. */
+static int check_declared_arguments(const struct lens_modspec *spec, const char *path, char *err)
+{
+    if (spec->nargs == 0)
+        return 0;
+    void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    int rc = handle ? lens_modspec_check_arguments(
+                          spec, lens_own_symbol(handle, "mpilens_module_arguments"), err)
+                    : 0;
+    if (handle)
+        dlclose(handle);
+    return rc;
+}
+
 static int check_modules(const struct run_options *opt)
 {
     struct lens_modlist list;
@@ -208,7 +224,8 @@ static int check_modules(const struct run_options *opt)
             rc = fail("%s%s", opt->modules ? "-m: " : "", err);
         else if (lens_elf_problem(path, err, LENS_ERR_LEN))
             rc = fail("%s%s", opt->modules ? "-m: " : "", err);
-        else if (check_profile_buckets(&list.items[i], path, err) != 0)
+        else if (check_profile_buckets(&list.items[i], path, err) != 0 ||
+                 check_declared_arguments(&list.items[i], path, err) != 0)
             rc = fail("%s%s", "", err);
     if (rc == 0 && list.count == 0)
         fprintf(stderr, "mpilens: no module named (-m, -c or a config file): the program runs "

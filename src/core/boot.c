@@ -40,7 +40,6 @@ double mpilens_boot_seconds(void)
     return boot_seconds;
 }
 
-
 /* dl_iterate_phdr callback: the executable segment of the object holding range->addr. */
 static int find_text_segment(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -149,8 +148,20 @@ static void load_modules(void)
     free(list.items); /* the specs now belong to lens_modules */
 }
 
+/* The module's key=value arguments against the ones it declares; an unknown key stops
+ * the run with one line. */
+static void check_module_arguments(const struct lens_module *mod)
+{
+    char err[LENS_ERR_LEN];
+    if (lens_modspec_check_arguments(&mod->spec,
+                                     lens_module_symbol(mod, "mpilens_module_arguments"), err))
+        lens_die("%s", err);
+}
+
 static void call_module_inits(void)
 {
+    for (int i = 0; i < lens_nmodules; i++)
+        check_module_arguments(&lens_modules[i]);
     for (int i = 0; i < lens_nmodules; i++) {
         struct lens_module *mod = &lens_modules[i];
         mpilens_module_init_fn init =

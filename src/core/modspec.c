@@ -278,3 +278,30 @@ int lens_module_find(const struct lens_modspec *spec, const char *libdir, char *
              where, spec->name, spec->name, spec->name, spec->name, searched);
     return -1;
 }
+
+int lens_modspec_check_arguments(const struct lens_modspec *spec, const char *declared, char *err)
+{
+    if (!declared)
+        return 0; /* a module that declares nothing reads what it likes */
+    for (int a = 0; a < spec->nargs; a++) {
+        const char *key = spec->keys[a], *line = declared;
+        size_t len = strlen(key);
+        int known = 0;
+        for (; *line && !known; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+            known = strncmp(line, key, len) == 0 && line[len] == '=';
+        if (known)
+            continue;
+        char keys[512] = "", where[600];
+        for (line = declared; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+            size_t n = strcspn(line, "=\n"), at = strlen(keys);
+            snprintf(keys + at, sizeof keys - at, "%s%.*s", at ? ", " : "", (int)n, line);
+        }
+        lens_modspec_where(spec, where, sizeof where);
+        snprintf(err, LENS_ERR_LEN,
+                 "%s: module '%s': unknown argument '%s'; it takes %s (mpilens "
+                 "modules %s)",
+                 where, spec->name, key, keys, spec->name);
+        return -1;
+    }
+    return 0;
+}

@@ -53,4 +53,8 @@ void lens_modspec_where(const struct lens_modspec *spec, char *buf, size_t len);
  * would make dlopen fault; 0 otherwise (elf_check.c). */
 int lens_elf_problem(const char *path, char *err, size_t n);
 
+/* SPEC's keys against DECLARED (a module's mpilens_module_arguments: "key=VALUE  text"
+ * lines; NULL: anything goes). 0, or -1 with ERR naming the unknown key and the known ones. */
+int lens_modspec_check_arguments(const struct lens_modspec *spec, const char *declared, char *err);
+
 #endif

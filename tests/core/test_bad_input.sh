@@ -25,6 +25,12 @@ expect_refused "unknown module" \
 expect_refused "unknown module via the CLI (checked before launch)" \
     "mpilens: -m: MPILENS_MODULES: unknown module 'nosuch'" \
     "$MPILENS" run -m nosuch -- $MPIRUN -np 2 "$APPS/ring"
+expect_refused "unknown module argument (checked before launch)" \
+    "mpilens: MPILENS_MODULES: module 'profile': unknown argument 'bucket'; it takes buckets (mpilens modules profile)" \
+    "$MPILENS" run -m profile:bucket=10 -- $MPIRUN -np 2 "$APPS/ring"
+expect_refused "unknown module argument without the CLI" \
+    "mpilens: MPILENS_MODULES: module 'trace': unknown argument 'buffr'; it takes buffer (mpilens modules trace)" \
+    preloaded MPILENS_MODULES=trace:buffr=1M
 expect_refused "module path that does not exist" \
     "mpilens: MPILENS_MODULES: module file '/nonexistent/tool.so' does not exist; give the path of an existing .so or a module name" \
     preloaded MPILENS_MODULES=/nonexistent/tool.so

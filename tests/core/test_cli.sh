@@ -9,6 +9,9 @@ for verb in "" "run" "modules"; do
 done
 check_eq "--version" "mpilens 0.1.0" "$("$MPILENS" --version)"
 
+out=$("$MPILENS" modules profile)
+check_has "modules NAME: the arguments the module takes" "$out" \
+    "  buckets=B1,B2,...  message-size bucket bounds in bytes, increasing, at most 31 (default 128,1024,8192,65536,262144,1048576,33554432)"
 out=$("$MPILENS" modules)
 check_has "modules: tlog_a with its description" "$out" \
     "$(printf '%-16s  %5d  %s' tlog_a 6 'test module tlog_a: logs the calls it wraps')"

@@ -47,9 +47,20 @@ static int api_read(int kind, unsigned long long *counts, unsigned long long *by
 static struct mpilens_monitor_api api = {api_start, api_stop,  api_reset,
                                          api_read,  mon_flush, mon_reorder};
 
+const char mpilens_module_arguments[] =
+    "start=0|1  1 (default): count from MPI_Init; 0: only once the application starts it "
+    "(MPI_T or mpilens_monitor.h)\n";
+
 int mpilens_module_init(const struct mpilens_module_args *args)
 {
     const char *start = mpilens_module_arg(args, "start", getenv("MPILENS_MONITOR_START"));
+    if (start && strcmp(start, "0") != 0 && strcmp(start, "1") != 0) {
+        fprintf(stderr,
+                "mpilens: monitor: start='%s': give start=1 (count from MPI_Init) or "
+                "start=0 (only once the application starts it)\n",
+                start);
+        return -1;
+    }
     start_at_init = !(start && strcmp(start, "0") == 0);
     mpilens_publish("monitor.api", &api, sizeof api);
     return 0;

@@ -24,6 +24,10 @@ const char mpilens_module_description[] =
 uint64_t prof_start_ticks;
 static MPI_Comm merge_comm = MPI_COMM_NULL;
 
+const char mpilens_module_arguments[] =
+    "buckets=B1,B2,...  message-size bucket bounds in bytes, increasing, at most 31 "
+    "(default 128,1024,8192,65536,262144,1048576,33554432)\n";
+
 int mpilens_module_init(const struct mpilens_module_args *args)
 {
     const char *buckets = mpilens_module_arg(args, "buckets", NULL);

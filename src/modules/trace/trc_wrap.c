@@ -594,6 +594,10 @@ const char mpilens_module_description[] =
     "OTF2 event trace per rank (MPI regions, messages, collectives, clock offsets) in DIR/trace";
 
 /* trace:buffer=SIZE (bytes, or with K, M or G): the event buffer of each rank. */
+const char mpilens_module_arguments[] =
+    "buffer=SIZE  the event buffers of each thread, in bytes or with K, M or G, from 4096 to "
+    "16G (default 4M)\n";
+
 int mpilens_module_init(const struct mpilens_module_args *args)
 {
     const char *buffer = mpilens_module_arg(args, "buffer", NULL);
