@@ -1,0 +1,36 @@
+# test_install.sh: what `cmake --install` gives other projects works: a program using
+# dynbcast builds against the installed files through pkg-config (dynbcast.pc) and through
+# the CMake package (find_package(mpilens): mpilens::dynbcast), links the shared
+# libdynbcast.so.0, and runs; mpilens.pc names the module directory.
+source "$(dirname "$0")/lib.sh"
+cmake --install "$BUILD" --prefix "$WORK/inst" > install.log 2>&1
+check_eq "cmake --install succeeds" 0 $?
+lib=$(ls -d "$WORK"/inst/lib*/ | head -1)
+check_eq "the shared library, its pkg-config files and CMake package are installed" "1 1 1 1" \
+    "$(ls "$lib"libdynbcast.so.0 > /dev/null 2>&1 && echo 1 || echo 0) \
+$(ls "$lib"pkgconfig/dynbcast.pc > /dev/null 2>&1 && echo 1 || echo 0) \
+$(ls "$lib"pkgconfig/mpilens.pc > /dev/null 2>&1 && echo 1 || echo 0) \
+$(ls "$lib"cmake/mpilens/mpilensConfig.cmake > /dev/null 2>&1 && echo 1 || echo 0)"
+export PKG_CONFIG_PATH="${lib}pkgconfig"
+check_match "mpilens.pc names the module directory" "$(pkg-config --variable=moduledir mpilens)" \
+    '/mpilens$'
+$MPICC -o bcast_pc "$SRC/tests/apps/dynb_bcast7.c" $(pkg-config --cflags --libs dynbcast) 2> pc.log
+check_eq "pkg-config: a dynbcast program builds" 0 $?
+check_has "pkg-config: it runs against the installed library" "$($MPIRUN -np 4 ./bcast_pc 2>&1)" \
+    "dynb_bcast7 ok: rank 0 sent 2 messages"
+check_match "it links the shared library" "$(ldd ./bcast_pc)" "libdynbcast\\.so\\.0 => ${lib}"
+
+mkdir consumer && cp "$SRC/tests/apps/dynb_bcast7.c" consumer/
+cat > consumer/CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.18)
+project(consumer C)
+find_package(mpilens 0.1 REQUIRED)
+add_executable(bcast dynb_bcast7.c)
+target_link_libraries(bcast PRIVATE mpilens::dynbcast mpilens::headers)
+CMAKE
+cmake -S consumer -B consumer/build -DCMAKE_PREFIX_PATH="$WORK/inst" -DCMAKE_C_COMPILER="$MPICC" \
+    -DMPI_C_COMPILER="$MPICC" > cmake.log 2>&1 && cmake --build consumer/build >> cmake.log 2>&1
+check_eq "find_package(mpilens): a dynbcast program builds" 0 $?
+check_has "find_package(mpilens): it runs" "$($MPIRUN -np 4 consumer/build/bcast 2>&1)" \
+    "dynb_bcast7 ok: rank 0 sent 2 messages"
+finish
