@@ -59,6 +59,9 @@ const char *mpilens_output_dir(void) __attribute__((weak));
 int mpilens_chain_length(const char *name) __attribute__((weak));
 /* Number of modules in the stack. */
 int mpilens_module_count(void) __attribute__((weak));
+/* The application's call site (return address) of the MPI call being made on this thread,
+ * as the core saw it enter the stack: read it at the start of a wrapper. */
+void *mpilens_caller(void) __attribute__((weak));
 /* Seconds the core took to start (resolve the library, load and link the modules). */
 double mpilens_boot_seconds(void) __attribute__((weak));
 /* The mpilens version string of the loaded core. */

@@ -29,6 +29,8 @@ static const char usage[] =
     "  --csv               comma-separated rows for scripts\n"
     "  --html FILE         also write an HTML page with the tables and charts\n"
     "  --waits             the wait states found by `mpilens analyze RUN` (Table 2 shape)\n"
+    "  --callsites         the lines of the application that spend the MPI time (mpiP's\n"
+    "                      call-site table; with --top N, --rank N, --csv)\n"
     "  -h, --help          this text\n"
     "\n"
     "Columns: CALLS counts calls summed over ranks, a collective once (divided by the\n"
@@ -92,6 +94,9 @@ static int parse_args(int argc, char **argv, struct report_query *q)
         } else if (strcmp(a, "--waits") == 0) {
             q->waits = 1;
             takes = 0;
+        } else if (strcmp(a, "--callsites") == 0) {
+            q->callsites = 1;
+            takes = 0;
         } else if (a[0] == '-') {
             return fail("unknown or incomplete option '%s'; see `mpilens report --help`", a);
         } else if (!q->db) {
@@ -119,6 +124,14 @@ int cli_report(int argc, char **argv)
         return rc;
     char path[4096];
     sqlite3 *db;
+    if (q.callsites) {
+        if ((rc = cli_open_db(q.db, "report", "callsites", "call sites", "profile", &db, path,
+                              sizeof path)))
+            return rc;
+        rc = report_print_callsites(db, q.rank, q.top, q.csv, stdout);
+        sqlite3_close(db);
+        return rc;
+    }
     if (q.waits) {
         if ((rc = cli_open_db(q.db, "report", "waits", "wait-state analysis", "trace", &db, path,
                               sizeof path)))

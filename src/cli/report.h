@@ -9,7 +9,7 @@
 
 struct report_query {
     const char *db, *comm, *op, *kind, *sort, *html;
-    int rank, bucket, top, csv, waits;
+    int rank, bucket, top, csv, waits, callsites;
 };
 
 /* One (communicator, operation, bucket) cell, aggregated over the selected ranks. */
@@ -37,6 +37,9 @@ int report_write_html(sqlite3 *db, const struct report_query *q, const struct re
                       const char *path);
 /* The wait-state table (report_waits.c); rank -1 for all. */
 int report_print_waits(sqlite3 *db, int rank, FILE *out);
+/* `report --callsites` (report_sites.c): the call sites with the most MPI time (TOP, or
+ * 20), summed over ranks or of RANK (-1: all); CSV for scripts. 0, or 2. */
+int report_print_callsites(sqlite3 *db, int rank, int top, int csv, FILE *out);
 /* The same as an HTML page with a chart of the waiting time per pattern; 0 or -1. */
 int report_write_waits_html(sqlite3 *db, int rank, const char *path);
 /* "0-128", "129-1K", "32M+" */

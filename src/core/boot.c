@@ -19,6 +19,7 @@
 #include "lens_functions.h"
 
 LENS_INTERNAL __thread struct lens_context lens_ctx __attribute__((tls_model("initial-exec")));
+LENS_INTERNAL __thread void *lens_caller __attribute__((tls_model("initial-exec")));
 LENS_INTERNAL uintptr_t lens_lib_lo, lens_lib_span;
 LENS_INTERNAL uintptr_t lens_self_lo, lens_self_span;
 struct lens_module *lens_modules;
@@ -33,6 +34,11 @@ static double seconds_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+void *mpilens_caller(void)
+{
+    return lens_caller;
 }
 
 double mpilens_boot_seconds(void)

@@ -50,6 +50,9 @@ struct lens_context {
 extern LENS_INTERNAL __thread struct lens_context lens_ctx
     __attribute__((tls_model("initial-exec")));
 #define lens_level (lens_ctx.level)
+/* The application's call site of the MPI call being made: the return address of the MPI_X
+ * entry, stored on the way in (a register read and a store); mpilens_caller() reads it. */
+extern LENS_INTERNAL __thread void *lens_caller __attribute__((tls_model("initial-exec")));
 
 /* MPI_X (function K) called while module lens_level runs: the module's own wrapper of X
  * or the library when the call comes from the module itself (its code, or its tail call
@@ -76,6 +79,7 @@ LENS_INTERNAL void lens_boot(void);
 /* MPI_X: unwrapped functions cost one indirect tail call. Above level 0, a module is
  * calling for itself (lens_own_route). */
 #define LENS_ENTRY(K, T, RUN, OWN, ...)                                                            \
+    lens_caller = __builtin_return_address(0);                                                     \
     const struct lens_slot *s_ = &lens_slots[K];                                                   \
     if (LENS_LIKELY(s_->top.direct))                                                               \
         return ((T)s_->top.fn)(__VA_ARGS__);                                                       \

@@ -166,12 +166,14 @@ def emit(ops_found, funcs):
                     n, 1 if f.startswith('persist') else 0)
         out.append('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
                    '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
+                   '    void *site_ = prof_caller();\n'
                    '    uint64_t t0_ = prof_now();\n'
                    '    %s rc_ = PMPI_%s(%s);\n' % (ret, name, args) +
                    '    uint64_t t1_ = prof_now();\n'
                    '    struct prof_comm *rec_ = %s;\n' % rec +
                    '    uint64_t bytes_ = %s;\n' % nbytes +
-                   '    prof_add(rec_, %d, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) + post +
+                   '    prof_add(rec_, %d, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) +
+                   '    prof_site_add(site_, %d, bytes_, t1_ - t0_);\n' % op_id + post +
                    '    return rc_;\n}\n')
         ops_found.add(name)
     return '\n'.join(out)

@@ -11,6 +11,7 @@
 #define PROF_H
 
 #include <mpi.h>
+#include <mpilens.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,8 +85,18 @@ uint64_t prof_sum_w(const int counts[], const MPI_Datatype types[], int n);
 int prof_rank(MPI_Comm comm);
 int prof_size(MPI_Comm comm);
 int prof_outdegree(MPI_Comm comm);
-extern uint64_t prof_mpi_ticks; /* time inside MPI on this rank (atomic adds) */
+extern uint64_t prof_mpi_ticks;   /* time inside MPI on this rank (atomic adds) */
 extern uint64_t prof_start_ticks; /* prof_now() at the start of MPI_Init */
+
+/* prof_sites.c: the profile by call site (the application's return address). */
+void prof_site_add(void *site, int op, uint64_t bytes, uint64_t ticks);
+/* At MPI_Finalize, collective over COMM: rank 0 names the sites and writes them into DIR. */
+void prof_sites_finish(MPI_Comm comm, const char *dir);
+/* The application's call site of the call being made (read at a wrapper's start). */
+static inline void *prof_caller(void)
+{
+    return mpilens_caller ? mpilens_caller() : __builtin_return_address(0);
+}
 
 /* prof_snapshot.c: this rank's profile saved however the rank ends (snapshot.h) */
 void prof_snapshot_install(int rank, int size);

@@ -99,6 +99,7 @@ int MPI_Finalize(void)
         if (prof_db_write(&set, dir, wall, err, sizeof err) != 0)
             fprintf(stderr, "mpilens: profile: %s\n", err);
     }
+    prof_sites_finish(merge_comm, lens_run_output_dir()); /* after the database exists */
     prof_set_free(&set);
     PMPI_Comm_free(&merge_comm);
     lens_snapshot_done(); /* the database is the result: this rank's snapshot goes */

@@ -1,0 +1,317 @@
+/* prof_sites.c: the profile by call site (mpiP's view): which line of the application
+ * spends the MPI time.
+ *
+ * The core stores the application's return address when a call enters the stack
+ * (mpilens_caller()); each profiled call adds to the (call site, operation) cell of a
+ * fixed open-addressing table (4096 cells, no allocation, no lock: a cell is claimed with
+ * one compare-and-swap of its key under MPI_THREAD_MULTIPLE). At MPI_Finalize every rank
+ * turns its addresses into (object file, offset in it) with dladdr, so that address-space
+ * randomization does not matter, and sends its cells to rank 0, which names each site
+ * (function, file, line) from the object's debug information with libdw (elfutils) and
+ * writes the tables callsites and callsite_profile into mpilens.db (docs/database.md).
+ * Calls made when the table is full are counted in the metadata (`Call sites dropped`).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prof.h"
+#include "rundb.h"
+
+#define SITES 4096 /* a power of two */
+#define PROBES 32
+
+struct site_cell {
+    uint64_t key; /* the return address, the operation in the top byte; 0: free */
+    uint64_t calls, ticks, max_ticks, min_ticks, volume;
+};
+static struct site_cell cells[SITES];
+static uint64_t dropped;
+
+static void update_min(uint64_t *min, uint64_t v)
+{
+    uint64_t cur = __atomic_load_n(min, __ATOMIC_RELAXED);
+    while ((cur == 0 || v < cur) &&
+           !__atomic_compare_exchange_n(min, &cur, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+static void update_max(uint64_t *max, uint64_t v)
+{
+    uint64_t cur = __atomic_load_n(max, __ATOMIC_RELAXED);
+    while (v > cur &&
+           !__atomic_compare_exchange_n(max, &cur, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
+void prof_site_add(void *site, int op, uint64_t bytes, uint64_t ticks)
+{
+    uint64_t key = ((uint64_t)(uintptr_t)site & 0x00ffffffffffffffull) | ((uint64_t)op << 56);
+    if (!site)
+        return;
+    uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 52;
+    for (int probe = 0; probe < PROBES; probe++) {
+        struct site_cell *c = &cells[(h + (uint64_t)probe) & (SITES - 1)];
+        uint64_t cur = __atomic_load_n(&c->key, __ATOMIC_ACQUIRE), expected = 0;
+        if (cur == 0 && __atomic_compare_exchange_n(&c->key, &expected, key, 0, __ATOMIC_ACQ_REL,
+                                                    __ATOMIC_ACQUIRE))
+            cur = key;
+        else if (cur == 0)
+            cur = expected; /* another thread claimed it first */
+        if (cur != key)
+            continue;
+        if (!prof_threaded) {
+            c->calls++;
+            c->ticks += ticks;
+            c->volume += bytes;
+            c->max_ticks = ticks > c->max_ticks ? ticks : c->max_ticks;
+            c->min_ticks = c->min_ticks == 0 || ticks < c->min_ticks ? ticks : c->min_ticks;
+            return;
+        }
+        __atomic_fetch_add(&c->calls, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&c->ticks, ticks, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&c->volume, bytes, __ATOMIC_RELAXED);
+        update_max(&c->max_ticks, ticks);
+        update_min(&c->min_ticks, ticks ? ticks : 1);
+        return;
+    }
+    __atomic_fetch_add(&dropped, 1, __ATOMIC_RELAXED);
+}
+
+/* ---- at MPI_Finalize ---- */
+
+/* One cell as it travels to rank 0, followed by its object's path (path_len bytes). */
+struct wire_site {
+    uint64_t offset;
+    int32_t rank, op, path_len, spare;
+    uint64_t calls;
+    double seconds, max_s, min_s;
+    uint64_t volume;
+};
+
+/* This rank's cells, serialized (*LEN bytes). */
+static char *pack(int rank, int *len)
+{
+    size_t cap = 4096, used = 0;
+    char *out = malloc(cap);
+    for (int i = 0; i < SITES; i++) {
+        const struct site_cell *c = &cells[i];
+        if (!c->key || !c->calls)
+            continue;
+        void *site = (void *)(uintptr_t)(c->key & 0x00ffffffffffffffull);
+        Dl_info info;
+        const char *path = dladdr(site, &info) && info.dli_fname ? info.dli_fname : "?";
+        uintptr_t base = info.dli_fbase ? (uintptr_t)info.dli_fbase : 0;
+        struct wire_site w = {(uint64_t)((uintptr_t)site - base),
+                              rank,
+                              (int32_t)(c->key >> 56),
+                              (int32_t)strlen(path),
+                              0,
+                              c->calls,
+                              c->ticks * prof_seconds_per_tick,
+                              c->max_ticks * prof_seconds_per_tick,
+                              c->min_ticks * prof_seconds_per_tick,
+                              c->volume};
+        while (used + sizeof w + strlen(path) > cap)
+            out = realloc(out, cap *= 2);
+        memcpy(out + used, &w, sizeof w);
+        memcpy(out + used + sizeof w, path, strlen(path));
+        used += sizeof w + strlen(path);
+    }
+    *len = (int)used;
+    return out;
+}
+
+/* Function, file and line of OFFSET in the object at PATH, from its debug information. */
+struct site_name {
+    char function[256], file[512];
+    int line;
+};
+
+/* The objects reported to libdw so far (each once: offline, they are laid out one after
+ * the other, and each keeps its bias). */
+static struct {
+    char path[4096];
+    Dwfl_Module *mod;
+} objects[64];
+static int nobjects;
+
+static Dwfl_Module *module_of(Dwfl *dwfl, const char *path)
+{
+    for (int i = 0; i < nobjects; i++)
+        if (strcmp(objects[i].path, path) == 0)
+            return objects[i].mod;
+    dwfl_report_begin_add(dwfl);
+    Dwfl_Module *mod = dwfl_report_offline(dwfl, path, path, -1);
+    dwfl_report_end(dwfl, NULL, NULL);
+    if (nobjects < 64) {
+        snprintf(objects[nobjects].path, sizeof objects[nobjects].path, "%s", path);
+        objects[nobjects++].mod = mod;
+    }
+    return mod;
+}
+
+/* The innermost function around ADDR in the source, an inlined one included (a static
+ * helper inlined into main() is named as the helper, as the programmer wrote it); NULL
+ * without debug information. */
+static const char *inlined_function(Dwfl_Module *mod, Dwarf_Addr addr)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+    Dwarf_Die *scopes = NULL;
+    int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+    const char *name = NULL;
+    for (int i = 0; i < n && !name; i++) {
+        int tag = dwarf_tag(&scopes[i]);
+        Dwarf_Attribute attr;
+        if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram)
+            name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
+    }
+    free(scopes);
+    return name;
+}
+
+static void name_site(Dwfl **dwfl, const char *path, uint64_t offset, struct site_name *n)
+{
+    static const Dwfl_Callbacks callbacks = {.find_debuginfo = dwfl_standard_find_debuginfo,
+                                             .section_address = dwfl_offline_section_address};
+    memset(n, 0, sizeof *n);
+    snprintf(n->function, sizeof n->function, "?");
+    if (!*dwfl && !(*dwfl = dwfl_begin(&callbacks)))
+        return;
+    Dwfl_Module *mod = module_of(*dwfl, path);
+    if (!mod)
+        return;
+    Dwarf_Addr bias = 0;
+    if (!dwfl_module_getelf(mod, &bias))
+        return;
+    Dwarf_Addr addr = bias + offset - 1; /* inside the call instruction, not after it */
+    const char *fn = inlined_function(mod, addr);
+    if (!fn)
+        fn = dwfl_module_addrname(mod, addr);
+    if (fn)
+        snprintf(n->function, sizeof n->function, "%s", fn);
+    Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
+    int lineno = 0;
+    const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    if (file) {
+        snprintf(n->file, sizeof n->file, "%s", file);
+        n->line = lineno;
+    }
+}
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS callsites (id INTEGER PRIMARY KEY, object TEXT, offset INTEGER,"
+    "  function TEXT, file TEXT, line INTEGER);"
+    "CREATE TABLE IF NOT EXISTS callsite_profile (rank INTEGER, callsite_id INTEGER,"
+    "  operation_id INTEGER, calls INTEGER, time REAL, max_time REAL, min_time REAL,"
+    "  volume INTEGER);";
+
+/* Rank 0: the ranks' cells (ALL, LEN bytes) named and written into DIR/mpilens.db. */
+static int write_sites(const char *dir, const char *all, size_t len, uint64_t lost)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, RUNDB_FILE);
+    sqlite3 *db = NULL;
+    char err[512];
+    if (sqlite3_open(path, &db) != SQLITE_OK || rundb_exec(db, "BEGIN;", err, sizeof err) ||
+        rundb_exec(db, schema, err, sizeof err)) {
+        sqlite3_close(db);
+        return -1;
+    }
+    sqlite3_stmt *site_st = NULL, *find_st = NULL, *row_st = NULL;
+    sqlite3_prepare_v2(db, "SELECT id FROM callsites WHERE object = ?1 AND offset = ?2", -1,
+                       &find_st, NULL);
+    sqlite3_prepare_v2(db,
+                       "INSERT INTO callsites (object, offset, function, file, line) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5)",
+                       -1, &site_st, NULL);
+    sqlite3_prepare_v2(db, "INSERT INTO callsite_profile VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                       -1, &row_st, NULL);
+    Dwfl *dwfl = NULL;
+    for (size_t at = 0; at + sizeof(struct wire_site) <= len;) {
+        struct wire_site w;
+        memcpy(&w, all + at, sizeof w);
+        at += sizeof w;
+        if (w.path_len < 0 || at + (size_t)w.path_len > len)
+            break;
+        char object[4096];
+        snprintf(object, sizeof object, "%.*s", w.path_len, all + at);
+        at += (size_t)w.path_len;
+        sqlite3_int64 id = -1;
+        sqlite3_reset(find_st);
+        sqlite3_bind_text(find_st, 1, object, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(find_st, 2, (sqlite3_int64)w.offset);
+        if (sqlite3_step(find_st) == SQLITE_ROW)
+            id = sqlite3_column_int64(find_st, 0);
+        if (id < 0) {
+            struct site_name n;
+            name_site(&dwfl, object, w.offset, &n);
+            sqlite3_reset(site_st);
+            sqlite3_bind_text(site_st, 1, object, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(site_st, 2, (sqlite3_int64)w.offset);
+            sqlite3_bind_text(site_st, 3, n.function, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(site_st, 4, n.file, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int(site_st, 5, n.line);
+            sqlite3_step(site_st);
+            id = sqlite3_last_insert_rowid(db);
+        }
+        sqlite3_reset(row_st);
+        sqlite3_bind_int(row_st, 1, w.rank);
+        sqlite3_bind_int64(row_st, 2, id);
+        sqlite3_bind_int(row_st, 3, w.op);
+        sqlite3_bind_int64(row_st, 4, (sqlite3_int64)w.calls);
+        sqlite3_bind_double(row_st, 5, w.seconds);
+        sqlite3_bind_double(row_st, 6, w.max_s);
+        sqlite3_bind_double(row_st, 7, w.min_s);
+        sqlite3_bind_int64(row_st, 8, (sqlite3_int64)w.volume);
+        sqlite3_step(row_st);
+    }
+    if (dwfl)
+        dwfl_end(dwfl);
+    nobjects = 0;
+    sqlite3_finalize(find_st);
+    sqlite3_finalize(site_st);
+    sqlite3_finalize(row_st);
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "INSERT OR REPLACE INTO metadata (key, value) VALUES ('Call sites dropped', '%llu');"
+             "COMMIT;",
+             (unsigned long long)lost);
+    int rc = rundb_exec(db, sql, err, sizeof err);
+    sqlite3_close(db);
+    return rc;
+}
+
+void prof_sites_finish(MPI_Comm comm, const char *dir)
+{
+    int rank, size, len = 0;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    char *mine = pack(rank, &len);
+    int *lens = rank == 0 ? calloc(size, sizeof *lens) : NULL;
+    int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
+    PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm);
+    int total = 0;
+    for (int r = 0; rank == 0 && r < size; r++) {
+        displs[r] = total;
+        total += lens[r];
+    }
+    char *all = rank == 0 ? malloc(total + 1) : NULL;
+    PMPI_Gatherv(mine, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, comm);
+    uint64_t lost = 0;
+    PMPI_Reduce(&dropped, &lost, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
+    if (rank == 0 && write_sites(dir, all, (size_t)total, lost) != 0)
+        fprintf(stderr, "mpilens: profile: %s/%s: the call sites could not be written\n", dir,
+                RUNDB_FILE);
+    free(mine);
+    free(lens);
+    free(displs);
+    free(all);
+}

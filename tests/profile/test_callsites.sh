@@ -1,0 +1,26 @@
+# test_callsites.sh: the profile by call site (mpiP's view): tests/apps/callsite_app.c makes
+# its MPI calls from known lines (Sendrecv at line 12 in exchange(), 10 times; Allreduce at
+# line 18 in reduce(), 3 times; Barrier at line 31 in main(), once); `mpilens report
+# --callsites` names each site by function, file and line (inlined helpers by their own
+# name) with exact call counts, summed over 4 ranks and for one rank, and as CSV.
+source "$(dirname "$0")/../core/lib.sh"
+
+out=$("$MPILENS" run -m profile -o run -- $MPIRUN -np 4 "$APPS/callsite_app" 2>&1)
+check_has "the application ran" "$out" "callsite_app ok: 4 ranks"
+csv=$("$MPILENS" report run --callsites --csv | tail -n +2 | cut -d, -f2,4,5,6 | sort)
+check_eq "three sites: function, line, operation, calls (4 ranks)" "exchange,12,Sendrecv,40
+main,31,Barrier,4
+reduce,18,Allreduce,12" "$csv"
+check_eq "the file of each site is the application's source" 3 \
+    "$("$MPILENS" report run --callsites --csv | tail -n +2 | cut -d, -f3 | grep -c '/tests/apps/callsite_app.c$')"
+check_eq "--rank 0: that rank's own calls" "exchange,12,Sendrecv,10
+main,31,Barrier,1
+reduce,18,Allreduce,3" "$("$MPILENS" report run --callsites --csv --rank 0 | tail -n +2 | cut -d, -f2,4,5,6 | sort)"
+text=$("$MPILENS" report run --callsites)
+check_match "text: a site with function, file:line, operation and calls" "$text" \
+    '^ +[0-9]+ exchange +callsite_app\.c:12 +Sendrecv +40 +[0-9.]+ +[0-9.]+$'
+check_match "text: the statistics table" "$text" '^Call site statistics \(one call\)$'
+check_eq "the table fits a terminal (80 columns)" 0 "$(awk 'length > 80' <<<"$text" | wc -l)"
+check_eq "the site shares add up to 100 %" 100 \
+    "$("$MPILENS" report run --callsites --csv | tail -n +2 | awk -F, '{s += $8} END {printf "%.0f", s}')"
+finish
