@@ -2,7 +2,8 @@
  * the sites that spend the most MPI time (aggregate time, share of all MPI time, calls),
  * then each site's statistics (calls, longest, mean and shortest call, bytes), summed over
  * ranks or for one rank (--rank). A site is the line of the application that made the call
- * (function, file and line from its debug information; `?` without -g).
+ * (function, file and line from its debug information; `?` without -g): the copies of a
+ * helper the compiler inlined into several callers are one site, as in the source.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -19,11 +20,12 @@ static const char *base_name(const char *file)
 }
 
 static const char site_sql[] =
-    "SELECT c.id, c.function, c.file, c.line, o.operation, SUM(p.calls), SUM(p.time),"
+    "SELECT MIN(c.id), c.function, c.file, c.line, o.operation, SUM(p.calls), SUM(p.time),"
     " MAX(p.max_time), MIN(p.min_time), SUM(p.volume), c.object"
     " FROM callsite_profile p JOIN callsites c ON c.id = p.callsite_id"
     " JOIN operations o ON o.id = p.operation_id WHERE ?1 < 0 OR p.rank = ?1"
-    " GROUP BY c.id, o.id ORDER BY SUM(p.time) DESC, c.id LIMIT ?2";
+    " GROUP BY c.object, c.function, c.file, c.line, o.id ORDER BY SUM(p.time) DESC, 1"
+    " LIMIT ?2";
 
 int report_print_callsites(sqlite3 *db, int rank, int top, int csv, FILE *out)
 {

@@ -22,8 +22,8 @@
 #define TOMBSTONE UINTPTR_MAX
 
 struct req_entry {
-    uintptr_t key;    /* where (by_place) or the handle value (by_handle) */
-    uintptr_t other;  /* the handle value (by_place) or where (by_handle) */
+    uintptr_t key;   /* where (by_place) or the handle value (by_handle) */
+    uintptr_t other; /* the handle value (by_place) or where (by_handle) */
     struct lens_comm *rec;
     uint64_t bytes;
     int persistent;
@@ -155,8 +155,7 @@ static struct req_entry *find_at(uintptr_t place, uintptr_t handle)
 /* Caller holds lock: the by_place entry of the request now in *WHERE, or NULL. */
 static struct req_entry *find(const MPI_Request *where)
 {
-    return *where == MPI_REQUEST_NULL ? NULL
-                                      : find_at((uintptr_t)where, handle_value(*where));
+    return *where == MPI_REQUEST_NULL ? NULL : find_at((uintptr_t)where, handle_value(*where));
 }
 
 /* Caller holds lock: forget the request of by_place entry E. */
@@ -225,12 +224,15 @@ static void drop_completed(const MPI_Request before[], const MPI_Request reqs[],
 #define ARRAY_CALL(OP, N, REQS, CALL)                                                              \
     if (!prof_on)                                                                                  \
         return CALL;                                                                               \
+    void *site_ = prof_caller();                                                                   \
     MPI_Request small_[SMALL], *before_ = (N) <= SMALL ? small_ : malloc((N) * sizeof *before_);   \
     memcpy(before_, REQS, (N) * sizeof *before_);                                                  \
     struct lens_comm *rec_ = charge_of(REQS, N);                                                   \
     uint64_t t0_ = prof_now();                                                                     \
     int rc_ = CALL;                                                                                \
-    prof_add(rec_, OP, 0, 0, prof_now() - t0_);                                                    \
+    uint64_t t1_ = prof_now();                                                                     \
+    prof_add(rec_, OP, 0, 0, t1_ - t0_);                                                           \
+    prof_site_add(site_, OP, 0, t1_ - t0_);                                                        \
     drop_completed(before_, REQS, N);                                                              \
     if (before_ != small_)                                                                         \
         free(before_);                                                                             \
@@ -280,11 +282,14 @@ int MPI_Start(MPI_Request *req)
 {
     if (!prof_on)
         return PMPI_Start(req);
+    void *site = prof_caller();
     struct req_entry e = {0, 0, NULL, 0, 0};
     int known = lookup(req, &e);
     uint64_t t0 = prof_now();
     int rc = PMPI_Start(req);
-    prof_add(known ? e.rec : prof_comm(MPI_COMM_WORLD), PROF_OP_Start, e.bytes, 0, prof_now() - t0);
+    uint64_t t1 = prof_now();
+    prof_add(known ? e.rec : prof_comm(MPI_COMM_WORLD), PROF_OP_Start, e.bytes, 0, t1 - t0);
+    prof_site_add(site, PROF_OP_Start, e.bytes, t1 - t0);
     return rc;
 }
 
@@ -292,6 +297,7 @@ int MPI_Startall(int n, MPI_Request reqs[])
 {
     if (!prof_on)
         return PMPI_Startall(n, reqs);
+    void *site = prof_caller();
     uint64_t bytes = 0;
     struct req_entry e;
     for (int i = 0; i < n; i++)
@@ -300,7 +306,9 @@ int MPI_Startall(int n, MPI_Request reqs[])
     struct lens_comm *rec = charge_of(reqs, n);
     uint64_t t0 = prof_now();
     int rc = PMPI_Startall(n, reqs);
-    prof_add(rec, PROF_OP_Startall, bytes, 0, prof_now() - t0);
+    uint64_t t1 = prof_now();
+    prof_add(rec, PROF_OP_Startall, bytes, 0, t1 - t0);
+    prof_site_add(site, PROF_OP_Startall, bytes, t1 - t0);
     return rc;
 }
 
