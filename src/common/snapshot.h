@@ -72,8 +72,8 @@ struct lens_snapshot_endings {
  * (or -1: damaged, skipped) and sets *WORLD to the job's size. Returns how many files were
  * absorbed, with how each rank ended in ENDINGS. */
 LENS_SNAPSHOT_HIDDEN int lens_snapshot_gather(const char *dir, const char *module,
-                                              int (*absorb)(void *ctx, const char *data,
-                                                            size_t len, int32_t *world),
+                                              int (*absorb)(void *ctx, const char *data, size_t len,
+                                                            int32_t *world),
                                               void *ctx, struct lens_snapshot_endings *endings);
 /* Records in DIR/mpilens.db that the run is incomplete (metadata `Incomplete`: "ranks 0, 2:
  * signal 15; rank 1: MPI_Abort; nothing saved by rank 3") and its size (`Processes`). */
