@@ -20,7 +20,6 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include <otf2/OTF2_MPI_Collectives.h>
 #pragma GCC diagnostic pop
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,30 +200,13 @@ static void remove_previous_trace(const char *dir)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/traces", dir);
-    DIR *d = opendir(path);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        char file[4500];
-        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-        if (e->d_name[0] != '.')
-            unlink(file);
-    }
-    if (d)
-        closedir(d);
-    rmdir(path);
+    trc_remove_files(path, 1);
     snprintf(path, sizeof path, "%s/traces.otf2", dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/traces.def", dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/log", dir);
-    d = opendir(path);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        char file[4500];
-        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-        if (e->d_name[0] != '.')
-            unlink(file);
-    }
-    if (d)
-        closedir(d);
+    trc_remove_files(path, 0);
 }
 
 /* ---- local definitions (async-signal-safe) ---- */
@@ -365,12 +347,12 @@ static void merge_definitions(struct trc_merged *m, struct trc_rank_map *mine,
         free(maps);
         *first_group = trc_defs_first_group(m);
     }
-    struct trc_merged own; /* this rank's counts, for what it receives */
-    memset(&own, 0, sizeof own);
-    trc_defs_merge(&own, blob, (size_t)len, mine);
-    trc_merged_free(&own);
+    memset(mine, 0, sizeof *mine); /* this rank's counts (its blob's head): what it receives */
+    if (blob && (size_t)len >= sizeof mine->head)
+        memcpy(&mine->head, blob, sizeof mine->head);
     const struct trc_defs_head *h = &mine->head;
     int n = (int)(h->ncomms + h->nwindows + h->ngroups + h->nnames);
+    mine->ids = malloc(((size_t)n + 1) * sizeof *mine->ids);
     PMPI_Scatterv(ids, counts, id_displs, MPI_UINT32_T, mine->ids, n, MPI_UINT32_T, 0, trc_world);
     PMPI_Bcast(first_group, 1, MPI_UINT32_T, 0, trc_world);
     free(blob);

@@ -8,6 +8,7 @@
  * by one cut short by SIGKILL.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -38,6 +39,21 @@ static struct trc_thread sink = {.log = {.fd = -1}};
 void trc_log_path(char *out, size_t len, const char *dir, int rank, uint32_t thread)
 {
     snprintf(out, len, "%s/log/%d.%u.events", dir, rank, thread);
+}
+
+void trc_remove_files(const char *path, int remove_dir)
+{
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char file[4500];
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        if (e->d_name[0] != '.')
+            unlink(file);
+    }
+    if (d)
+        closedir(d);
+    if (remove_dir)
+        rmdir(path);
 }
 
 void trc_logs_setup(const char *dir, int rank, size_t size)

@@ -107,6 +107,8 @@ static inline uint64_t trc_now(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Removes the files in directory PATH (not its subdirectories), then PATH if REMOVE_DIR. */
+void trc_remove_files(const char *path, int remove_dir);
 /* Where the log of thread THREAD of RANK is, under the trace directory DIR. */
 void trc_log_path(char *out, size_t len, const char *dir, int rank, uint32_t thread);
 /* Starts the logs: DIR (the trace directory), this process's RANK, SIZE bytes per thread. */

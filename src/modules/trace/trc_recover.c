@@ -10,7 +10,6 @@
  * gets an empty event file. The run is marked incomplete in DIR/mpilens.db; `mpilens
  * analyze` refuses such a run (docs/modules.md says why), `mpilens export` draws it.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,23 +43,6 @@ static int absorb(void *ctx, const char *data, size_t len, int32_t *world)
     r->maps[rank] = map;
     *world = n;
     return 0;
-}
-
-/* Removes DIR/trace/log and what it holds. */
-static void remove_logs(const char *trace_dir)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/log", trace_dir);
-    DIR *d = opendir(path);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        char file[4500];
-        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-        if (e->d_name[0] != '.')
-            unlink(file);
-    }
-    if (d)
-        closedir(d);
-    rmdir(path);
 }
 
 __attribute__((visibility("default"))) int mpilens_module_recover(const char *dir, char *err,
@@ -120,7 +102,9 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     free(events);
     free(mine);
     free(nthreads);
-    remove_logs(trace_dir);
+    char logs[4300];
+    snprintf(logs, sizeof logs, "%s/log", trace_dir);
+    trc_remove_files(logs, 1);
     char db[4300];
     snprintf(db, sizeof db, "%s/%s", dir, RUNDB_FILE);
     struct rundb run; /* a run traced alone has no database yet: the mark needs one */
