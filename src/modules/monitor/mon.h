@@ -12,6 +12,7 @@
 #define MON_H
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -63,7 +64,7 @@ int mon_world_rank_slow(MPI_Comm comm, int r);
 /* The same when comm's record rec is already at hand. */
 int mon_world_rank_of(const struct lens_comm *rec, MPI_Comm comm, int r);
 /* count x the size of type, through PMPI_Type_size (and filling the cache). */
-uint64_t mon_bytes_slow(int count, MPI_Datatype type);
+uint64_t mon_bytes_slow(int64_t count, MPI_Datatype type);
 /* Forgets every cached type size (a freed handle may come back as another type). */
 void mon_forget_types(void);
 
@@ -84,7 +85,7 @@ static inline unsigned mon_type_slot_of(MPI_Datatype type)
 }
 
 /* count x the size of type from the cache (one thread only): 1, or 0 on a miss. */
-static inline int mon_bytes_cached(int count, MPI_Datatype type, uint64_t *bytes)
+static inline int mon_bytes_cached(int64_t count, MPI_Datatype type, uint64_t *bytes)
 {
     *bytes = 0;
     if (count <= 0)
@@ -96,7 +97,7 @@ static inline int mon_bytes_cached(int count, MPI_Datatype type, uint64_t *bytes
     return 1;
 }
 
-static inline uint64_t mon_bytes(int count, MPI_Datatype type)
+static inline uint64_t mon_bytes(int64_t count, MPI_Datatype type)
 {
     if (count <= 0)
         return 0;
@@ -131,14 +132,15 @@ static inline void mon_add(uint64_t *p, uint64_t v)
 
 /* Any point-to-point message (the general path: other communicators, threads, a type or
  * a peer seen for the first time). */
-void mon_count_send_slow(MPI_Comm comm, int dest, int count, MPI_Datatype type);
+void mon_count_send_slow(MPI_Comm comm, int dest, int64_t count, MPI_Datatype type);
 
 /* One point-to-point message of count x type to rank dest of comm, in the common case
  * (world communicator, one thread, a known type and peer): three adds, no call, so the
  * wrapper around it needs no stack frame before its tail call. 0: not the common case,
  * nothing counted, use mon_count_send_slow. */
 static inline __attribute__((always_inline)) int mon_count_send_fast(MPI_Comm comm, int dest,
-                                                                     int count, MPI_Datatype type)
+                                                                     int64_t count,
+                                                                     MPI_Datatype type)
 {
     if (comm != MPI_COMM_WORLD || (unsigned)dest >= (unsigned)mon_nprocs || mon_threaded)
         return 0;
@@ -153,6 +155,48 @@ static inline __attribute__((always_inline)) int mon_count_send_fast(MPI_Comm co
     h[mon_bin_of(size)] += 1;
     return 1;
 }
+
+/* Persistent requests (mon_persist.c): what one start records is captured when the request
+ * is made, by the blocking call's counting with the recording diverted into a list (only
+ * the capturing thread's recordings; others go on as usual), and replayed at each start. */
+struct mon_captured {
+    int what; /* 0: mon_record, 1: mon_record_coll_kind, 2: mon_record_coll_uniform */
+    int kind, peer;
+    struct lens_comm *rec;
+    uint64_t bytes;
+};
+struct mon_capture {
+    pthread_t owner;
+    int n, cap;
+    struct mon_captured *items;
+};
+extern struct mon_capture *volatile mon_capture;
+void mon_capture_begin(struct mon_capture *c);
+void mon_capture_end(void);
+/* 1 if this thread is capturing (the recording went into the list), else 0. */
+int mon_captured(int what, int kind, int peer, struct lens_comm *rec, uint64_t bytes);
+/* Keeps the capture c for the new persistent request req (c's items move to it). */
+void mon_persistent_keep(MPI_Request req, struct mon_capture *c);
+/* Counting is on: monitoring, or a persistent request being captured. */
+static inline int mon_counting(void)
+{
+    return mon_on || mon_capture != NULL;
+}
+
+/* A persistent request's wrapper: makes it, then captures what one start records. */
+#define MON_PERSISTENT(NAME, PARAMS, ARGS, REQ, COUNTING)                                          \
+    int MPI_##NAME PARAMS                                                                          \
+    {                                                                                              \
+        int rc_ = PMPI_##NAME ARGS;                                                                \
+        if (rc_ == MPI_SUCCESS) {                                                                  \
+            struct mon_capture c_;                                                                 \
+            mon_capture_begin(&c_);                                                                \
+            COUNTING;                                                                              \
+            mon_capture_end();                                                                     \
+            mon_persistent_keep(*(REQ), &c_);                                                      \
+        }                                                                                          \
+        return rc_;                                                                                \
+    }
 
 /* Control (mon_core.c): also what the C API and MPI_T use. */
 void mon_setup(void);

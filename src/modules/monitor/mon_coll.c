@@ -6,8 +6,16 @@
  *   all-to-all (Allreduce, Allgather[v], Alltoall[v,w], Reduce_scatter[_block], Barrier):
  *     every rank counts its data to each other peer; a2a, the sum over peers.
  *   Scan, Exscan: every rank counts its data to each higher rank; a2a, data x (size - rank).
- * Non-blocking variants count like blocking ones. Counted before the call (tail calls).
+ *   neighbourhood (Neighbor_*): every rank counts its data to each out-neighbour (on a
+ *     Cartesian topology, the two neighbours of each dimension, as Open MPI does; on a graph
+ *     or distributed graph, its out-neighbours); a2a.
+ * Nonblocking variants count like blocking ones, at the call; persistent ones (MPI 4) at
+ * each start (mon_persist.c). Which functions: the classification's collectives
+ * (lens_classes.h), large-count bindings included. Counted before the call (tail calls).
  */
+#include <stdlib.h>
+
+#include "lens_classes.h"
 #include "mon.h"
 
 /* The communicator's record is looked up once per call: its peers (the remote group of
@@ -47,15 +55,39 @@ static uint64_t to_peers(const struct coll_comm *c, int from, int skip, uint64_t
     return total;
 }
 
+/* An array of counts: int, or MPI_Count in a large-count binding (COUNTS picks). */
+struct counts {
+    const int *i;
+    const MPI_Count *w;
+};
+static inline struct counts counts_int(const int *i)
+{
+    return (struct counts){i, NULL};
+}
+static inline struct counts counts_wide(const MPI_Count *w)
+{
+    return (struct counts){NULL, w};
+}
+#define COUNTS(a) _Generic((a), const int *: counts_int, int *: counts_int, default: counts_wide)(a)
+#define NO_COUNTS ((struct counts){NULL, NULL})
+static int64_t count_at(struct counts c, int k)
+{
+    return c.i ? c.i[k] : c.w ? (int64_t)c.w[k] : 0;
+}
+static int has_counts(struct counts c)
+{
+    return c.i || c.w;
+}
+
 /* counts[i] elements of type (or of types[i]) to each peer i except skip. */
-static uint64_t to_peers_v(const struct coll_comm *c, int skip, const int counts[],
+static uint64_t to_peers_v(const struct coll_comm *c, int skip, struct counts counts,
                            MPI_Datatype type, const MPI_Datatype types[])
 {
     uint64_t total = 0;
-    for (int i = 0; counts && i < c->rec->peers; i++) {
+    for (int i = 0; has_counts(counts) && i < c->rec->peers; i++) {
         if (i == skip)
             continue;
-        uint64_t b = mon_bytes(counts[i], types ? types[i] : type);
+        uint64_t b = mon_bytes(count_at(counts, i), types ? types[i] : type);
         mon_record(MON_COLL, world_of(c, i), b);
         total += b;
     }
@@ -79,51 +111,53 @@ static int rooted(const struct coll_comm *c, int root, int *skip)
     return c->rec->inter ? root == MPI_ROOT : root == c->rec->rank;
 }
 
-static void rooted_kind(MPI_Comm comm, int which, int root, int count, MPI_Datatype type,
-                        const int counts[])
+static void rooted_kind(MPI_Comm comm, int which, int root, int64_t count, MPI_Datatype type,
+                        struct counts counts)
 {
-    if (!mon_on)
+    if (!mon_counting())
         return;
     struct coll_comm c = coll_comm_of(comm);
     int skip;
     if (!rooted(&c, root, &skip))
         return;
-    uint64_t total = counts ? to_peers_v(&c, skip, counts, type, NULL)
+    uint64_t total = has_counts(counts) ? to_peers_v(&c, skip, counts, type, NULL)
                             : to_all_others(&c, mon_bytes(count, type));
     mon_record_coll_kind(c.rec, which, total);
 }
 
-static void one_to_all(MPI_Comm comm, int root, int count, MPI_Datatype type, const int counts[])
+static void one_to_all(MPI_Comm comm, int root, int64_t count, MPI_Datatype type,
+                       struct counts counts)
 {
     rooted_kind(comm, MON_O2A, root, count, type, counts);
 }
 
-static void all_to_one(MPI_Comm comm, int root, int count, MPI_Datatype type, const int counts[])
+static void all_to_one(MPI_Comm comm, int root, int64_t count, MPI_Datatype type,
+                       struct counts counts)
 {
     rooted_kind(comm, MON_A2O, root, count, type, counts);
 }
 
-static __attribute__((noinline)) void all_to_all_slow(MPI_Comm comm, int count, MPI_Datatype type,
-                                                      const int counts[],
+static __attribute__((noinline)) void all_to_all_slow(MPI_Comm comm, int64_t count,
+                                                      MPI_Datatype type, struct counts counts,
                                                       const MPI_Datatype types[])
 {
     struct coll_comm c = coll_comm_of(comm);
     int skip = c.rec->inter ? -1 : c.rec->rank;
-    uint64_t total = counts ? to_peers_v(&c, skip, counts, type, types)
+    uint64_t total = has_counts(counts) ? to_peers_v(&c, skip, counts, type, types)
                             : to_all_others(&c, mon_bytes(count, type));
     mon_record_coll_kind(c.rec, MON_A2A, total);
 }
 
-static void all_to_all(MPI_Comm comm, int count, MPI_Datatype type, const int counts[],
+static void all_to_all(MPI_Comm comm, int64_t count, MPI_Datatype type, struct counts counts,
                        const MPI_Datatype types[])
 {
-    if (mon_on)
+    if (mon_counting())
         all_to_all_slow(comm, count, type, counts, types);
 }
 
 /* The common case of a uniform all-to-all (MPI_COMM_WORLD, one thread, a known type),
  * inline: four adds, no call. 0: not the common case, nothing counted. */
-static inline __attribute__((always_inline)) int world_all_to_all(MPI_Comm comm, int count,
+static inline __attribute__((always_inline)) int world_all_to_all(MPI_Comm comm, int64_t count,
                                                                   MPI_Datatype type)
 {
     uint64_t each;
@@ -139,22 +173,22 @@ static inline __attribute__((always_inline)) int world_all_to_all(MPI_Comm comm,
 
 /* A uniform all-to-all wrapper: the common case counts inline and tail-calls the library
  * (no stack frame); anything else goes through a cold copy that counts the general way. */
-#define UNIFORM_ALL_TO_ALL(NAME, PARAMS, ARGS, COUNT, TYPE)                                        \
+#define UNIFORM_ALL_TO_ALL(NAME, PARAMS, ARGS, COMM, COUNT, TYPE)                                  \
     static __attribute__((noinline, cold)) int slow_##NAME PARAMS                                  \
     {                                                                                              \
-        all_to_all_slow(comm, COUNT, TYPE, NULL, NULL);                                            \
+        all_to_all_slow(COMM, COUNT, TYPE, NO_COUNTS, NULL);                                            \
         return PMPI_##NAME ARGS;                                                                   \
     }                                                                                              \
     int MPI_##NAME PARAMS                                                                          \
     {                                                                                              \
-        if (mon_on && !world_all_to_all(comm, COUNT, TYPE))                                        \
+        if (mon_on && !world_all_to_all(COMM, COUNT, TYPE))                                        \
             return slow_##NAME ARGS;                                                               \
         return PMPI_##NAME ARGS;                                                                   \
     }
 
-static void prefix(MPI_Comm comm, int count, MPI_Datatype type)
+static void prefix(MPI_Comm comm, int64_t count, MPI_Datatype type)
 {
-    if (!mon_on)
+    if (!mon_counting())
         return;
     struct coll_comm c = coll_comm_of(comm);
     int me = c.rec->rank;
@@ -163,214 +197,139 @@ static void prefix(MPI_Comm comm, int count, MPI_Datatype type)
     mon_record_coll_kind(c.rec, MON_A2A, data * (uint64_t)(c.rec->peers - me));
 }
 
+/* The out-neighbours of comm's topology (ranks in comm; MPI_PROC_NULL where a Cartesian
+ * dimension has no neighbour), malloc'ed, their number in *n. */
+static int *out_neighbours(MPI_Comm comm, int *n)
+{
+    int topo = MPI_UNDEFINED, *out = NULL;
+    *n = 0;
+    PMPI_Topo_test(comm, &topo);
+    if (topo == MPI_CART) {
+        int ndims = 0;
+        PMPI_Cartdim_get(comm, &ndims);
+        int *dims = calloc(3 * (size_t)ndims + 1, sizeof *dims), *periods = dims + ndims,
+            *coords = periods + ndims;
+        PMPI_Cart_get(comm, ndims, dims, periods, coords);
+        out = malloc((2 * (size_t)ndims + 1) * sizeof *out);
+        for (int d = 0; d < ndims; d++) {
+            out[2 * d] = out[2 * d + 1] = MPI_PROC_NULL;
+            if (dims[d] > 1) /* a periodic dimension of one: exchanges with self */
+                PMPI_Cart_shift(comm, d, 1, &out[2 * d], &out[2 * d + 1]);
+        }
+        *n = 2 * ndims;
+        free(dims);
+    } else if (topo == MPI_GRAPH) {
+        int me = 0;
+        PMPI_Comm_rank(comm, &me);
+        PMPI_Graph_neighbors_count(comm, me, n);
+        out = malloc((*n + 1) * sizeof *out);
+        PMPI_Graph_neighbors(comm, me, *n, out);
+    } else if (topo == MPI_DIST_GRAPH) {
+        int in = 0, weighted = 0;
+        PMPI_Dist_graph_neighbors_count(comm, &in, n, &weighted);
+        int *sources = malloc((2 * (size_t)in + *n + 2) * sizeof *sources), *weights = sources + in + 1;
+        out = malloc((*n + 1) * sizeof *out);
+        PMPI_Dist_graph_neighbors(comm, in, sources, weights, *n, out, weights);
+        free(sources);
+    }
+    return out;
+}
+
+/* A neighbourhood collective: count x type (or counts[i] x types[i]) to out-neighbour i. */
+static void neighbours(MPI_Comm comm, int64_t count, MPI_Datatype type, struct counts counts,
+                       const MPI_Datatype types[])
+{
+    if (!mon_counting())
+        return;
+    struct coll_comm c = coll_comm_of(comm);
+    int n = 0, *out = out_neighbours(comm, &n);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        if (out[i] == MPI_PROC_NULL)
+            continue;
+        uint64_t b = has_counts(counts) ? mon_bytes(count_at(counts, i), types ? types[i] : type)
+                                        : mon_bytes(count, type);
+        mon_record(MON_COLL, world_of(&c, out[i]), b);
+        total += b;
+    }
+    free(out);
+    mon_record_coll_kind(c.rec, MON_A2A, total);
+}
+
 /* Send-side count and type, or the receive side's when the send buffer is MPI_IN_PLACE. */
-#define SEND_COUNT(sbuf, scount, rcount) ((sbuf) == MPI_IN_PLACE ? (rcount) : (scount))
+#define SEND_COUNT(sbuf, scount, rcount) ((sbuf) == MPI_IN_PLACE ? (int64_t)(rcount) : (scount))
 #define SEND_TYPE(sbuf, stype, rtype) ((sbuf) == MPI_IN_PLACE ? (rtype) : (stype))
+#define SEND_COUNTS(sbuf, scounts, rcounts)                                                        \
+    ((sbuf) == MPI_IN_PLACE ? COUNTS(rcounts) : COUNTS(scounts))
 
-/* The two shapes of uniform all-to-all calls: reductions (one count and type) and
- * gathers/exchanges (send and receive sides, MPI_IN_PLACE taking the receive side). */
-#define REDUCE_PARAMS                                                                              \
-    const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm
-#define GATHER_PARAMS                                                                              \
-    const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,  \
-        MPI_Comm comm
-#define REDUCING(NAME)                                                                             \
-    UNIFORM_ALL_TO_ALL(NAME, (REDUCE_PARAMS), (sbuf, rbuf, count, type, op, comm), count, type)
-#define REDUCING_I(NAME)                                                                           \
-    UNIFORM_ALL_TO_ALL(NAME, (REDUCE_PARAMS, MPI_Request * req),                                   \
-                       (sbuf, rbuf, count, type, op, comm, req), count, type)
-#define GATHERING(NAME)                                                                            \
-    UNIFORM_ALL_TO_ALL(NAME, (GATHER_PARAMS), (sbuf, scount, stype, rbuf, rcount, rtype, comm),    \
-                       SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
-#define GATHERING_I(NAME)                                                                          \
-    UNIFORM_ALL_TO_ALL(NAME, (GATHER_PARAMS, MPI_Request * req),                                   \
-                       (sbuf, scount, stype, rbuf, rcount, rtype, comm, req),                      \
-                       SEND_COUNT(sbuf, scount, rcount), SEND_TYPE(sbuf, stype, rtype))
-#define SEND_SIDE(sbuf, scount, stype, rcount, rtype)                                              \
-    ((sbuf) == MPI_IN_PLACE ? (rcount) : (scount)), ((sbuf) == MPI_IN_PLACE ? (rtype) : (stype))
+/* A collective wrapper by mode: counted before the call (B, I), or at each start (P). */
+#define COLL(N, M, P, A, R, COUNTING) COLL_##M(N, P, A, R, COUNTING)
+#define COLL_B(N, P, A, R, COUNTING)                                                               \
+    int MPI_##N P                                                                                  \
+    {                                                                                              \
+        if (mon_on)                                                                                \
+            COUNTING;                                                                              \
+        return PMPI_##N A;                                                                         \
+    }
+#define COLL_I COLL_B
+#define COLL_P(N, P, A, R, COUNTING) MON_PERSISTENT(N, P, A, R, COUNTING)
+/* The uniform all-to-all ones keep their inline fast path (blocking and nonblocking). */
+#define UNIFORM(N, M, P, A, R, COMM, COUNT, TYPE) UNIFORM_##M(N, P, A, R, COMM, COUNT, TYPE)
+#define UNIFORM_B(N, P, A, R, COMM, COUNT, TYPE) UNIFORM_ALL_TO_ALL(N, P, A, COMM, COUNT, TYPE)
+#define UNIFORM_I UNIFORM_B
+#define UNIFORM_P(N, P, A, R, COMM, COUNT, TYPE)                                                   \
+    MON_PERSISTENT(N, P, A, R, all_to_all_slow(COMM, COUNT, TYPE, NO_COUNTS, NULL))
 
-int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
-{
-    one_to_all(comm, root, count, type, NULL);
-    return PMPI_Bcast(buf, count, type, root, comm);
-}
-int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *req)
-{
-    one_to_all(comm, root, count, type, NULL);
-    return PMPI_Ibcast(buf, count, type, root, comm, req);
-}
+/* Each shape of lens_classes.h, by family where a shape has several. */
+#define BARRIER(N, F, M, P, A, FL, R)                                                              \
+    COLL(N, M, P, A, R, all_to_all(a0, 0, MPI_DATATYPE_NULL, NO_COUNTS, NULL))
+#define BCAST(N, F, M, P, A, FL, R) COLL(N, M, P, A, R, one_to_all(a4, a3, a1, a2, NO_COUNTS))
+#define ROOTED(N, F, M, P, A, FL, R) ROOTED_##F(N, M, P, A, R)
+#define ROOTED_coll_one_to_all(N, M, P, A, R)                                                      \
+    COLL(N, M, P, A, R, one_to_all(a7, a6, a1, a2, NO_COUNTS))
+#define ROOTED_coll_all_to_one(N, M, P, A, R)                                                      \
+    COLL(N, M, P, A, R, all_to_one(a7, a6, a4, a5, NO_COUNTS))
+#define GATHERV(N, F, M, P, A, FL, R) COLL(N, M, P, A, R, all_to_one(a8, a7, 0, a6, COUNTS(a4)))
+#define SCATTERV(N, F, M, P, A, FL, R) COLL(N, M, P, A, R, one_to_all(a8, a7, 0, a3, COUNTS(a1)))
+#define ALLGATHER(N, F, M, P, A, FL, R) ALLGATHER_##F(N, M, P, A, R)
+#define ALLGATHER_coll_all_to_all(N, M, P, A, R)                                                   \
+    UNIFORM(N, M, P, A, R, a6, SEND_COUNT(a0, a1, a4), SEND_TYPE(a0, a2, a5))
+#define ALLGATHER_coll_neighbor(N, M, P, A, R)                                                     \
+    COLL(N, M, P, A, R, neighbours(a6, a1, a2, NO_COUNTS, NULL))
+#define ALLGATHERV(N, F, M, P, A, FL, R) ALLGATHERV_##F(N, M, P, A, R)
+#define ALLGATHERV_coll_all_to_all(N, M, P, A, R)                                                  \
+    COLL(N, M, P, A, R,                                                                            \
+         all_to_all(a7, SEND_COUNT(a0, a1, count_at(COUNTS(a4), me_in(a7))),                      \
+                    SEND_TYPE(a0, a2, a6), NO_COUNTS, NULL))
+#define ALLGATHERV_coll_neighbor(N, M, P, A, R)                                                    \
+    COLL(N, M, P, A, R, neighbours(a7, a1, a2, NO_COUNTS, NULL))
+#define ALLTOALLV(N, F, M, P, A, FL, R) ALLTOALLV_##F(N, M, P, A, R)
+#define ALLTOALLV_coll_all_to_all(N, M, P, A, R)                                                   \
+    COLL(N, M, P, A, R, all_to_all(a8, 0, SEND_TYPE(a0, a3, a7), SEND_COUNTS(a0, a1, a5), NULL))
+#define ALLTOALLV_coll_neighbor(N, M, P, A, R)                                                     \
+    COLL(N, M, P, A, R, neighbours(a8, 0, a3, COUNTS(a1), NULL))
+#define ALLTOALLW(N, F, M, P, A, FL, R) ALLTOALLW_##F(N, M, P, A, R)
+#define ALLTOALLW_coll_all_to_all(N, M, P, A, R)                                                   \
+    COLL(N, M, P, A, R,                                                                            \
+         all_to_all(a8, 0, MPI_DATATYPE_NULL, SEND_COUNTS(a0, a1, a5), SEND_TYPE(a0, a3, a7)))
+#define ALLTOALLW_coll_neighbor(N, M, P, A, R)                                                     \
+    COLL(N, M, P, A, R, neighbours(a8, 0, MPI_DATATYPE_NULL, COUNTS(a1), a3))
+#define REDUCE(N, F, M, P, A, FL, R) COLL(N, M, P, A, R, all_to_one(a6, a5, a2, a3, NO_COUNTS))
+#define ALLREDUCE(N, F, M, P, A, FL, R) ALLREDUCE_##F(N, M, P, A, R)
+#define ALLREDUCE_coll_all_to_all(N, M, P, A, R) UNIFORM(N, M, P, A, R, a5, a2, a3)
+#define ALLREDUCE_coll_scan(N, M, P, A, R) COLL(N, M, P, A, R, prefix(a5, a2, a3))
+#define REDUCE_SCATTER(N, F, M, P, A, FL, R)                                                       \
+    COLL(N, M, P, A, R, all_to_all(a5, 0, a3, COUNTS(a2), NULL))
 
-int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    one_to_all(comm, root, scount, stype, NULL);
-    return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-}
-int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                 MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
-{
-    one_to_all(comm, root, scount, stype, NULL);
-    return PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req);
-}
-
-int MPI_Scatterv(const void *sbuf, const int counts[], const int displs[], MPI_Datatype stype,
-                 void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    one_to_all(comm, root, 0, stype, counts);
-    return PMPI_Scatterv(sbuf, counts, displs, stype, rbuf, rcount, rtype, root, comm);
-}
-int MPI_Iscatterv(const void *sbuf, const int counts[], const int displs[], MPI_Datatype stype,
-                  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                  MPI_Request *req)
-{
-    one_to_all(comm, root, 0, stype, counts);
-    return PMPI_Iscatterv(sbuf, counts, displs, stype, rbuf, rcount, rtype, root, comm, req);
-}
-
-int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-               MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    all_to_one(comm, root, rcount, rtype, NULL);
-    return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-}
-int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
-{
-    all_to_one(comm, root, rcount, rtype, NULL);
-    return PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req);
-}
-
-int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int counts[],
-                const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    all_to_one(comm, root, 0, rtype, counts);
-    return PMPI_Gatherv(sbuf, scount, stype, rbuf, counts, displs, rtype, root, comm);
-}
-int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int counts[],
-                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
-{
-    all_to_one(comm, root, 0, rtype, counts);
-    return PMPI_Igatherv(sbuf, scount, stype, rbuf, counts, displs, rtype, root, comm, req);
-}
-
-int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-               MPI_Comm comm)
-{
-    all_to_one(comm, root, count, type, NULL);
-    return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-}
-int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-                MPI_Comm comm, MPI_Request *req)
-{
-    all_to_one(comm, root, count, type, NULL);
-    return PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req);
-}
-
-REDUCING(Allreduce)
-REDUCING_I(Iallreduce)
-
-GATHERING(Allgather)
-GATHERING_I(Iallgather)
-
-int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int counts[],
-                   const int displs[], MPI_Datatype rtype, MPI_Comm comm)
-{
-    all_to_all(comm, SEND_SIDE(sbuf, scount, stype, counts[me_in(comm)], rtype), NULL, NULL);
-    return PMPI_Allgatherv(sbuf, scount, stype, rbuf, counts, displs, rtype, comm);
-}
-int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                    const int counts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
-                    MPI_Request *req)
-{
-    all_to_all(comm, SEND_SIDE(sbuf, scount, stype, counts[me_in(comm)], rtype), NULL, NULL);
-    return PMPI_Iallgatherv(sbuf, scount, stype, rbuf, counts, displs, rtype, comm, req);
-}
-
-GATHERING(Alltoall)
-GATHERING_I(Ialltoall)
-
-int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
-                  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
-                  MPI_Comm comm)
-{
-    all_to_all(comm, 0, sbuf == MPI_IN_PLACE ? rtype : stype,
-               sbuf == MPI_IN_PLACE ? rcounts : scounts, NULL);
-    return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
-}
-int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
-                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
-                   MPI_Comm comm, MPI_Request *req)
-{
-    all_to_all(comm, 0, sbuf == MPI_IN_PLACE ? rtype : stype,
-               sbuf == MPI_IN_PLACE ? rcounts : scounts, NULL);
-    return PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req);
-}
-
-int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
-                  const MPI_Datatype stypes[], void *rbuf, const int rcounts[], const int rdispls[],
-                  const MPI_Datatype rtypes[], MPI_Comm comm)
-{
-    all_to_all(comm, 0, MPI_DATATYPE_NULL, sbuf == MPI_IN_PLACE ? rcounts : scounts,
-               sbuf == MPI_IN_PLACE ? rtypes : stypes);
-    return PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm);
-}
-int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
-                   const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
-                   const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
-                   MPI_Request *req)
-{
-    all_to_all(comm, 0, MPI_DATATYPE_NULL, sbuf == MPI_IN_PLACE ? rcounts : scounts,
-               sbuf == MPI_IN_PLACE ? rtypes : stypes);
-    return PMPI_Ialltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm,
-                           req);
-}
-
-int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int counts[], MPI_Datatype type,
-                       MPI_Op op, MPI_Comm comm)
-{
-    all_to_all(comm, 0, type, counts, NULL);
-    return PMPI_Reduce_scatter(sbuf, rbuf, counts, type, op, comm);
-}
-int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int counts[], MPI_Datatype type,
-                        MPI_Op op, MPI_Comm comm, MPI_Request *req)
-{
-    all_to_all(comm, 0, type, counts, NULL);
-    return PMPI_Ireduce_scatter(sbuf, rbuf, counts, type, op, comm, req);
-}
-
-REDUCING(Reduce_scatter_block)
-REDUCING_I(Ireduce_scatter_block)
-
-int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
-{
-    prefix(comm, count, type);
-    return PMPI_Scan(sbuf, rbuf, count, type, op, comm);
-}
-int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-              MPI_Request *req)
-{
-    prefix(comm, count, type);
-    return PMPI_Iscan(sbuf, rbuf, count, type, op, comm, req);
-}
-int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
-{
-    prefix(comm, count, type);
-    return PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
-}
-int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                MPI_Comm comm, MPI_Request *req)
-{
-    prefix(comm, count, type);
-    return PMPI_Iexscan(sbuf, rbuf, count, type, op, comm, req);
-}
-
-int MPI_Barrier(MPI_Comm comm)
-{
-    all_to_all(comm, 0, MPI_DATATYPE_NULL, NULL, NULL);
-    return PMPI_Barrier(comm);
-}
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
-{
-    all_to_all(comm, 0, MPI_DATATYPE_NULL, NULL, NULL);
-    return PMPI_Ibarrier(comm, req);
-}
+LENS_SHAPE_barrier(BARRIER)
+LENS_SHAPE_bcast(BCAST)
+LENS_SHAPE_rooted(ROOTED)
+LENS_SHAPE_gatherv(GATHERV)
+LENS_SHAPE_scatterv(SCATTERV)
+LENS_SHAPE_allgather(ALLGATHER)
+LENS_SHAPE_allgatherv(ALLGATHERV)
+LENS_SHAPE_alltoallv(ALLTOALLV)
+LENS_SHAPE_alltoallw(ALLTOALLW)
+LENS_SHAPE_reduce(REDUCE)
+LENS_SHAPE_allreduce(ALLREDUCE)
+LENS_SHAPE_reduce_scatter(REDUCE_SCATTER)

@@ -36,6 +36,8 @@ void mon_record(int kind, int peer, uint64_t size)
 {
     if (peer < 0 || peer >= mon_nprocs)
         return;
+    if (__builtin_expect(mon_capture != NULL, 0) && mon_captured(0, kind, peer, NULL, size))
+        return;
     mon_add(&mon_counts[kind][peer], 1);
     mon_add(&mon_sizes[kind][peer], size);
     if (kind != MON_P2P)
@@ -51,13 +53,15 @@ void mon_record(int kind, int peer, uint64_t size)
     mon_add(&h[mon_bin_of(size)], 1);
 }
 
-void mon_count_send_slow(MPI_Comm comm, int dest, int count, MPI_Datatype type)
+void mon_count_send_slow(MPI_Comm comm, int dest, int64_t count, MPI_Datatype type)
 {
     mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(count, type));
 }
 
 void mon_record_coll_kind(struct lens_comm *rec, int which, uint64_t size)
 {
+    if (__builtin_expect(mon_capture != NULL, 0) && mon_captured(1, which, 0, rec, size))
+        return;
     struct mon_comm_data *d = lens_comm_payload(rec, sizeof *d);
     mon_add(&d->v[2 * which], 1);
     mon_add(&d->v[2 * which + 1], size);
@@ -65,6 +69,8 @@ void mon_record_coll_kind(struct lens_comm *rec, int which, uint64_t size)
 
 void mon_record_coll_uniform(struct lens_comm *rec, uint64_t each)
 {
+    if (__builtin_expect(mon_capture != NULL, 0) && mon_captured(2, 0, 0, rec, each))
+        return;
     struct mon_comm_data *d = lens_comm_payload(rec, sizeof *d);
     mon_add(&d->uniform[0], 1);
     mon_add(&d->uniform[1], each);
@@ -94,7 +100,7 @@ void mon_coll_kinds(MPI_Comm comm, uint64_t v[6])
     memcpy(v, d->v, sizeof d->v);
 }
 
-uint64_t mon_bytes_slow(int count, MPI_Datatype type)
+uint64_t mon_bytes_slow(int64_t count, MPI_Datatype type)
 {
     int size = 0;
     if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)

@@ -1,12 +1,12 @@
 /* mon_p2p.c: point-to-point sends, counted to the destination's world rank before the
  * call (so each wrapper ends in a tail call). MPI_PROC_NULL is not counted; receives are
- * not counted (the matrix is of messages sent). Persistent sends count at each start.
+ * not counted (the matrix is of messages sent). Which functions: every send of the
+ * classification (src/gen/mpi_classes.py: blocking, nonblocking, persistent, the send half
+ * of Sendrecv and Sendrecv_replace, partitioned sends), large-count bindings included.
+ * Persistent and partitioned sends count at each start (mon_persist.c).
  */
-#include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "mon.h"
+#include "lens_classes.h"
 
 /* The wrapper counts inline and tail-calls the library; anything unusual goes through a
  * cold copy that counts the general way, so the common path needs no stack frame. */
@@ -22,105 +22,31 @@
             return slow_##NAME ARGS;                                                               \
         return PMPI_##NAME ARGS;                                                                   \
     }
-#define SEND_WRAPPER(NAME)                                                                         \
-    COUNTED_SEND(                                                                                  \
-        NAME, (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm),   \
-        (buf, count, type, dest, tag, comm), comm, dest, count, type)
-#define ISEND_WRAPPER(NAME)                                                                        \
-    COUNTED_SEND(NAME,                                                                             \
-                 (const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
-                  MPI_Request *req),                                                               \
-                 (buf, count, type, dest, tag, comm, req), comm, dest, count, type)
 
-SEND_WRAPPER(Send)
-SEND_WRAPPER(Ssend)
-SEND_WRAPPER(Rsend)
-SEND_WRAPPER(Bsend)
-ISEND_WRAPPER(Isend)
-ISEND_WRAPPER(Issend)
-ISEND_WRAPPER(Irsend)
-ISEND_WRAPPER(Ibsend)
+/* Shapes send and isend: (buf, count, type, dest, tag, comm[, request]). */
+#define SEND(N, F, M, P, A, FL, R) SEND_##M(N, P, A, R)
+#define SEND_B(N, P, A, R) COUNTED_SEND(N, P, A, a5, a3, a1, a2)
+#define SEND_I SEND_B
+#define SEND_P(N, P, A, R) MON_PERSISTENT(N, P, A, R, mon_count_send_slow(a5, a3, a1, a2))
+LENS_SHAPE_send(SEND)
+LENS_SHAPE_isend(SEND)
 
-COUNTED_SEND(Sendrecv,
-             (const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
-              int rcount, MPI_Datatype rtype, int src, int rtag, MPI_Comm comm, MPI_Status *status),
-             (sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, status), comm,
-             dest, scount, stype)
-COUNTED_SEND(Sendrecv_replace,
-             (void *buf, int count, MPI_Datatype type, int dest, int stag, int src, int rtag,
-              MPI_Comm comm, MPI_Status *status),
-             (buf, count, type, dest, stag, src, rtag, comm, status), comm, dest, count, type)
+/* Sendrecv (dest a3, comm a10) and Sendrecv_replace (dest a3, comm a7): the send half. */
+#define SENDRECV(N, F, M, P, A, FL, R) COUNTED_SEND(N, P, A, a10, a3, a1, a2)
+#define SENDRECV_REPLACE(N, F, M, P, A, FL, R) COUNTED_SEND(N, P, A, a7, a3, a1, a2)
+LENS_SHAPE_sendrecv(SENDRECV)
+LENS_SHAPE_isendrecv(SENDRECV)
+LENS_SHAPE_sendrecv_replace(SENDRECV_REPLACE)
+LENS_SHAPE_isendrecv_replace(SENDRECV_REPLACE)
 
-/* ---- persistent sends: remembered at init, counted at each start ---- */
-
-struct persistent {
-    MPI_Request req;
-    int peer;
-    uint64_t bytes;
-};
-static struct persistent *persistents;
-static int npersistent;
-static pthread_mutex_t persistent_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int remembered(int rc, MPI_Request *req, MPI_Comm comm, int dest, int count,
-                      MPI_Datatype type)
-{
-    if (rc != MPI_SUCCESS)
-        return rc;
-    pthread_mutex_lock(&persistent_lock);
-    persistents = realloc(persistents, (npersistent + 1) * sizeof *persistents);
-    persistents[npersistent++] =
-        (struct persistent){*req, mon_world_rank(comm, dest), mon_bytes(count, type)};
-    pthread_mutex_unlock(&persistent_lock);
-    return rc;
-}
-
-#define SEND_INIT_WRAPPER(NAME)                                                                    \
-    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
-                   MPI_Comm comm, MPI_Request *req)                                                \
-    {                                                                                              \
-        return remembered(PMPI_##NAME(buf, count, type, dest, tag, comm, req), req, comm, dest,    \
-                          count, type);                                                            \
-    }
-
-SEND_INIT_WRAPPER(Send_init)
-SEND_INIT_WRAPPER(Ssend_init)
-SEND_INIT_WRAPPER(Rsend_init)
-SEND_INIT_WRAPPER(Bsend_init)
-
-static void started(MPI_Request req)
-{
-    if (!mon_on || npersistent == 0)
-        return;
-    pthread_mutex_lock(&persistent_lock);
-    for (int i = 0; i < npersistent; i++)
-        if (persistents[i].req == req)
-            mon_record(MON_P2P, persistents[i].peer, persistents[i].bytes);
-    pthread_mutex_unlock(&persistent_lock);
-}
-
-int MPI_Start(MPI_Request *req)
-{
-    started(*req);
-    return PMPI_Start(req);
-}
-
-int MPI_Startall(int n, MPI_Request reqs[])
-{
-    for (int i = 0; i < n; i++)
-        started(reqs[i]);
-    return PMPI_Startall(n, reqs);
-}
-
-int MPI_Request_free(MPI_Request *req)
-{
-    pthread_mutex_lock(&persistent_lock);
-    for (int i = 0; i < npersistent; i++)
-        if (persistents[i].req == *req)
-            persistents[i] = persistents[--npersistent];
-    pthread_mutex_unlock(&persistent_lock);
-    return PMPI_Request_free(req);
-}
+/* Psend_init (partitions a1 of count a2 x type a3 to a4 on a5): one message per start;
+ * Precv_init (same shape) is a receive, not counted. */
+#define PARTITIONED(N, F, M, P, A, FL, R) PARTITIONED_##FL(N, P, A, R)
+#define PARTITIONED_0(N, P, A, R)
+#define PARTITIONED_1(N, P, A, R)                                                                  \
+    MON_PERSISTENT(N, P, A, R,                                                                     \
+                   mon_record(MON_P2P, mon_world_rank(a6, a4), (uint64_t)a1 * mon_bytes(a2, a3)))
+LENS_SHAPE_psend_init(PARTITIONED)
 
 /* A freed datatype's handle may be reused for another type: forget the cached sizes. */
 int MPI_Type_free(MPI_Datatype *type)

@@ -2,6 +2,7 @@
  * from it for Get and the result of the fetching operations) and file I/O (bytes read and
  * written per rank and file; the status's count when there is one).
  */
+#include "lens_classes.h"
 #include "mon.h"
 
 static int target_of(MPI_Win win, int target)
@@ -10,71 +11,41 @@ static int target_of(MPI_Win win, int target)
     return target >= 0 && target < rec->size ? rec->members[target] : -1;
 }
 
-static void rma(MPI_Win win, int target, int kind, int count, MPI_Datatype type)
+static void rma(MPI_Win win, int target, int kind, int64_t count, MPI_Datatype type)
 {
     if (mon_on)
         mon_record(kind, target_of(win, target), mon_bytes(count, type));
 }
 
-int MPI_Put(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
-            MPI_Datatype ttype, MPI_Win win)
-{
-    rma(win, target, MON_RMA_SENT, ocount, otype);
-    return PMPI_Put(obuf, ocount, otype, target, disp, tcount, ttype, win);
-}
-int MPI_Rput(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
-             int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *req)
-{
-    rma(win, target, MON_RMA_SENT, ocount, otype);
-    return PMPI_Rput(obuf, ocount, otype, target, disp, tcount, ttype, win, req);
-}
-int MPI_Get(void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
-            MPI_Datatype ttype, MPI_Win win)
-{
-    rma(win, target, MON_RMA_RECV, ocount, otype);
-    return PMPI_Get(obuf, ocount, otype, target, disp, tcount, ttype, win);
-}
-int MPI_Rget(void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
-             MPI_Datatype ttype, MPI_Win win, MPI_Request *req)
-{
-    rma(win, target, MON_RMA_RECV, ocount, otype);
-    return PMPI_Rget(obuf, ocount, otype, target, disp, tcount, ttype, win, req);
-}
-int MPI_Accumulate(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
-                   int tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win)
-{
-    rma(win, target, MON_RMA_SENT, ocount, otype);
-    return PMPI_Accumulate(obuf, ocount, otype, target, disp, tcount, ttype, op, win);
-}
-int MPI_Raccumulate(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
-                    int tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win, MPI_Request *req)
-{
-    rma(win, target, MON_RMA_SENT, ocount, otype);
-    return PMPI_Raccumulate(obuf, ocount, otype, target, disp, tcount, ttype, op, win, req);
-}
-int MPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype otype, void *rbuf, int rcount,
-                       MPI_Datatype rtype, int target, MPI_Aint disp, int tcount,
-                       MPI_Datatype ttype, MPI_Op op, MPI_Win win)
-{
-    rma(win, target, MON_RMA_SENT, ocount, otype);
-    rma(win, target, MON_RMA_RECV, rcount, rtype);
-    return PMPI_Get_accumulate(obuf, ocount, otype, rbuf, rcount, rtype, target, disp, tcount,
-                               ttype, op, win);
-}
-int MPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype type, int target, MPI_Aint disp,
-                     MPI_Op op, MPI_Win win)
-{
-    rma(win, target, MON_RMA_SENT, 1, type);
-    rma(win, target, MON_RMA_RECV, 1, type);
-    return PMPI_Fetch_and_op(obuf, rbuf, type, target, disp, op, win);
-}
-int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype type,
-                         int target, MPI_Aint disp, MPI_Win win)
-{
-    rma(win, target, MON_RMA_SENT, 1, type);
-    rma(win, target, MON_RMA_RECV, 1, type);
-    return PMPI_Compare_and_swap(obuf, cbuf, rbuf, type, target, disp, win);
-}
+/* Open MPI's osc monitoring: a put or accumulate sends its origin data; a get sends a
+ * message of 0 bytes and receives its data; the fetching operations send their origin
+ * data and receive their result (one element of the type for Fetch_and_op and
+ * Compare_and_swap). Request-based ones count the same. */
+#define RMA(N, P, A, WIN, TARGET, COUNTING)                                                        \
+    int MPI_##N P                                                                                  \
+    {                                                                                              \
+        COUNTING;                                                                                  \
+        return PMPI_##N A;                                                                         \
+    }
+#define PUT_OR_GET(N, F, M, P, A, FL, R) PUT_OR_GET_##FL(N, P, A)
+#define PUT_OR_GET_1(N, P, A) RMA(N, P, A, a7, a3, rma(a7, a3, MON_RMA_SENT, a1, a2))
+#define PUT_OR_GET_0(N, P, A)                                                                      \
+    RMA(N, P, A, a7, a3, (rma(a7, a3, MON_RMA_SENT, 0, a2), rma(a7, a3, MON_RMA_RECV, a1, a2)))
+#define ACCUMULATE(N, F, M, P, A, FL, R) RMA(N, P, A, a8, a3, rma(a8, a3, MON_RMA_SENT, a1, a2))
+#define GET_ACCUMULATE(N, F, M, P, A, FL, R)                                                       \
+    RMA(N, P, A, a11, a6, (rma(a11, a6, MON_RMA_SENT, a1, a2), rma(a11, a6, MON_RMA_RECV, a4, a5)))
+#define FETCH_AND_OP(N, F, M, P, A, FL, R)                                                         \
+    RMA(N, P, A, a6, a3, (rma(a6, a3, MON_RMA_SENT, 1, a2), rma(a6, a3, MON_RMA_RECV, 1, a2)))
+#define COMPARE_AND_SWAP(N, F, M, P, A, FL, R)                                                     \
+    RMA(N, P, A, a6, a4, (rma(a6, a4, MON_RMA_SENT, 1, a3), rma(a6, a4, MON_RMA_RECV, 1, a3)))
+LENS_SHAPE_put(PUT_OR_GET)
+LENS_SHAPE_rput(PUT_OR_GET)
+LENS_SHAPE_accumulate(ACCUMULATE)
+LENS_SHAPE_raccumulate(ACCUMULATE)
+LENS_SHAPE_get_accumulate(GET_ACCUMULATE)
+LENS_SHAPE_rget_accumulate(GET_ACCUMULATE)
+LENS_SHAPE_fetch_and_op(FETCH_AND_OP)
+LENS_SHAPE_compare_and_swap(COMPARE_AND_SWAP)
 
 /* ---- files ---- */
 
@@ -92,43 +63,41 @@ int MPI_File_close(MPI_File *fh)
     return PMPI_File_close(fh);
 }
 
-static uint64_t done(const MPI_Status *status, int count, MPI_Datatype type)
+static uint64_t done(const MPI_Status *status, int64_t count, MPI_Datatype type)
 {
-    int got = MPI_UNDEFINED;
-    if (status != MPI_STATUS_IGNORE && PMPI_Get_count(status, type, &got) == MPI_SUCCESS &&
+    MPI_Count got = MPI_UNDEFINED;
+    if (status != MPI_STATUS_IGNORE && PMPI_Get_elements_x(status, MPI_BYTE, &got) == MPI_SUCCESS &&
         got != MPI_UNDEFINED)
-        return mon_bytes(got, type);
+        return (uint64_t)got;
     return mon_bytes(count, type);
 }
 
-#define FILE_IO(NAME, WRITE, CONST)                                                                \
-    int MPI_File_##NAME(MPI_File fh, CONST void *buf, int count, MPI_Datatype type,                \
-                        MPI_Status *status)                                                        \
+/* Every read and write of the classification: blocking ones count what the status says
+ * was moved (what was asked without a status); nonblocking ones and the begin of a split
+ * collective count what was asked, at the call (their end is not counted again). */
+#define IO_DONE(N, P, A, FH, ST, COUNT, TYPE, WRITE)                                               \
+    int MPI_##N P                                                                                  \
     {                                                                                              \
-        int rc = PMPI_File_##NAME(fh, buf, count, type, status);                                   \
+        int rc = PMPI_##N A;                                                                       \
         if (mon_on && rc == MPI_SUCCESS)                                                           \
-            mon_record_io(fh, WRITE, done(status, count, type));                                   \
+            mon_record_io(FH, WRITE, done(ST, COUNT, TYPE));                                       \
         return rc;                                                                                 \
     }
-#define FILE_IO_AT(NAME, WRITE, CONST)                                                             \
-    int MPI_File_##NAME(MPI_File fh, MPI_Offset offset, CONST void *buf, int count,                \
-                        MPI_Datatype type, MPI_Status *status)                                     \
+#define IO_ASKED(N, P, A, FH, COUNT, TYPE, WRITE)                                                  \
+    int MPI_##N P                                                                                  \
     {                                                                                              \
-        int rc = PMPI_File_##NAME(fh, offset, buf, count, type, status);                           \
+        int rc = PMPI_##N A;                                                                       \
         if (mon_on && rc == MPI_SUCCESS)                                                           \
-            mon_record_io(fh, WRITE, done(status, count, type));                                   \
+            mon_record_io(FH, WRITE, mon_bytes(COUNT, TYPE));                                      \
         return rc;                                                                                 \
     }
-
-FILE_IO(read, 0, )
-FILE_IO(read_all, 0, )
-FILE_IO(read_shared, 0, )
-FILE_IO(read_ordered, 0, )
-FILE_IO(write, 1, const)
-FILE_IO(write_all, 1, const)
-FILE_IO(write_shared, 1, const)
-FILE_IO(write_ordered, 1, const)
-FILE_IO_AT(read_at, 0, )
-FILE_IO_AT(read_at_all, 0, )
-FILE_IO_AT(write_at, 1, const)
-FILE_IO_AT(write_at_all, 1, const)
+#define IO(N, F, M, P, A, FL, R) IO_DONE(N, P, A, a0, a4, a2, a3, FL)
+#define IO_AT(N, F, M, P, A, FL, R) IO_DONE(N, P, A, a0, a5, a3, a4, FL)
+#define IO_ASKED_AT_2(N, F, M, P, A, FL, R) IO_ASKED(N, P, A, a0, a2, a3, FL)
+#define IO_ASKED_AT_3(N, F, M, P, A, FL, R) IO_ASKED(N, P, A, a0, a3, a4, FL)
+LENS_SHAPE_io(IO)
+LENS_SHAPE_io_at(IO_AT)
+LENS_SHAPE_iio(IO_ASKED_AT_2)
+LENS_SHAPE_iio_at(IO_ASKED_AT_3)
+LENS_SHAPE_io_begin(IO_ASKED_AT_2)
+LENS_SHAPE_io_at_begin(IO_ASKED_AT_3)
