@@ -16,6 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'gen'))
+from mpi_classes import classify, module_should_see  # noqa: E402
 from parse_mpi_h import parse  # noqa: E402
 
 B = 'prof_bytes(%s, %s)'
@@ -140,11 +141,60 @@ OPS = [
     ('File_iwrite', 'io', 'prof_file(a0)', B % ('a2', 'a3'), 'req:4'),
     ('File_open', 'io', None, None, 'hand'),
     ('File_close', 'io', None, None, 'hand'),
-]
+    # issue 14: the rest of the classification (ids 142 and up)
+    ('Isendrecv_replace', 'p2p', 'prof_comm(a7)', B % ('a1', 'a2'), 'req:8'),
+    ('Imrecv', 'p2p', 'prof_mixed()', B % ('a1', 'a2'), 'req:4'),
+    ('Psend_init', 'p2p', 'prof_comm(a6)', 'prof_bytes(a2, a3) * (uint64_t)a1', 'persist:8'),
+    ('Precv_init', 'p2p', 'prof_comm(a6)', 'prof_bytes(a2, a3) * (uint64_t)a1', 'persist:8'),
+    ('Pready', 'p2p', 'prof_mixed()', '0', None),
+    ('Pready_range', 'p2p', 'prof_mixed()', '0', None),
+    ('Pready_list', 'p2p', 'prof_mixed()', '0', None),
+    ('Parrived', 'p2p', 'prof_mixed()', '0', None),
+    ('Rget_accumulate', 'rma', 'prof_win(a11)', B % ('a1', 'a2'), 'req:12'),
+    ('Win_flush_local_all', 'rma', 'prof_win(a0)', '0', None),
+] + [('File_%s' % name.replace('X', rw), 'io', 'prof_file(a0)', nbytes, flags)
+     for rw in ('read', 'write')
+     for name, nbytes, flags in (
+         ('X_shared', B % ('a2', 'a3'), None), ('X_ordered', B % ('a2', 'a3'), None),
+         ('iX_at', B % ('a3', 'a4'), 'req:5'), ('iX_at_all', B % ('a3', 'a4'), 'req:5'),
+         ('iX_all', B % ('a2', 'a3'), 'req:4'), ('iX_shared', B % ('a2', 'a3'), 'req:4'),
+         ('X_all_begin', B % ('a2', 'a3'), None), ('X_ordered_begin', B % ('a2', 'a3'), None),
+         ('X_at_all_begin', B % ('a3', 'a4'), None), ('X_all_end', '0', None),
+         ('X_ordered_end', '0', None), ('X_at_all_end', '0', None))]
+
+
+def persistent_collectives(ops):
+    """MPI 4's persistent collectives (NAME_init): counted like NAME when made, their
+    bytes charged again at each start; the request follows the Info argument."""
+    out = []
+    for name, kind, rec, nbytes, flags in ops:
+        if kind != 'coll' or rec is None or name.startswith('I'):
+            continue
+        req = int(rec[rec.index('(a') + 2:-1]) + 2
+        fl = ','.join([f for f in (flags or '').split(',') if f] + ['persist:%d' % req])
+        out.append((name + '_init', kind, rec, nbytes, fl))
+    return out
+
+
+OPS += persistent_collectives(OPS)
 
 
 def flags_of(spec):
     return (spec[4] or '').split(',')
+
+
+def large_count(expr):
+    """A byte expression for the large-count binding (MPI_Count arrays)."""
+    return expr.replace('prof_sum_counts(', 'prof_sum_counts_c(').replace('prof_sum_w(', 'prof_sum_w_c(')
+
+
+def check_coverage(funcs):
+    """Every function of the classification the profile should see has an operation."""
+    named = {name for name, _, _, _, _ in OPS}
+    for full, (fam, _, _, _, base) in sorted(classify(funcs).items()):
+        if module_should_see('profile', fam) and base not in named:
+            sys.exit('gen_profile: %s (%s in src/gen/mpi_classes.py) has no operation in OPS: '
+                     'add one' % (full, fam))
 
 
 def emit(ops_found, funcs):
@@ -152,36 +202,45 @@ def emit(ops_found, funcs):
            '#include "prof.h"', '']
     for op_id, (name, kind, rec, nbytes, flags) in enumerate(OPS):
         fl = flags_of((name, kind, rec, nbytes, flags))
-        if 'hand' in fl or ('MPI_' + name) not in funcs:
+        if 'hand' in fl:
             continue
-        ret, plist = funcs['MPI_' + name]
-        params = ', '.join('%s a%d%s' % (p[0], i, p[2]) for i, p in enumerate(plist))
-        args = ', '.join('a%d' % i for i in range(len(plist)))
-        vw = 1 if 'v' in fl else 0
-        post = ''
-        for f in fl:
-            if f.startswith('req:') or f.startswith('persist:'):
-                n = f.split(':')[1]
-                post = '    if (rc_ == MPI_SUCCESS)\n        prof_request_remember(a%s, rec_, bytes_, %d);\n' % (
-                    n, 1 if f.startswith('persist') else 0)
-        out.append('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
-                   '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
-                   '    void *site_ = prof_caller();\n'
-                   '    uint64_t t0_ = prof_now();\n'
-                   '    %s rc_ = PMPI_%s(%s);\n' % (ret, name, args) +
-                   '    uint64_t t1_ = prof_now();\n'
-                   '    struct prof_comm *rec_ = %s;\n' % rec +
-                   '    uint64_t bytes_ = %s;\n' % nbytes +
-                   '    prof_add(rec_, %d, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) +
-                   '    prof_site_add(site_, %d, bytes_, t1_ - t0_);\n' % op_id + post +
-                   '    return rc_;\n}\n')
-        ops_found.add(name)
+        for binding in (name, name + '_c'):
+            if 'MPI_' + binding in funcs:
+                out.append(emit_one(binding, funcs['MPI_' + binding], op_id, rec,
+                                    large_count(nbytes) if binding != name else nbytes, fl))
+                ops_found.add(binding)
     return '\n'.join(out)
+
+
+def emit_one(name, func, op_id, rec, nbytes, fl):
+    """The wrapper of one binding (MPI_X or its large-count MPI_X_c) of operation op_id."""
+    ret, plist = func
+    params = ', '.join('%s a%d%s' % (p[0], i, p[2]) for i, p in enumerate(plist))
+    args = ', '.join('a%d' % i for i in range(len(plist)))
+    vw = 1 if 'v' in fl else 0
+    post = ''
+    for f in fl:
+        if f.startswith('req:') or f.startswith('persist:'):
+            n = f.split(':')[1]
+            post = '    if (rc_ == MPI_SUCCESS)\n        prof_request_remember(a%s, rec_, bytes_, %d);\n' % (
+                n, 1 if f.startswith('persist') else 0)
+    return ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
+            '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
+            '    void *site_ = prof_caller();\n'
+            '    uint64_t t0_ = prof_now();\n'
+            '    %s rc_ = PMPI_%s(%s);\n' % (ret, name, args) +
+            '    uint64_t t1_ = prof_now();\n'
+            '    struct prof_comm *rec_ = %s;\n' % rec +
+            '    uint64_t bytes_ = %s;\n' % nbytes +
+            '    prof_add(rec_, %d, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) +
+            '    prof_site_add(site_, %d, bytes_, t1_ - t0_);\n' % op_id + post +
+            '    return rc_;\n}\n')
 
 
 def main():
     with open(sys.argv[1]) as f:
         funcs = {name: (ret, plist) for ret, name, plist in parse(f.read())}
+    check_coverage(funcs)
     found = set()
     body = emit(found, funcs)
     with open(os.path.join(sys.argv[2], 'prof_wrappers.c'), 'w') as out:
@@ -189,6 +248,7 @@ def main():
     with open(os.path.join(sys.argv[2], 'prof_ops.c'), 'w') as out:
         out.write('/* Generated by src/modules/profile/gen_profile.py: the operation table. */\n')
         out.write('#include "prof.h"\n\nconst int prof_op_count = %d;\n' % len(OPS))
+        out.write('_Static_assert(%d <= PROF_MAX_OPS, "raise PROF_MAX_OPS in prof.h");\n' % len(OPS))
         out.write('const struct prof_op prof_ops[] = {\n')
         for name, kind, _, _, flags in OPS:
             out.write('    {"%s", "%s", %d},\n' % (name, kind, 1 if 'v' in (flags or '').split(',') else 0))

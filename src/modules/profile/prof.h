@@ -21,7 +21,7 @@
 #include "prof_op_ids.h"
 
 #include "prof_buckets.h" /* PROF_MAX_BUCKETS */
-#define PROF_MAX_OPS 128
+#define PROF_MAX_OPS 256
 
 struct prof_op {
     const char *name; /* without the MPI_ prefix, as mpisee names it */
@@ -77,11 +77,14 @@ struct lens_comm *prof_mixed(void);         /* the marked entry for mixed reques
 struct lens_comm *prof_register(MPI_Comm comm, char letter, const struct lens_comm *like);
 void prof_forget(MPI_Comm comm); /* after MPI_Comm_free: the record stays */
 void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ticks);
-uint64_t prof_bytes(int count, MPI_Datatype type);
+uint64_t prof_bytes(int64_t count, MPI_Datatype type);
 /* Bytes a receive got: from the status if there is one, else the posted count. */
 uint64_t prof_received(const MPI_Status *status, int count, MPI_Datatype type);
 uint64_t prof_sum_counts(const int counts[], MPI_Datatype type, int n);
 uint64_t prof_sum_w(const int counts[], const MPI_Datatype types[], int n);
+/* The same for the large-count bindings (MPI_Count arrays). */
+uint64_t prof_sum_counts_c(const MPI_Count counts[], MPI_Datatype type, int n);
+uint64_t prof_sum_w_c(const MPI_Count counts[], const MPI_Datatype types[], int n);
 int prof_rank(MPI_Comm comm);
 int prof_size(MPI_Comm comm);
 int prof_outdegree(MPI_Comm comm);

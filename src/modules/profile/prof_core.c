@@ -83,7 +83,7 @@ void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns
         ;
 }
 
-uint64_t prof_bytes(int count, MPI_Datatype type)
+uint64_t prof_bytes(int64_t count, MPI_Datatype type)
 {
     int size = 0;
     if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
@@ -109,6 +109,22 @@ uint64_t prof_sum_counts(const int counts[], MPI_Datatype type, int n)
 }
 
 uint64_t prof_sum_w(const int counts[], const MPI_Datatype types[], int n)
+{
+    uint64_t total = 0;
+    for (int i = 0; counts && types && i < n; i++)
+        total += prof_bytes(counts[i], types[i]);
+    return total;
+}
+
+uint64_t prof_sum_counts_c(const MPI_Count counts[], MPI_Datatype type, int n)
+{
+    uint64_t total = 0;
+    for (int i = 0; counts && i < n; i++)
+        total += counts[i] > 0 ? (uint64_t)counts[i] : 0;
+    return total * prof_bytes(1, type);
+}
+
+uint64_t prof_sum_w_c(const MPI_Count counts[], const MPI_Datatype types[], int n)
 {
     uint64_t total = 0;
     for (int i = 0; counts && types && i < n; i++)
