@@ -14,68 +14,26 @@
 #include <stdint.h>
 
 #include "commtrack.h"
+#include "lens_classes.h"
 #include "snapshot.h"
 #include "trc_defs.h"
 #include "trc_log.h"
 
-/* Regions (one per traced MPI function), in the order of trc_region_names. */
+/* Regions: one per MPI function the trace records: the request completion calls it
+ * wraps by hand, then every function of the classification (lens_classes.h: each
+ * data-moving call, its synchronisation and probes), then the trace's own buffer flush. */
+#define TRC_HAND_REGIONS(X)                                                                        \
+    X(Wait) X(Waitall) X(Waitany) X(Waitsome) X(Test) X(Testany) X(Testall) X(Testsome) X(Start) \
+        X(Startall)
+#define TRC_HAND_REGION(N) R_##N,
+#define TRC_CLASS_REGION(N, F, M, P, A, FL, R) R_##N,
 enum trc_region {
-    R_SEND,
-    R_SSEND,
-    R_BSEND,
-    R_RSEND,
-    R_RECV,
-    R_ISEND,
-    R_ISSEND,
-    R_IRECV,
-    R_SENDRECV,
-    R_WAIT,
-    R_WAITALL,
-    R_BARRIER,
-    R_BCAST,
-    R_REDUCE,
-    R_ALLREDUCE,
-    R_ALLGATHER,
-    R_ALLTOALL,
-    R_GATHER,
-    R_SCATTER,
-    R_WIN_FENCE,
-    R_WIN_START,
-    R_WIN_COMPLETE,
-    R_WIN_POST,
-    R_WIN_WAIT,
-    R_WIN_LOCK,
-    R_WIN_UNLOCK,
-    R_PUT,
-    R_GET,
-    R_ACCUMULATE,
-    R_WIN_FLUSH,
-    R_WIN_FLUSH_ALL,
-    R_WIN_FLUSH_LOCAL,
-    R_WIN_FLUSH_LOCAL_ALL,
-    R_WAITANY,
-    R_WAITSOME,
-    R_TEST,
-    R_TESTANY,
-    R_TESTALL,
-    R_TESTSOME,
-    R_START,
-    R_STARTALL,
-    R_GATHERV,
-    R_SCATTERV,
-    R_ALLGATHERV,
-    R_ALLTOALLV,
-    R_REDUCE_SCATTER,
-    R_REDUCE_SCATTER_BLOCK,
-    R_SCAN,
-    R_EXSCAN,
-    R_IBSEND,
-    R_IRSEND,
-    R_SENDRECV_REPLACE,
-    R_FLUSH, /* the trace's own buffer flush (MEASUREMENT_SYSTEM, not MPI) */
+    TRC_HAND_REGIONS(TRC_HAND_REGION) LENS_CLASSIFIED(TRC_CLASS_REGION) R_FLUSH,
     R_REGIONS
 };
 extern const char *const trc_region_names[R_REGIONS];
+/* Each region's OTF2 role (point-to-point, a collective's shape, RMA, file I/O). */
+extern const OTF2_RegionRole trc_region_roles[R_REGIONS];
 
 extern int trc_on;
 /* Guards the definitions threads share (communicator, window, group and user region ids,

@@ -31,59 +31,40 @@
 #include "trc.h"
 #include "trc_convert.h"
 
-const char *const trc_region_names[R_REGIONS] = {"MPI_Send",
-                                                 "MPI_Ssend",
-                                                 "MPI_Bsend",
-                                                 "MPI_Rsend",
-                                                 "MPI_Recv",
-                                                 "MPI_Isend",
-                                                 "MPI_Issend",
-                                                 "MPI_Irecv",
-                                                 "MPI_Sendrecv",
-                                                 "MPI_Wait",
-                                                 "MPI_Waitall",
-                                                 "MPI_Barrier",
-                                                 "MPI_Bcast",
-                                                 "MPI_Reduce",
-                                                 "MPI_Allreduce",
-                                                 "MPI_Allgather",
-                                                 "MPI_Alltoall",
-                                                 "MPI_Gather",
-                                                 "MPI_Scatter",
-                                                 "MPI_Win_fence",
-                                                 "MPI_Win_start",
-                                                 "MPI_Win_complete",
-                                                 "MPI_Win_post",
-                                                 "MPI_Win_wait",
-                                                 "MPI_Win_lock",
-                                                 "MPI_Win_unlock",
-                                                 "MPI_Put",
-                                                 "MPI_Get",
-                                                 "MPI_Accumulate",
-                                                 "MPI_Win_flush",
-                                                 "MPI_Win_flush_all",
-                                                 "MPI_Win_flush_local",
-                                                 "MPI_Win_flush_local_all",
-                                                 "MPI_Waitany",
-                                                 "MPI_Waitsome",
-                                                 "MPI_Test",
-                                                 "MPI_Testany",
-                                                 "MPI_Testall",
-                                                 "MPI_Testsome",
-                                                 "MPI_Start",
-                                                 "MPI_Startall",
-                                                 "MPI_Gatherv",
-                                                 "MPI_Scatterv",
-                                                 "MPI_Allgatherv",
-                                                 "MPI_Alltoallv",
-                                                 "MPI_Reduce_scatter",
-                                                 "MPI_Reduce_scatter_block",
-                                                 "MPI_Scan",
-                                                 "MPI_Exscan",
-                                                 "MPI_Ibsend",
-                                                 "MPI_Irsend",
-                                                 "MPI_Sendrecv_replace",
-                                                 "MPILENS_TRACE_FLUSH"};
+#define HAND_NAME(N) "MPI_" #N,
+#define CLASS_NAME(N, F, M, P, A, FL, R) "MPI_" #N,
+const char *const trc_region_names[R_REGIONS] = {
+    TRC_HAND_REGIONS(HAND_NAME) LENS_CLASSIFIED(CLASS_NAME) "MPILENS_TRACE_FLUSH"};
+
+/* OTF2's role of each family of src/gen/mpi_classes.py, as Score-P marks MPI regions. */
+#define ROLE_p2p_send OTF2_REGION_ROLE_POINT2POINT
+#define ROLE_p2p_recv OTF2_REGION_ROLE_POINT2POINT
+#define ROLE_p2p_sendrecv OTF2_REGION_ROLE_POINT2POINT
+#define ROLE_p2p_probe OTF2_REGION_ROLE_POINT2POINT
+#define ROLE_p2p_mrecv OTF2_REGION_ROLE_POINT2POINT
+#define ROLE_p2p_partitioned_send OTF2_REGION_ROLE_POINT2POINT
+#define ROLE_p2p_partitioned_recv OTF2_REGION_ROLE_POINT2POINT
+#define ROLE_p2p_partitioned_sync OTF2_REGION_ROLE_POINT2POINT
+#define ROLE_coll_barrier OTF2_REGION_ROLE_BARRIER
+#define ROLE_coll_one_to_all OTF2_REGION_ROLE_COLL_ONE2ALL
+#define ROLE_coll_all_to_one OTF2_REGION_ROLE_COLL_ALL2ONE
+#define ROLE_coll_all_to_all OTF2_REGION_ROLE_COLL_ALL2ALL
+#define ROLE_coll_scan OTF2_REGION_ROLE_COLL_OTHER
+#define ROLE_coll_neighbor OTF2_REGION_ROLE_COLL_OTHER
+#define ROLE_rma_put OTF2_REGION_ROLE_RMA
+#define ROLE_rma_get OTF2_REGION_ROLE_RMA
+#define ROLE_rma_accumulate OTF2_REGION_ROLE_RMA
+#define ROLE_rma_atomic OTF2_REGION_ROLE_RMA
+#define ROLE_rma_sync_fence OTF2_REGION_ROLE_BARRIER
+#define ROLE_rma_sync_pscw OTF2_REGION_ROLE_RMA
+#define ROLE_rma_sync_lock OTF2_REGION_ROLE_RMA
+#define ROLE_io_individual OTF2_REGION_ROLE_FILE_IO
+#define ROLE_io_explicit OTF2_REGION_ROLE_FILE_IO
+#define ROLE_io_shared OTF2_REGION_ROLE_FILE_IO
+#define HAND_ROLE(N) OTF2_REGION_ROLE_FUNCTION,
+#define CLASS_ROLE(N, F, M, P, A, FL, R) ROLE_##F,
+const OTF2_RegionRole trc_region_roles[R_REGIONS] = {
+    TRC_HAND_REGIONS(HAND_ROLE) LENS_CLASSIFIED(CLASS_ROLE) OTF2_REGION_ROLE_ARTIFICIAL};
 
 int trc_on;
 

@@ -212,7 +212,7 @@ void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, in
         int flush = i == R_FLUSH; /* the trace's own work, not the application's */
         OTF2_GlobalDefWriter_WriteString(g, s, trc_region_names[i]);
         OTF2_GlobalDefWriter_WriteRegion(
-            g, i, s, s, 0, flush ? OTF2_REGION_ROLE_ARTIFICIAL : OTF2_REGION_ROLE_FUNCTION,
+            g, i, s, s, 0, trc_region_roles[i],
             flush ? OTF2_PARADIGM_MEASUREMENT_SYSTEM : OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0,
             0, 0);
         s++;

@@ -128,14 +128,14 @@ int MPI_Win_fence(int assert, MPI_Win win)
 {
     if (!trc_on)
         return PMPI_Win_fence(assert, win);
-    uint64_t t = trc_enter(R_WIN_FENCE);
+    uint64_t t = trc_enter(R_Win_fence);
     trc_put(TK_RMA_COLL_BEGIN, 0, t, 0, 0, 0, 0, 0, 0);
     int rc = PMPI_Win_fence(assert, win);
     uint32_t w = window_of(win);
     if (w != OTF2_UNDEFINED_UINT32)
         trc_put(TK_RMA_COLL_END, OTF2_COLLECTIVE_OP_BARRIER, trc_now(), w, OTF2_UNDEFINED_UINT32,
                 OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY, 0, 0, 0);
-    trc_leave(R_WIN_FENCE);
+    trc_leave(R_Win_fence);
     return rc;
 }
 
@@ -169,37 +169,37 @@ int MPI_Win_post(MPI_Group g, int assert, MPI_Win win)
 {
     if (!trc_on)
         return PMPI_Win_post(g, assert, win);
-    return group_sync(R_WIN_POST, win, g, 1, PMPI_Win_post, NULL, assert);
+    return group_sync(R_Win_post, win, g, 1, PMPI_Win_post, NULL, assert);
 }
 int MPI_Win_start(MPI_Group g, int assert, MPI_Win win)
 {
     if (!trc_on)
         return PMPI_Win_start(g, assert, win);
-    return group_sync(R_WIN_START, win, g, 0, PMPI_Win_start, NULL, assert);
+    return group_sync(R_Win_start, win, g, 0, PMPI_Win_start, NULL, assert);
 }
 int MPI_Win_complete(MPI_Win win)
 {
     if (!trc_on)
         return PMPI_Win_complete(win);
-    return group_sync(R_WIN_COMPLETE, win, MPI_GROUP_NULL, 0, NULL, PMPI_Win_complete, 0);
+    return group_sync(R_Win_complete, win, MPI_GROUP_NULL, 0, NULL, PMPI_Win_complete, 0);
 }
 int MPI_Win_wait(MPI_Win win)
 {
     if (!trc_on)
         return PMPI_Win_wait(win);
-    return group_sync(R_WIN_WAIT, win, MPI_GROUP_NULL, 1, NULL, PMPI_Win_wait, 0);
+    return group_sync(R_Win_wait, win, MPI_GROUP_NULL, 1, NULL, PMPI_Win_wait, 0);
 }
 
 int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
 {
-    WINDOW_CALL(R_WIN_LOCK, PMPI_Win_lock(type, rank, assert, win),
+    WINDOW_CALL(R_Win_lock, PMPI_Win_lock(type, rank, assert, win),
                 trc_put(TK_RMA_ACQUIRE_LOCK,
                         type == MPI_LOCK_SHARED ? OTF2_LOCK_SHARED : OTF2_LOCK_EXCLUSIVE, trc_now(),
                         w_, (uint32_t)rank, 0, 0, 0, 0));
 }
 int MPI_Win_unlock(int rank, MPI_Win win)
 {
-    WINDOW_CALL(R_WIN_UNLOCK, PMPI_Win_unlock(rank, win),
+    WINDOW_CALL(R_Win_unlock, PMPI_Win_unlock(rank, win),
                 trc_put(TK_RMA_RELEASE_LOCK, 0, trc_now(), w_, (uint32_t)rank, 0, 0, 0, 0));
 }
 
@@ -211,19 +211,19 @@ int MPI_Win_unlock(int rank, MPI_Win win)
 
 int MPI_Win_flush(int rank, MPI_Win win)
 {
-    FLUSH(R_WIN_FLUSH, (uint32_t)rank, PMPI_Win_flush(rank, win));
+    FLUSH(R_Win_flush, (uint32_t)rank, PMPI_Win_flush(rank, win));
 }
 int MPI_Win_flush_all(MPI_Win win)
 {
-    FLUSH(R_WIN_FLUSH_ALL, OTF2_UNDEFINED_UINT32, PMPI_Win_flush_all(win));
+    FLUSH(R_Win_flush_all, OTF2_UNDEFINED_UINT32, PMPI_Win_flush_all(win));
 }
 int MPI_Win_flush_local(int rank, MPI_Win win)
 {
-    FLUSH(R_WIN_FLUSH_LOCAL, (uint32_t)rank, PMPI_Win_flush_local(rank, win));
+    FLUSH(R_Win_flush_local, (uint32_t)rank, PMPI_Win_flush_local(rank, win));
 }
 int MPI_Win_flush_local_all(MPI_Win win)
 {
-    FLUSH(R_WIN_FLUSH_LOCAL_ALL, OTF2_UNDEFINED_UINT32, PMPI_Win_flush_local_all(win));
+    FLUSH(R_Win_flush_local_all, OTF2_UNDEFINED_UINT32, PMPI_Win_flush_local_all(win));
 }
 
 /* ---- transfers ---- */
@@ -231,24 +231,83 @@ int MPI_Win_flush_local_all(MPI_Win win)
 int MPI_Put(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
             MPI_Datatype tt, MPI_Win win)
 {
-    WINDOW_CALL(R_PUT, PMPI_Put(o, oc, ot, target, disp, tc, tt, win),
+    WINDOW_CALL(R_Put, PMPI_Put(o, oc, ot, target, disp, tc, tt, win),
                 trc_put(TK_RMA_PUT, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
                         __atomic_fetch_add(&next_matching_id, 1, __ATOMIC_RELAXED), 0));
 }
 int MPI_Get(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
             MPI_Win win)
 {
-    WINDOW_CALL(R_GET, PMPI_Get(o, oc, ot, target, disp, tc, tt, win),
+    WINDOW_CALL(R_Get, PMPI_Get(o, oc, ot, target, disp, tc, tt, win),
                 trc_put(TK_RMA_GET, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
                         __atomic_fetch_add(&next_matching_id, 1, __ATOMIC_RELAXED), 0));
 }
 int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
                    MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
-    WINDOW_CALL(R_ACCUMULATE, PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win),
+    WINDOW_CALL(R_Accumulate, PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win),
                 trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, trc_now(), w_,
                         (uint32_t)target, 0, trc_bytes(oc, ot), 0,
                         __atomic_fetch_add(&next_matching_id, 1, __ATOMIC_RELAXED)));
+}
+
+/* Request-based transfers: the events of their blocking twins, at the call (the request's
+ * completion is not recorded). */
+#define NEXT_ID __atomic_fetch_add(&next_matching_id, 1, __ATOMIC_RELAXED)
+int MPI_Rput(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
+             MPI_Datatype tt, MPI_Win win, MPI_Request *req)
+{
+    WINDOW_CALL(R_Rput, PMPI_Rput(o, oc, ot, target, disp, tc, tt, win, req),
+                trc_put(TK_RMA_PUT, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
+                        NEXT_ID, 0));
+}
+int MPI_Rget(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
+             MPI_Win win, MPI_Request *req)
+{
+    WINDOW_CALL(R_Rget, PMPI_Rget(o, oc, ot, target, disp, tc, tt, win, req),
+                trc_put(TK_RMA_GET, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
+                        NEXT_ID, 0));
+}
+int MPI_Raccumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
+                    MPI_Datatype tt, MPI_Op op, MPI_Win win, MPI_Request *req)
+{
+    WINDOW_CALL(R_Raccumulate, PMPI_Raccumulate(o, oc, ot, target, disp, tc, tt, op, win, req),
+                trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, trc_now(), w_,
+                        (uint32_t)target, 0, trc_bytes(oc, ot), 0, NEXT_ID));
+}
+
+/* The fetching atomics (as Score-P records them): RmaAtomic with the bytes sent (origin
+ * data, and the compare value) and received (the result). */
+int MPI_Get_accumulate(const void *o, int oc, MPI_Datatype ot, void *r, int rc, MPI_Datatype rt,
+                       int target, MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win)
+{
+    WINDOW_CALL(R_Get_accumulate,
+                PMPI_Get_accumulate(o, oc, ot, r, rc, rt, target, disp, tc, tt, op, win),
+                trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, trc_now(), w_,
+                        (uint32_t)target, 0, trc_bytes(oc, ot), trc_bytes(rc, rt), NEXT_ID));
+}
+int MPI_Rget_accumulate(const void *o, int oc, MPI_Datatype ot, void *r, int rc, MPI_Datatype rt,
+                        int target, MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win,
+                        MPI_Request *req)
+{
+    WINDOW_CALL(R_Rget_accumulate,
+                PMPI_Rget_accumulate(o, oc, ot, r, rc, rt, target, disp, tc, tt, op, win, req),
+                trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, trc_now(), w_,
+                        (uint32_t)target, 0, trc_bytes(oc, ot), trc_bytes(rc, rt), NEXT_ID));
+}
+int MPI_Fetch_and_op(const void *o, void *r, MPI_Datatype type, int target, MPI_Aint disp,
+                     MPI_Op op, MPI_Win win)
+{
+    WINDOW_CALL(R_Fetch_and_op, PMPI_Fetch_and_op(o, r, type, target, disp, op, win),
+                trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, trc_now(), w_,
+                        (uint32_t)target, 0, trc_bytes(1, type), trc_bytes(1, type), NEXT_ID));
+}
+int MPI_Compare_and_swap(const void *o, const void *c, void *r, MPI_Datatype type, int target,
+                         MPI_Aint disp, MPI_Win win)
+{
+    WINDOW_CALL(R_Compare_and_swap, PMPI_Compare_and_swap(o, c, r, type, target, disp, win),
+                trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP, trc_now(), w_,
+                        (uint32_t)target, 0, 2 * trc_bytes(1, type), trc_bytes(1, type), NEXT_ID));
 }
 
 /* ---- local definitions (async-signal-safe) ---- */

@@ -103,10 +103,10 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
         leave(REGION);                                                                             \
         return rc;                                                                                 \
     }
-BLOCKING_SEND(Send, R_SEND)
-BLOCKING_SEND(Ssend, R_SSEND)
-BLOCKING_SEND(Bsend, R_BSEND)
-BLOCKING_SEND(Rsend, R_RSEND)
+BLOCKING_SEND(Send, R_Send)
+BLOCKING_SEND(Ssend, R_Ssend)
+BLOCKING_SEND(Bsend, R_Bsend)
+BLOCKING_SEND(Rsend, R_Rsend)
 
 #define NONBLOCKING_SEND(NAME, REGION)                                                             \
     int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
@@ -122,10 +122,10 @@ BLOCKING_SEND(Rsend, R_RSEND)
         leave(REGION);                                                                             \
         return rc;                                                                                 \
     }
-NONBLOCKING_SEND(Isend, R_ISEND)
-NONBLOCKING_SEND(Issend, R_ISSEND)
-NONBLOCKING_SEND(Ibsend, R_IBSEND)
-NONBLOCKING_SEND(Irsend, R_IRSEND)
+NONBLOCKING_SEND(Isend, R_Isend)
+NONBLOCKING_SEND(Issend, R_Issend)
+NONBLOCKING_SEND(Ibsend, R_Ibsend)
+NONBLOCKING_SEND(Irsend, R_Irsend)
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
              MPI_Status *status)
@@ -134,13 +134,13 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm
         return PMPI_Recv(buf, count, type, src, tag, comm, status);
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    enter(R_RECV);
+    enter(R_Recv);
     int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
     int got = 0;
     PMPI_Get_count(st, MPI_BYTE, &got);
     struct where w = where(comm, st->MPI_SOURCE);
     trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0, 0);
-    leave(R_RECV);
+    leave(R_Recv);
     return rc;
 }
 
@@ -149,11 +149,107 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
 {
     if (!trc_on || src == MPI_PROC_NULL)
         return PMPI_Irecv(buf, count, type, src, tag, comm, req);
-    uint64_t t = enter(R_IRECV);
+    uint64_t t = enter(R_Irecv);
     int rc = PMPI_Irecv(buf, count, type, src, tag, comm, req);
     struct where w = where(comm, src);
     trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, remember(*req, 1, &w), 0);
-    leave(R_IRECV);
+    leave(R_Irecv);
+    return rc;
+}
+
+/* ---- matched probes and receives: a message remembers its communicator ---- */
+
+/* Messages probed and not yet received (any thread may receive what another probed). */
+static struct probed {
+    MPI_Message msg;
+    MPI_Comm comm;
+} *probed;
+static int nprobed;
+
+static void probed_keep(MPI_Message msg, MPI_Comm comm)
+{
+    if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC)
+        return;
+    pthread_mutex_lock(&trc_lock);
+    probed = realloc(probed, (nprobed + 1) * sizeof *probed);
+    probed[nprobed++] = (struct probed){msg, comm};
+    pthread_mutex_unlock(&trc_lock);
+}
+
+/* The communicator msg was probed on (taken out of the table), or MPI_COMM_NULL. */
+static MPI_Comm probed_take(MPI_Message msg)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    pthread_mutex_lock(&trc_lock);
+    for (int i = 0; i < nprobed; i++)
+        if (probed[i].msg == msg) {
+            comm = probed[i].comm;
+            probed[i] = probed[--nprobed];
+            break;
+        }
+    pthread_mutex_unlock(&trc_lock);
+    return comm;
+}
+
+int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status)
+{
+    if (!trc_on)
+        return PMPI_Mprobe(src, tag, comm, msg, status);
+    enter(R_Mprobe);
+    int rc = PMPI_Mprobe(src, tag, comm, msg, status);
+    if (rc == MPI_SUCCESS)
+        probed_keep(*msg, comm);
+    leave(R_Mprobe);
+    return rc;
+}
+
+int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MPI_Status *status)
+{
+    if (!trc_on)
+        return PMPI_Improbe(src, tag, comm, flag, msg, status);
+    enter(R_Improbe);
+    int rc = PMPI_Improbe(src, tag, comm, flag, msg, status);
+    if (rc == MPI_SUCCESS && *flag)
+        probed_keep(*msg, comm);
+    leave(R_Improbe);
+    return rc;
+}
+
+/* Mrecv is a receive (MPI_Recv's event, so Late Sender applies); Imrecv an Irecv completed
+ * in the Wait and Test families. A message probed before tracing began has no
+ * communicator: its region only. */
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Status *status)
+{
+    if (!trc_on)
+        return PMPI_Mrecv(buf, count, type, msg, status);
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    MPI_Comm comm = probed_take(*msg);
+    enter(R_Mrecv);
+    int rc = PMPI_Mrecv(buf, count, type, msg, st);
+    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) {
+        int got = 0;
+        PMPI_Get_count(st, MPI_BYTE, &got);
+        struct where w = where(comm, st->MPI_SOURCE);
+        trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0,
+                0);
+    }
+    leave(R_Mrecv);
+    return rc;
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Request *req)
+{
+    if (!trc_on)
+        return PMPI_Imrecv(buf, count, type, msg, req);
+    MPI_Comm comm = probed_take(*msg);
+    uint64_t t = enter(R_Imrecv);
+    int rc = PMPI_Imrecv(buf, count, type, msg, req);
+    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) {
+        struct where w = where(comm, 0);
+        trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, remember(*req, 1, &w), 0);
+    }
+    leave(R_Imrecv);
     return rc;
 }
 
@@ -223,10 +319,10 @@ int MPI_Start(MPI_Request *req)
 {
     if (!trc_on)
         return PMPI_Start(req);
-    uint64_t t = enter(R_START);
+    uint64_t t = enter(R_Start);
     int rc = PMPI_Start(req);
     started(*req, t);
-    leave(R_START);
+    leave(R_Start);
     return rc;
 }
 
@@ -234,11 +330,11 @@ int MPI_Startall(int n, MPI_Request reqs[])
 {
     if (!trc_on)
         return PMPI_Startall(n, reqs);
-    uint64_t t = enter(R_STARTALL);
+    uint64_t t = enter(R_Startall);
     int rc = PMPI_Startall(n, reqs);
     for (int i = 0; i < n; i++)
         started(reqs[i], t);
-    leave(R_STARTALL);
+    leave(R_Startall);
     return rc;
 }
 
@@ -281,12 +377,12 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
                              status);
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    uint64_t t = enter(R_SENDRECV);
+    uint64_t t = enter(R_Sendrecv);
     sendrecv_sent(comm, dest, stag, trc_bytes(scount, stype), t);
     int rc =
         PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, st);
     sendrecv_received(comm, src, st);
-    leave(R_SENDRECV);
+    leave(R_Sendrecv);
     return rc;
 }
 
@@ -297,11 +393,11 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
         return PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, status);
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    uint64_t t = enter(R_SENDRECV_REPLACE);
+    uint64_t t = enter(R_Sendrecv_replace);
     sendrecv_sent(comm, dest, stag, trc_bytes(count, type), t);
     int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, st);
     sendrecv_received(comm, src, st);
-    leave(R_SENDRECV_REPLACE);
+    leave(R_Sendrecv_replace);
     return rc;
 }
 
@@ -312,10 +408,10 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     MPI_Request before = *req;
-    enter(R_WAIT);
+    enter(R_Wait);
     int rc = PMPI_Wait(req, st);
     completed(before, st, trc_now());
-    leave(R_WAIT);
+    leave(R_Wait);
     return rc;
 }
 
@@ -348,12 +444,12 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
     if (!trc_on)
         return PMPI_Waitall(n, reqs, statuses);
     struct completion c = completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);
-    enter(R_WAITALL);
+    enter(R_Waitall);
     int rc = PMPI_Waitall(n, reqs, c.st);
     uint64_t t = trc_now();
     for (int i = 0; i < n; i++)
         completed(c.before[i], &c.st[i], t);
-    leave(R_WAITALL);
+    leave(R_Waitall);
     completion_end(&c, statuses);
     return rc;
 }
@@ -363,11 +459,11 @@ int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
     if (!trc_on)
         return PMPI_Waitany(n, reqs, index, status);
     struct completion c = completion_begin(n, reqs, status, status == MPI_STATUS_IGNORE);
-    enter(R_WAITANY);
+    enter(R_Waitany);
     int rc = PMPI_Waitany(n, reqs, index, c.st);
     if (*index != MPI_UNDEFINED)
         completed(c.before[*index], c.st, trc_now());
-    leave(R_WAITANY);
+    leave(R_Waitany);
     completion_end(&c, status);
     return rc;
 }
@@ -377,11 +473,11 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
     if (!trc_on)
         return PMPI_Test(req, flag, status);
     struct completion c = completion_begin(1, req, status, status == MPI_STATUS_IGNORE);
-    enter(R_TEST);
+    enter(R_Test);
     int rc = PMPI_Test(req, flag, c.st);
     if (*flag)
         completed(c.before[0], c.st, trc_now());
-    leave(R_TEST);
+    leave(R_Test);
     completion_end(&c, status);
     return rc;
 }
@@ -391,11 +487,11 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *st
     if (!trc_on)
         return PMPI_Testany(n, reqs, index, flag, status);
     struct completion c = completion_begin(n, reqs, status, status == MPI_STATUS_IGNORE);
-    enter(R_TESTANY);
+    enter(R_Testany);
     int rc = PMPI_Testany(n, reqs, index, flag, c.st);
     if (*flag && *index != MPI_UNDEFINED)
         completed(c.before[*index], c.st, trc_now());
-    leave(R_TESTANY);
+    leave(R_Testany);
     completion_end(&c, status);
     return rc;
 }
@@ -405,12 +501,12 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
     if (!trc_on)
         return PMPI_Testall(n, reqs, flag, statuses);
     struct completion c = completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);
-    enter(R_TESTALL);
+    enter(R_Testall);
     int rc = PMPI_Testall(n, reqs, flag, c.st);
     uint64_t t = trc_now();
     for (int i = 0; *flag && i < n; i++)
         completed(c.before[i], &c.st[i], t);
-    leave(R_TESTALL);
+    leave(R_Testall);
     completion_end(&c, statuses);
     return rc;
 }
@@ -432,8 +528,8 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
         completion_end(&c, statuses);                                                              \
         return rc;                                                                                 \
     }
-SOME(Waitsome, R_WAITSOME)
-SOME(Testsome, R_TESTSOME)
+SOME(Waitsome, R_Waitsome)
+SOME(Testsome, R_Testsome)
 
 /* ---- collectives ---- */
 
@@ -453,27 +549,27 @@ SOME(Testsome, R_TESTSOME)
 
 int MPI_Barrier(MPI_Comm comm)
 {
-    COLLECTIVE(R_BARRIER, OTF2_COLLECTIVE_OP_BARRIER, comm, OTF2_UNDEFINED_UINT32, 0, 0,
+    COLLECTIVE(R_Barrier, OTF2_COLLECTIVE_OP_BARRIER, comm, OTF2_UNDEFINED_UINT32, 0, 0,
                PMPI_Barrier(comm));
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_BCAST, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, trc_bytes(count, type),
+    COLLECTIVE(R_Bcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, trc_bytes(count, type),
                trc_bytes(count, type), PMPI_Bcast(buf, count, type, root, comm));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm)
 {
-    COLLECTIVE(R_REDUCE, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, trc_bytes(count, type),
+    COLLECTIVE(R_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, trc_bytes(count, type),
                trc_bytes(count, type), PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
-    COLLECTIVE(R_ALLREDUCE, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, OTF2_UNDEFINED_UINT32,
+    COLLECTIVE(R_Allreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, OTF2_UNDEFINED_UINT32,
                trc_bytes(count, type), trc_bytes(count, type),
                PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
 }
@@ -481,7 +577,7 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MP
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                   MPI_Datatype rtype, MPI_Comm comm)
 {
-    COLLECTIVE(R_ALLGATHER, OTF2_COLLECTIVE_OP_ALLGATHER, comm, OTF2_UNDEFINED_UINT32,
+    COLLECTIVE(R_Allgather, OTF2_COLLECTIVE_OP_ALLGATHER, comm, OTF2_UNDEFINED_UINT32,
                trc_bytes(scount, stype), trc_bytes(rcount, rtype),
                PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
@@ -489,7 +585,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                  MPI_Datatype rtype, MPI_Comm comm)
 {
-    COLLECTIVE(R_ALLTOALL, OTF2_COLLECTIVE_OP_ALLTOALL, comm, OTF2_UNDEFINED_UINT32,
+    COLLECTIVE(R_Alltoall, OTF2_COLLECTIVE_OP_ALLTOALL, comm, OTF2_UNDEFINED_UINT32,
                trc_bytes(scount, stype), trc_bytes(rcount, rtype),
                PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
@@ -497,7 +593,7 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_GATHER, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root, trc_bytes(scount, stype),
+    COLLECTIVE(R_Gather, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root, trc_bytes(scount, stype),
                trc_bytes(rcount, rtype),
                PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
@@ -505,7 +601,7 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                 MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_SCATTER, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root,
+    COLLECTIVE(R_Scatter, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root,
                trc_bytes(scount, stype), trc_bytes(rcount, rtype),
                PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
@@ -530,7 +626,7 @@ static int is_root(MPI_Comm comm, int root)
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_GATHERV, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
+    COLLECTIVE(R_Gatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
                trc_bytes(scount, stype), is_root(comm, root) ? all_bytes(rcounts, rtype, comm) : 0,
                PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm));
 }
@@ -538,7 +634,7 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, co
 int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
                  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_SCATTERV, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
+    COLLECTIVE(R_Scatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
                is_root(comm, root) ? all_bytes(scounts, stype, comm) : 0, trc_bytes(rcount, rtype),
                PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm));
 }
@@ -546,7 +642,7 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
 {
-    COLLECTIVE(R_ALLGATHERV, OTF2_COLLECTIVE_OP_ALLGATHERV, comm, OTF2_UNDEFINED_UINT32,
+    COLLECTIVE(R_Allgatherv, OTF2_COLLECTIVE_OP_ALLGATHERV, comm, OTF2_UNDEFINED_UINT32,
                trc_bytes(scount, stype), all_bytes(rcounts, rtype, comm),
                PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm));
 }
@@ -555,7 +651,7 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MP
                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
                   MPI_Comm comm)
 {
-    COLLECTIVE(R_ALLTOALLV, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, OTF2_UNDEFINED_UINT32,
+    COLLECTIVE(R_Alltoallv, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, OTF2_UNDEFINED_UINT32,
                sbuf == MPI_IN_PLACE ? 0 : all_bytes(scounts, stype, comm),
                all_bytes(rcounts, rtype, comm),
                PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm));
@@ -564,7 +660,7 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MP
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
                        MPI_Op op, MPI_Comm comm)
 {
-    COLLECTIVE(R_REDUCE_SCATTER, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, OTF2_UNDEFINED_UINT32,
+    COLLECTIVE(R_Reduce_scatter, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, OTF2_UNDEFINED_UINT32,
                all_bytes(rcounts, type, comm), trc_bytes(rcounts[lens_comm(comm)->rank], type),
                PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm));
 }
@@ -572,7 +668,7 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm)
 {
-    COLLECTIVE(R_REDUCE_SCATTER_BLOCK, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm,
+    COLLECTIVE(R_Reduce_scatter_block, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm,
                OTF2_UNDEFINED_UINT32, trc_bytes(rcount, type) * (uint64_t)lens_comm(comm)->size,
                trc_bytes(rcount, type),
                PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm));
@@ -585,8 +681,8 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
         COLLECTIVE(REGION, OP, comm, OTF2_UNDEFINED_UINT32, trc_bytes(count, type),                \
                    trc_bytes(count, type), PMPI_##NAME(sbuf, rbuf, count, type, op, comm));        \
     }
-SCAN(Scan, R_SCAN, OTF2_COLLECTIVE_OP_SCAN)
-SCAN(Exscan, R_EXSCAN, OTF2_COLLECTIVE_OP_EXSCAN)
+SCAN(Scan, R_Scan, OTF2_COLLECTIVE_OP_SCAN)
+SCAN(Exscan, R_Exscan, OTF2_COLLECTIVE_OP_EXSCAN)
 
 /* ---- life ---- */
 

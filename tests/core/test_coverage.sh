@@ -1,0 +1,74 @@
+# test_coverage.sh: every family of data-moving calls reaches every module that should see
+# it (issue 14). tests/apps/coverage_app.c on 4 ranks under profile, monitor and trace
+# stacked: the profile has a row for each call, the monitor's matrix and I/O table are
+# exact, the trace has a region for each call and `mpilens analyze` reads it.
+source "$(dirname "$0")/lib.sh"
+command -v otf2-print >/dev/null || { echo "SKIP: no otf2-print"; exit 77; }
+[ -e "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: no trace module (OTF2)"; exit 77; }
+launcher=${MPIRUN/--mca osc sm,pt2pt/--mca osc pt2pt}
+
+out=$("$MPILENS" run -m profile,monitor,trace -o run -- $launcher -np 4 "$APPS/coverage_app" \
+    "$WORK/data.bin" 2>&1)
+check_has "application ran" "$out" "coverage_app ok: 4 ranks"
+
+ops=$(sqlite3 run/mpilens.db "SELECT DISTINCT o.operation FROM data d JOIN operations o
+                               ON o.id = d.operation_id" | sort)
+for op in Ibcast Iallreduce Ialltoall Ibarrier Alltoallw Reduce_scatter_block Scan Exscan \
+    Neighbor_allgather Ineighbor_alltoall Bsend Sendrecv_replace Mrecv Imrecv Mprobe Improbe \
+    Probe Iprobe Rput Rget Fetch_and_op Compare_and_swap Get_accumulate Raccumulate Put \
+    Accumulate Win_lock_all Win_unlock_all Win_sync Win_test Win_flush_all File_write_at_all \
+    File_iwrite_at File_write_all_begin File_write_all_end File_write_shared File_write_ordered \
+    File_read_at File_iread_at; do
+    grep -qx "$op" <<<"$ops" || missing_ops="${missing_ops:-}$op "
+done
+check_eq "profile: a row for each call" "" "${missing_ops:-}"
+check_eq "profile: each file access once per rank, 100 B" \
+"File_iread_at|4|400
+File_iwrite_at|4|400
+File_read_at|4|400
+File_write_all_begin|4|400
+File_write_at_all|4|400
+File_write_ordered|4|400
+File_write_shared|4|400" \
+    "$(sqlite3 run/mpilens.db "SELECT o.operation, SUM(calls), SUM(volume) FROM data d JOIN
+        operations o ON o.id = d.operation_id WHERE o.operation LIKE 'File_%' AND volume > 0
+        GROUP BY 1 ORDER BY 1")"
+
+check_eq "monitor: 8 messages / 512 B to the right neighbour, nothing else" \
+"kind,src,dst,messages,bytes
+p2p,0,1,8,512
+p2p,1,2,8,512
+p2p,2,3,8,512
+p2p,3,0,8,512" "$("$MPILENS" matrix run --kind p2p --format csv)"
+check_eq "monitor: 5 writes and 2 reads of 100 B per rank" \
+"rank,file,reads,bytes_read,writes,bytes_written
+0,$WORK/data.bin,2,200,5,500
+1,$WORK/data.bin,2,200,5,500
+2,$WORK/data.bin,2,200,5,500
+3,$WORK/data.bin,2,200,5,500" "$("$MPILENS" matrix run --kind io --format csv)"
+# Open MPI's osc monitoring: a put, accumulate or fetching atomic sends its data, a get
+# sends 0 B; per rank to its right: Put x2 (4 B), Accumulate, Rput, Rget (0 B),
+# Raccumulate, Fetch_and_op, Compare_and_swap, Get_accumulate (4 B each).
+check_eq "monitor: one-sided sent, as Open MPI counts it" "0,1,9,32 1,2,9,32 2,3,9,32 3,0,9,32 " \
+    "$(sqlite3 -separator , run/mpilens.db "SELECT src, dst, messages, bytes FROM monitor_matrix
+        WHERE kind = 'rma' ORDER BY src" | tr '\n' ' ')"
+
+regions=$(otf2-print run/trace/traces.otf2 2>/dev/null | grep -oE '^ENTER .*Region: "[A-Za-z_]+"' |
+    grep -oE '"MPI_[A-Za-z_]+"' | tr -d '"' | sort -u)
+for op in Ibcast Iallreduce Ialltoall Ibarrier Alltoallw Reduce_scatter_block Scan Exscan \
+    Neighbor_allgather Ineighbor_alltoall Bsend Sendrecv_replace Mrecv Imrecv Mprobe Improbe \
+    Probe Iprobe Rput Rget Fetch_and_op Compare_and_swap Get_accumulate Raccumulate Put \
+    Accumulate Win_lock_all Win_unlock_all Win_sync Win_test Win_flush_all File_write_at_all \
+    File_iwrite_at File_write_all_begin File_write_all_end File_write_shared File_write_ordered \
+    File_read_at File_iread_at; do
+    grep -qx "MPI_$op" <<<"$regions" || missing_regions="${missing_regions:-}$op "
+done
+check_eq "trace: a region for each call" "" "${missing_regions:-}"
+check_eq "trace: Mrecv and Imrecv are receives (4 of each kind of receive, 8 per rank)" "32" \
+    "$(otf2-print run/trace/traces.otf2 2>/dev/null | grep -cE '^MPI_(I)?RECV ')"
+check_eq "trace: Accumulate, Raccumulate and the fetching atomics as RMA_ATOMIC (5 per rank)" \
+    "20" "$(otf2-print run/trace/traces.otf2 2>/dev/null | grep -c '^RMA_ATOMIC ')"
+aout=$("$MPILENS" analyze run 2>&1)
+check_eq "analyze reads the trace (exit 0)" "0" "$?"
+check_match "analyze: summary line" "$aout" "^mpilens: analysis of [0-9]+ events on 4 ranks"
+finish
