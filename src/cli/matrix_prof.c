@@ -56,15 +56,18 @@ static void peer_lines(sqlite3 *db, const struct matrix_query *q, int rank, cons
     sqlite3_finalize(hist);
 }
 
+/* The D lines: each communicator with collectives at this rank; MPI_COMM_WORLD (W0.0)
+ * always, as Open MPI writes it (zeros when it had none). */
 static void communicator_lines(sqlite3 *db, const struct matrix_query *q, int rank, FILE *out)
 {
     sqlite3_stmt *st;
     sqlite3_prepare_v2(db,
                        "SELECT c.name, c.members, SUM(o2a_count), SUM(o2a_bytes), SUM(a2o_count),"
-                       " SUM(a2o_bytes), SUM(a2a_count), SUM(a2a_bytes) FROM monitor_collectives m"
-                       " JOIN communicators c ON c.id = m.comm_id"
-                       " JOIN monitor_phases p ON p.id = m.phase_id"
-                       " WHERE m.rank = ?1 AND (?2 IS NULL OR p.name = ?2) GROUP BY c.id"
+                       " SUM(a2o_bytes), SUM(a2a_count), SUM(a2a_bytes) FROM communicators c"
+                       " LEFT JOIN (monitor_collectives m JOIN monitor_phases p"
+                       " ON p.id = m.phase_id AND (?2 IS NULL OR p.name = ?2))"
+                       " ON c.id = m.comm_id AND m.rank = ?1"
+                       " WHERE m.comm_id IS NOT NULL OR c.name = 'W0.0' GROUP BY c.id"
                        " ORDER BY c.name",
                        -1, &st, NULL);
     sqlite3_bind_int(st, 1, rank);

@@ -71,4 +71,15 @@ check_eq "trace: Accumulate, Raccumulate and the fetching atomics as RMA_ATOMIC 
 aout=$("$MPILENS" analyze run 2>&1)
 check_eq "analyze reads the trace (exit 0)" "0" "$?"
 check_match "analyze: summary line" "$aout" "^mpilens: analysis of [0-9]+ events on 4 ranks"
+
+# A monitor-only run without collectives: W0.0 is still in the database and in the .prof
+# lines, as Open MPI writes it.
+"$MPILENS" run -m monitor -o p2ponly -- $launcher -np 4 "$APPS/monitor_app" p2p-only >/dev/null 2>&1
+check_eq "monitor alone: W0.0 in communicators" "W0.0|4|0,1,2,3" \
+    "$(sqlite3 p2ponly/mpilens.db "SELECT name, size, members FROM communicators")"
+check_eq "monitor alone: W0.0's D lines in the .prof output, zeros" \
+"D	W0.0	procs: 0,1,2,3
+O2A	2	0 bytes	0 msgs sent
+A2O	2	0 bytes	0 msgs sent
+A2A	2	0 bytes	0 msgs sent" "$("$MPILENS" matrix p2ponly --format prof | grep --no-group-separator -A3 '^D' | sed -n 9,12p)"
 finish

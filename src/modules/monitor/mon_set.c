@@ -192,6 +192,32 @@ static int write_rows(sqlite3 *db, const struct mon_set *s, const int *comm_ids)
     return rc ? -1 : 0;
 }
 
+/* MPI_COMM_WORLD (W0.0) is always in the communicators table, as docs/database.md says,
+ * even when no collective used it (the set holds only communicators with data). */
+static int write_world(sqlite3 *db)
+{
+    size_t cap = 16 + 12 * (size_t)mon_nprocs, used = 0;
+    char *members = malloc(cap);
+    members[0] = '\0';
+    for (int r = 0; r < mon_nprocs; r++)
+        used += snprintf(members + used, cap - used, "%s%d", r ? "," : "", r);
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db,
+                                "INSERT OR IGNORE INTO communicators (name, size, creator, members)"
+                                " VALUES ('W0.0', ?, 'MPI_COMM_WORLD', ?)",
+                                -1, &st, NULL) == SQLITE_OK
+                 ? 0
+                 : -1;
+    if (rc == 0) {
+        sqlite3_bind_int(st, 1, mon_nprocs);
+        sqlite3_bind_text(st, 2, members, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_finalize(st);
+    }
+    free(members);
+    return rc;
+}
+
 int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t errlen)
 {
     struct rundb run;
@@ -216,6 +242,8 @@ int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t er
     }
     if (rc == 0)
         rc = lens_comm_set_write(run.db, &s->comms, ids);
+    if (rc == 0)
+        rc = write_world(run.db);
     if (rc == 0)
         rc = write_rows(run.db, s, ids);
     free(ids);
