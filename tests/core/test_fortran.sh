@@ -17,6 +17,44 @@ argcheck: rank 0 send bytes=1024 bottom=1" "$lines"
     check_has "$kind: program result" "$out" "fring_$kind ranks=2 ok=T"
 done
 
+# The families of issue 14 from Fortran (use mpi, mpif.h): nonblocking collectives, a
+# matched probe and receive, file I/O; the profile, the monitor and the trace see them.
+mods=profile,monitor
+[ -e "$BUILD/lib/mpilens/trace.so" ] && mods=profile,monitor,trace
+for kind in mpi mpifh; do
+    out=$("$MPILENS" run -m $mods -o "cover_$kind" -- $MPIRUN -np 4 "$APPS/fcover_$kind" \
+        "$WORK/cover_$kind.dat" 2>&1)
+    check_has "$kind: I/O and nonblocking collectives program" "$out" "fcover ranks=4 ok=T"
+    check_eq "$kind: profile rows (calls, bytes over 4 ranks)" \
+"File_iread_at|4|400
+File_iwrite_at|4|400
+File_read_at|4|400
+File_write_at_all|4|400
+File_write_shared|4|400
+Iallreduce|4|16
+Ibarrier|4|0
+Ibcast|4|16
+Mprobe|4|0
+Mrecv|4|256" "$(sqlite3 "cover_$kind/mpilens.db" "SELECT o.operation, SUM(calls), SUM(volume)
+        FROM data d JOIN operations o ON o.id = d.operation_id WHERE o.operation LIKE 'File_%'
+        AND o.operation NOT IN ('File_open', 'File_close') OR o.operation IN ('Iallreduce',
+        'Ibarrier', 'Ibcast', 'Mprobe', 'Mrecv') GROUP BY 1 ORDER BY 1")"
+    check_eq "$kind: monitor's I/O table: 3 writes and 2 reads of 100 B per rank" \
+"0,3,300,2,200
+1,3,300,2,200
+2,3,300,2,200
+3,3,300,2,200" "$(sqlite3 -separator , "cover_$kind/mpilens.db" "SELECT rank, writes,
+        bytes_written, reads, bytes_read FROM monitor_io ORDER BY rank")"
+    if [ "$mods" = profile,monitor,trace ]; then
+        regions=$(otf2-print "cover_$kind/trace/traces.otf2" 2>/dev/null |
+            grep -oE '^ENTER .*Region: "MPI_[A-Za-z_]+"' | grep -oE 'MPI_[A-Za-z_]+' | sort -u |
+            grep -E 'File_|^MPI_I[ab]|Mrecv' | tr '\n' ' ')
+        check_eq "$kind: trace regions" "MPI_File_iread_at MPI_File_iwrite_at MPI_File_read_at \
+MPI_File_write_at_all MPI_File_write_shared MPI_Iallreduce MPI_Ibarrier MPI_Ibcast MPI_Mrecv " \
+            "$regions"
+    fi
+done
+
 out=$(MPILENS_MODULES=counter mpi 2 "$APPS/fring_f08" 2>&1)
 check_eq "f08: third-party counter sees the 3 sends" "counter: rank 0 messages 3 bytes 3072
 counter: rank 1 messages 3 bytes 3072" "$(grep '^counter:' <<<"$out" | sort)"
