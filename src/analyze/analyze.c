@@ -130,6 +130,11 @@ MERGED(on_irecv, (uint32_t p, OTF2_CommRef c, uint32_t tag, uint64_t n, uint64_t
 MERGED(on_collective_end,
        (OTF2_CollectiveOp op, OTF2_CommRef c, uint32_t root, uint64_t sent, uint64_t got),
        (op, c, root, sent, got))
+MERGED(on_nbc_request, (uint64_t id), (id))
+MERGED(on_nbc_complete,
+       (OTF2_CollectiveOp op, OTF2_CommRef c, uint32_t root, uint64_t sent, uint64_t got,
+        uint64_t id),
+       (op, c, root, sent, got, id))
 MERGED(on_rma_fence,
        (OTF2_CollectiveOp op, OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef w, uint32_t root, uint64_t sent,
         uint64_t got),
@@ -159,6 +164,10 @@ static int replay(OTF2_Reader *reader, uint64_t *events)
     OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ec, merged_on_recv);
     OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(ec, merged_on_irecv);
     OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, merged_on_collective_end);
+    OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(ec,
+                                                                          merged_on_nbc_request);
+    OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(ec,
+                                                                           merged_on_nbc_complete);
     OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveEndCallback(ec, merged_on_rma_fence);
     OTF2_GlobalEvtReaderCallbacks_SetRmaGroupSyncCallback(ec, merged_on_rma_group_sync);
     OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(ec, merged_on_rma_put);

@@ -137,6 +137,9 @@ OTF2_CallbackCode on_irecv(EVENT_ARGS, uint32_t peer, OTF2_CommRef comm, uint32_
                            uint64_t id);
 OTF2_CallbackCode on_collective_end(EVENT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                     uint32_t root, uint64_t sent, uint64_t received);
+OTF2_CallbackCode on_nbc_request(EVENT_ARGS, uint64_t id);
+OTF2_CallbackCode on_nbc_complete(EVENT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                  uint32_t root, uint64_t sent, uint64_t received, uint64_t id);
 OTF2_CallbackCode on_rma_fence(EVENT_ARGS, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
                                OTF2_RmaWinRef w, uint32_t root, uint64_t sent, uint64_t received);
 OTF2_CallbackCode on_rma_group_sync(EVENT_ARGS, OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef w,

@@ -11,6 +11,11 @@
 
 #define TRACE_DEFS_MAX_ID (1u << 24)
 
+/* The attributes the trace module defines (OTF2 attribute ids): a NonBlockingCollectiveRequest
+ * event names its collective (OTF2_CollectiveOp), communicator and root, which OTF2's event
+ * itself leaves to the completion. */
+enum { TRACE_ATTR_NBC_COMM, TRACE_ATTR_NBC_OP, TRACE_ATTR_NBC_ROOT, TRACE_ATTRS };
+
 struct trace_region {
     uint32_t name; /* string id */
     OTF2_Paradigm paradigm;

@@ -8,6 +8,9 @@
  *   reduce         all but the root (0) sleep 50 ms before a Reduce
  *   scan           rank 0 sleeps 50 ms before an MPI_Scan (ranks 1-3 wait for it)
  *   alltoallv      rank 2 sleeps 50 ms before an MPI_Alltoallv
+ *   iallreduce     rank 2 sleeps 50 ms before an MPI_Iallreduce; every rank then waits for
+ *                  it in MPI_Wait (a nonblocking collective waits at its completion)
+ *   ibcast         the root (0) sleeps 50 ms before an MPI_Ibcast, completed in MPI_Wait
  *   completions    rank 0 sleeps 50 ms, then sends to rank 1, which waits with MPI_Waitany;
  *                  then messages completed by Test, Testany, Testall, Testsome and
  *                  Waitsome loops, persistent requests started 4 times, a
@@ -152,6 +155,20 @@ int main(int argc, char **argv)
         if (rank == 2)
             usleep(delay);
         MPI_Alltoallv(out, counts, displs, MPI_INT, in, counts, displs, MPI_INT, MPI_COMM_WORLD);
+    }
+    if (strcmp(s, "iallreduce") == 0 || strcmp(s, "none") == 0) {
+        MPI_Request r;
+        if (rank == 2)
+            usleep(delay);
+        MPI_Iallreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    if (strcmp(s, "ibcast") == 0 || strcmp(s, "none") == 0) {
+        MPI_Request r;
+        if (rank == 0)
+            usleep(delay);
+        MPI_Ibcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
     if (strcmp(s, "completions") == 0 && rank < 2)
         completions(rank, delay);

@@ -30,7 +30,8 @@ expect() {
     check_eq "$1: $2 on ranks $3" "$3" "$ranks"
     check_eq "$1: $2 of $WAITS_DELAY_MS ms within $low..$high ms ($found)" "1" "$ok"
 }
-for s in late-sender late-receiver allreduce barrier bcast reduce scan alltoallv many-regions completions none; do
+for s in late-sender late-receiver allreduce barrier bcast reduce scan alltoallv iallreduce ibcast \
+    many-regions completions none; do
     run $s
 done
 expect late-sender "Late Sender" "1 "
@@ -41,6 +42,11 @@ expect bcast "Late Broadcast" "1 2 3 "
 expect reduce "Early Reduce" "0 "
 expect scan "Early Scan" "1 2 3 "
 expect alltoallv "Wait at N x N" "0 1 3 "
+expect iallreduce "Wait at N x N" "0 1 3 "
+expect ibcast "Late Broadcast" "1 2 3 "
+check_eq "iallreduce: the wait is in MPI_Wait, where the collective completes" "MPI_Wait" \
+    "$(sqlite3 iallreduce/mpilens.db "SELECT DISTINCT region FROM waits WHERE pattern =
+        'Wait at N x N' AND seconds > $quiet")"
 for p in "Late Sender" "Late Receiver" "Wait at N x N" "Late Broadcast" "Early Reduce" "Early Scan"; do
     check_eq "without delays: no $p above ${quiet}s" "" "$(waits none "$p")"
 done

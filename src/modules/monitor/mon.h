@@ -138,9 +138,8 @@ void mon_count_send_slow(MPI_Comm comm, int dest, int64_t count, MPI_Datatype ty
  * (world communicator, one thread, a known type and peer): three adds, no call, so the
  * wrapper around it needs no stack frame before its tail call. 0: not the common case,
  * nothing counted, use mon_count_send_slow. */
-static inline __attribute__((always_inline)) int mon_count_send_fast(MPI_Comm comm, int dest,
-                                                                     int64_t count,
-                                                                     MPI_Datatype type)
+static inline __attribute__((always_inline)) int
+mon_count_send_fast(MPI_Comm comm, int dest, int64_t count, MPI_Datatype type)
 {
     if (comm != MPI_COMM_WORLD || (unsigned)dest >= (unsigned)mon_nprocs || mon_threaded)
         return 0;

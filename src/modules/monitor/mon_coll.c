@@ -68,7 +68,8 @@ static inline struct counts counts_wide(const MPI_Count *w)
 {
     return (struct counts){NULL, w};
 }
-#define COUNTS(a) _Generic((a), const int *: counts_int, int *: counts_int, default: counts_wide)(a)
+#define COUNTS(a)                                                                                  \
+    _Generic((a), const int * : counts_int, int * : counts_int, default : counts_wide)(a)
 #define NO_COUNTS ((struct counts){NULL, NULL})
 static int64_t count_at(struct counts c, int k)
 {
@@ -121,7 +122,7 @@ static void rooted_kind(MPI_Comm comm, int which, int root, int64_t count, MPI_D
     if (!rooted(&c, root, &skip))
         return;
     uint64_t total = has_counts(counts) ? to_peers_v(&c, skip, counts, type, NULL)
-                            : to_all_others(&c, mon_bytes(count, type));
+                                        : to_all_others(&c, mon_bytes(count, type));
     mon_record_coll_kind(c.rec, which, total);
 }
 
@@ -144,7 +145,7 @@ static __attribute__((noinline)) void all_to_all_slow(MPI_Comm comm, int64_t cou
     struct coll_comm c = coll_comm_of(comm);
     int skip = c.rec->inter ? -1 : c.rec->rank;
     uint64_t total = has_counts(counts) ? to_peers_v(&c, skip, counts, type, types)
-                            : to_all_others(&c, mon_bytes(count, type));
+                                        : to_all_others(&c, mon_bytes(count, type));
     mon_record_coll_kind(c.rec, MON_A2A, total);
 }
 
@@ -176,7 +177,7 @@ static inline __attribute__((always_inline)) int world_all_to_all(MPI_Comm comm,
 #define UNIFORM_ALL_TO_ALL(NAME, PARAMS, ARGS, COMM, COUNT, TYPE)                                  \
     static __attribute__((noinline, cold)) int slow_##NAME PARAMS                                  \
     {                                                                                              \
-        all_to_all_slow(COMM, COUNT, TYPE, NO_COUNTS, NULL);                                            \
+        all_to_all_slow(COMM, COUNT, TYPE, NO_COUNTS, NULL);                                       \
         return PMPI_##NAME ARGS;                                                                   \
     }                                                                                              \
     int MPI_##NAME PARAMS                                                                          \
@@ -227,7 +228,8 @@ static int *out_neighbours(MPI_Comm comm, int *n)
     } else if (topo == MPI_DIST_GRAPH) {
         int in = 0, weighted = 0;
         PMPI_Dist_graph_neighbors_count(comm, &in, n, &weighted);
-        int *sources = malloc((2 * (size_t)in + *n + 2) * sizeof *sources), *weights = sources + in + 1;
+        int *sources = malloc((2 * (size_t)in + *n + 2) * sizeof *sources),
+            *weights = sources + in + 1;
         out = malloc((*n + 1) * sizeof *out);
         PMPI_Dist_graph_neighbors(comm, in, sources, weights, *n, out, weights);
         free(sources);
@@ -299,7 +301,7 @@ static void neighbours(MPI_Comm comm, int64_t count, MPI_Datatype type, struct c
 #define ALLGATHERV(N, F, M, P, A, FL, R) ALLGATHERV_##F(N, M, P, A, R)
 #define ALLGATHERV_coll_all_to_all(N, M, P, A, R)                                                  \
     COLL(N, M, P, A, R,                                                                            \
-         all_to_all(a7, SEND_COUNT(a0, a1, count_at(COUNTS(a4), me_in(a7))),                      \
+         all_to_all(a7, SEND_COUNT(a0, a1, count_at(COUNTS(a4), me_in(a7))),                       \
                     SEND_TYPE(a0, a2, a6), NO_COUNTS, NULL))
 #define ALLGATHERV_coll_neighbor(N, M, P, A, R)                                                    \
     COLL(N, M, P, A, R, neighbours(a7, a1, a2, NO_COUNTS, NULL))
@@ -321,15 +323,8 @@ static void neighbours(MPI_Comm comm, int64_t count, MPI_Datatype type, struct c
 #define REDUCE_SCATTER(N, F, M, P, A, FL, R)                                                       \
     COLL(N, M, P, A, R, all_to_all(a5, 0, a3, COUNTS(a2), NULL))
 
-LENS_SHAPE_barrier(BARRIER)
-LENS_SHAPE_bcast(BCAST)
-LENS_SHAPE_rooted(ROOTED)
-LENS_SHAPE_gatherv(GATHERV)
-LENS_SHAPE_scatterv(SCATTERV)
-LENS_SHAPE_allgather(ALLGATHER)
-LENS_SHAPE_allgatherv(ALLGATHERV)
-LENS_SHAPE_alltoallv(ALLTOALLV)
-LENS_SHAPE_alltoallw(ALLTOALLW)
-LENS_SHAPE_reduce(REDUCE)
-LENS_SHAPE_allreduce(ALLREDUCE)
-LENS_SHAPE_reduce_scatter(REDUCE_SCATTER)
+LENS_SHAPE_barrier(BARRIER) LENS_SHAPE_bcast(BCAST) LENS_SHAPE_rooted(ROOTED)
+    LENS_SHAPE_gatherv(GATHERV) LENS_SHAPE_scatterv(SCATTERV) LENS_SHAPE_allgather(ALLGATHER)
+        LENS_SHAPE_allgatherv(ALLGATHERV) LENS_SHAPE_alltoallv(ALLTOALLV)
+            LENS_SHAPE_alltoallw(ALLTOALLW) LENS_SHAPE_reduce(REDUCE)
+                LENS_SHAPE_allreduce(ALLREDUCE) LENS_SHAPE_reduce_scatter(REDUCE_SCATTER)

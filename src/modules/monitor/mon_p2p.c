@@ -28,16 +28,13 @@
 #define SEND_B(N, P, A, R) COUNTED_SEND(N, P, A, a5, a3, a1, a2)
 #define SEND_I SEND_B
 #define SEND_P(N, P, A, R) MON_PERSISTENT(N, P, A, R, mon_count_send_slow(a5, a3, a1, a2))
-LENS_SHAPE_send(SEND)
-LENS_SHAPE_isend(SEND)
+LENS_SHAPE_send(SEND) LENS_SHAPE_isend(SEND)
 
 /* Sendrecv (dest a3, comm a10) and Sendrecv_replace (dest a3, comm a7): the send half. */
 #define SENDRECV(N, F, M, P, A, FL, R) COUNTED_SEND(N, P, A, a10, a3, a1, a2)
 #define SENDRECV_REPLACE(N, F, M, P, A, FL, R) COUNTED_SEND(N, P, A, a7, a3, a1, a2)
-LENS_SHAPE_sendrecv(SENDRECV)
-LENS_SHAPE_isendrecv(SENDRECV)
-LENS_SHAPE_sendrecv_replace(SENDRECV_REPLACE)
-LENS_SHAPE_isendrecv_replace(SENDRECV_REPLACE)
+    LENS_SHAPE_sendrecv(SENDRECV) LENS_SHAPE_isendrecv(SENDRECV)
+        LENS_SHAPE_sendrecv_replace(SENDRECV_REPLACE) LENS_SHAPE_isendrecv_replace(SENDRECV_REPLACE)
 
 /* Psend_init (partitions a1 of count a2 x type a3 to a4 on a5): one message per start;
  * Precv_init (same shape) is a receive, not counted. */
@@ -45,11 +42,11 @@ LENS_SHAPE_isendrecv_replace(SENDRECV_REPLACE)
 #define PARTITIONED_0(N, P, A, R)
 #define PARTITIONED_1(N, P, A, R)                                                                  \
     MON_PERSISTENT(N, P, A, R,                                                                     \
-                   mon_record(MON_P2P, mon_world_rank(a6, a4), (uint64_t)a1 * mon_bytes(a2, a3)))
-LENS_SHAPE_psend_init(PARTITIONED)
+                   mon_record(MON_P2P, mon_world_rank(a6, a4), (uint64_t)a1 *mon_bytes(a2, a3)))
+            LENS_SHAPE_psend_init(PARTITIONED)
 
-/* A freed datatype's handle may be reused for another type: forget the cached sizes. */
-int MPI_Type_free(MPI_Datatype *type)
+    /* A freed datatype's handle may be reused for another type: forget the cached sizes. */
+    int MPI_Type_free(MPI_Datatype *type)
 {
     mon_forget_types();
     return PMPI_Type_free(type);

@@ -38,18 +38,14 @@ static void rma(MPI_Win win, int target, int kind, int64_t count, MPI_Datatype t
     RMA(N, P, A, a6, a3, (rma(a6, a3, MON_RMA_SENT, 1, a2), rma(a6, a3, MON_RMA_RECV, 1, a2)))
 #define COMPARE_AND_SWAP(N, F, M, P, A, FL, R)                                                     \
     RMA(N, P, A, a6, a4, (rma(a6, a4, MON_RMA_SENT, 1, a3), rma(a6, a4, MON_RMA_RECV, 1, a3)))
-LENS_SHAPE_put(PUT_OR_GET)
-LENS_SHAPE_rput(PUT_OR_GET)
-LENS_SHAPE_accumulate(ACCUMULATE)
-LENS_SHAPE_raccumulate(ACCUMULATE)
-LENS_SHAPE_get_accumulate(GET_ACCUMULATE)
-LENS_SHAPE_rget_accumulate(GET_ACCUMULATE)
-LENS_SHAPE_fetch_and_op(FETCH_AND_OP)
-LENS_SHAPE_compare_and_swap(COMPARE_AND_SWAP)
+LENS_SHAPE_put(PUT_OR_GET) LENS_SHAPE_rput(PUT_OR_GET) LENS_SHAPE_accumulate(ACCUMULATE)
+    LENS_SHAPE_raccumulate(ACCUMULATE) LENS_SHAPE_get_accumulate(GET_ACCUMULATE)
+        LENS_SHAPE_rget_accumulate(GET_ACCUMULATE) LENS_SHAPE_fetch_and_op(FETCH_AND_OP)
+            LENS_SHAPE_compare_and_swap(COMPARE_AND_SWAP)
 
-/* ---- files ---- */
+    /* ---- files ---- */
 
-int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh)
+    int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh)
 {
     int rc = PMPI_File_open(comm, name, amode, info, fh);
     if (rc == MPI_SUCCESS)
@@ -95,9 +91,6 @@ static uint64_t done(const MPI_Status *status, int64_t count, MPI_Datatype type)
 #define IO_AT(N, F, M, P, A, FL, R) IO_DONE(N, P, A, a0, a5, a3, a4, FL)
 #define IO_ASKED_AT_2(N, F, M, P, A, FL, R) IO_ASKED(N, P, A, a0, a2, a3, FL)
 #define IO_ASKED_AT_3(N, F, M, P, A, FL, R) IO_ASKED(N, P, A, a0, a3, a4, FL)
-LENS_SHAPE_io(IO)
-LENS_SHAPE_io_at(IO_AT)
-LENS_SHAPE_iio(IO_ASKED_AT_2)
-LENS_SHAPE_iio_at(IO_ASKED_AT_3)
-LENS_SHAPE_io_begin(IO_ASKED_AT_2)
-LENS_SHAPE_io_at_begin(IO_ASKED_AT_3)
+LENS_SHAPE_io(IO) LENS_SHAPE_io_at(IO_AT) LENS_SHAPE_iio(IO_ASKED_AT_2)
+    LENS_SHAPE_iio_at(IO_ASKED_AT_3) LENS_SHAPE_io_begin(IO_ASKED_AT_2)
+        LENS_SHAPE_io_at_begin(IO_ASKED_AT_3)

@@ -23,7 +23,8 @@
  * wraps by hand, then every function of the classification (lens_classes.h: each
  * data-moving call, its synchronisation and probes), then the trace's own buffer flush. */
 #define TRC_HAND_REGIONS(X)                                                                        \
-    X(Wait) X(Waitall) X(Waitany) X(Waitsome) X(Test) X(Testany) X(Testall) X(Testsome) X(Start) \
+    X(Wait)                                                                                        \
+    X(Waitall) X(Waitany) X(Waitsome) X(Test) X(Testany) X(Testall) X(Testsome) X(Start)           \
         X(Startall)
 #define TRC_HAND_REGION(N) R_##N,
 #define TRC_CLASS_REGION(N, F, M, P, A, FL, R) R_##N,

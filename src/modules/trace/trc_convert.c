@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "trace_defs.h"
 #include "trc.h"
 #include "trc_convert.h"
 #include "trc_log.h"
@@ -116,6 +117,8 @@ static int ids_known(const struct state *s, const struct trc_record *r)
     case TK_MPI_RECV:
     case TK_MPI_IRECV:
     case TK_COLL_END:
+    case TK_NBC_REQUEST:
+    case TK_NBC_COMPLETE:
         return r->b < h->ncomms;
     case TK_RMA_WIN_CREATE:
     case TK_RMA_WIN_DESTROY:
@@ -211,6 +214,21 @@ static int convert_one(struct state *s, const struct trc_record *r)
         break;
     case TK_RMA_ATOMIC:
         OTF2_EvtWriter_RmaAtomic(w, NULL, t, r->a, r->b, r->op, r->x, r->y, r->z);
+        break;
+    case TK_NBC_REQUEST: {
+        /* OTF2's request event carries only the id: the collective, its communicator and
+         * root ride along as attributes (trace_defs.h), so a replay can start it in order */
+        OTF2_AttributeList *al = OTF2_AttributeList_New();
+        OTF2_AttributeList_AddCommRef(al, TRACE_ATTR_NBC_COMM, r->b);
+        OTF2_AttributeList_AddUint32(al, TRACE_ATTR_NBC_OP, r->op);
+        OTF2_AttributeList_AddUint32(al, TRACE_ATTR_NBC_ROOT, r->a);
+        OTF2_EvtWriter_NonBlockingCollectiveRequest(w, al, t, r->y);
+        OTF2_AttributeList_Delete(al);
+        break;
+    }
+    case TK_NBC_COMPLETE:
+        OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, t, r->op, r->b, r->a, r->x, r->y,
+                                                     r->z);
         break;
     case TK_KINDS:
         return -1;

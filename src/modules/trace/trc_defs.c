@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "snapshot.h"
+#include "trace_defs.h"
 #include "trc.h"
 #include "trc_defs.h"
 
@@ -211,10 +212,10 @@ void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, in
     for (int i = 0; i < R_REGIONS; i++) {
         int flush = i == R_FLUSH; /* the trace's own work, not the application's */
         OTF2_GlobalDefWriter_WriteString(g, s, trc_region_names[i]);
-        OTF2_GlobalDefWriter_WriteRegion(
-            g, i, s, s, 0, trc_region_roles[i],
-            flush ? OTF2_PARADIGM_MEASUREMENT_SYSTEM : OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0,
-            0, 0);
+        OTF2_GlobalDefWriter_WriteRegion(g, i, s, s, 0, trc_region_roles[i],
+                                         flush ? OTF2_PARADIGM_MEASUREMENT_SYSTEM
+                                               : OTF2_PARADIGM_MPI,
+                                         OTF2_REGION_FLAG_NONE, 0, 0, 0);
         s++;
     }
     uint64_t *members = malloc((nranks + 1) * sizeof *members);
@@ -257,6 +258,19 @@ void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, in
         OTF2_GlobalDefWriter_WriteRegion(g, R_REGIONS + j, s, s, 0, OTF2_REGION_ROLE_CODE,
                                          OTF2_PARADIGM_USER, OTF2_REGION_FLAG_PHASE, 0, 0, 0);
         s++;
+    }
+    static const struct {
+        const char *name, *description;
+        OTF2_Type type;
+    } attrs[TRACE_ATTRS] = {
+        {"MPILENS::NBC_COMM", "the communicator of a nonblocking collective", OTF2_TYPE_COMM},
+        {"MPILENS::NBC_OP", "the OTF2_CollectiveOp of a nonblocking collective", OTF2_TYPE_UINT32},
+        {"MPILENS::NBC_ROOT", "the root of a nonblocking collective", OTF2_TYPE_UINT32}};
+    for (int i = 0; i < TRACE_ATTRS; i++) {
+        OTF2_GlobalDefWriter_WriteString(g, s, attrs[i].name);
+        OTF2_GlobalDefWriter_WriteString(g, s + 1, attrs[i].description);
+        OTF2_GlobalDefWriter_WriteAttribute(g, i, s, s + 1, attrs[i].type);
+        s += 2;
     }
     OTF2_Archive_CloseGlobalDefWriter(archive, g);
 }

@@ -44,6 +44,8 @@ enum trc_kind {
     TK_RMA_PUT,           /* a window, b target, x bytes, y matching id */
     TK_RMA_GET,           /* a window, b target, x bytes, y matching id */
     TK_RMA_ATOMIC,        /* a window, b target, op atomic type, x sent, y received, z id */
+    TK_NBC_REQUEST,       /* op collective, a root, b comm, y request */
+    TK_NBC_COMPLETE,      /* op collective, a root, b comm, x sent, y received, z request */
     TK_KINDS
 };
 

@@ -257,16 +257,16 @@ int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint 
 int MPI_Rput(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
              MPI_Datatype tt, MPI_Win win, MPI_Request *req)
 {
-    WINDOW_CALL(R_Rput, PMPI_Rput(o, oc, ot, target, disp, tc, tt, win, req),
-                trc_put(TK_RMA_PUT, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
-                        NEXT_ID, 0));
+    WINDOW_CALL(
+        R_Rput, PMPI_Rput(o, oc, ot, target, disp, tc, tt, win, req),
+        trc_put(TK_RMA_PUT, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot), NEXT_ID, 0));
 }
 int MPI_Rget(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
              MPI_Win win, MPI_Request *req)
 {
-    WINDOW_CALL(R_Rget, PMPI_Rget(o, oc, ot, target, disp, tc, tt, win, req),
-                trc_put(TK_RMA_GET, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
-                        NEXT_ID, 0));
+    WINDOW_CALL(
+        R_Rget, PMPI_Rget(o, oc, ot, target, disp, tc, tt, win, req),
+        trc_put(TK_RMA_GET, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot), NEXT_ID, 0));
 }
 int MPI_Raccumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
                     MPI_Datatype tt, MPI_Op op, MPI_Win win, MPI_Request *req)

@@ -44,11 +44,15 @@ static struct where where(MPI_Comm comm, int peer)
 
 /* ---- requests: id, and what a receive needs at completion ---- */
 
+enum pending_kind { PENDING_SEND, PENDING_RECV, PENDING_COLLECTIVE };
 struct trc_pending {
     MPI_Request req;
     uint64_t id;
-    int is_recv;
+    int is_recv;        /* enum pending_kind */
     struct where where; /* a receive's source is translated through where.remote */
+    /* a nonblocking collective: its operation, root and bytes (where.comm: its comm) */
+    uint32_t op, root;
+    uint64_t sent, received;
 };
 
 /* Each thread keeps its own requests (ids are per OTF2 location); a request completed by
@@ -61,8 +65,23 @@ static uint64_t remember(MPI_Request req, int is_recv, const struct where *w)
         me->cap = me->cap ? 2 * me->cap : 64;
         me->pendings = realloc(me->pendings, me->cap * sizeof *me->pendings);
     }
-    me->pendings[me->npending++] = (struct trc_pending){req, me->next_id, is_recv, *w};
+    me->pendings[me->npending++] = (struct trc_pending){req, me->next_id, is_recv, *w, 0, 0, 0, 0};
     return me->next_id++;
+}
+
+/* A nonblocking collective on the intracommunicator comm (local id), completed in the Wait
+ * and Test families: NonBlockingCollectiveRequest now, NonBlockingCollectiveComplete then. */
+static void remember_collective(MPI_Request req, uint64_t t, uint32_t op, uint32_t comm,
+                                uint32_t root, uint64_t sent, uint64_t received)
+{
+    struct where w = {comm, 0, NULL, 0};
+    uint64_t id = remember(req, PENDING_COLLECTIVE, &w);
+    struct trc_pending *p = &trc_me()->pendings[trc_me()->npending - 1];
+    p->op = op;
+    p->root = root;
+    p->sent = sent;
+    p->received = received;
+    trc_put(TK_NBC_REQUEST, (uint8_t)op, t, root, comm, 0, 0, id, 0);
 }
 
 static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
@@ -72,7 +91,11 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
     for (int i = 0; i < me->npending; i++) {
         if (pendings[i].req != req)
             continue;
-        if (pendings[i].is_recv) {
+        if (pendings[i].is_recv == PENDING_COLLECTIVE) {
+            const struct trc_pending *c = &pendings[i];
+            trc_put(TK_NBC_COMPLETE, (uint8_t)c->op, t, c->root, c->where.comm, 0, c->sent,
+                    c->received, c->id);
+        } else if (pendings[i].is_recv) {
             int count = 0;
             PMPI_Get_count(st, MPI_BYTE, &count);
             const struct where *w = &pendings[i].where;
@@ -163,7 +186,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
 static struct probed {
     MPI_Message msg;
     MPI_Comm comm;
-} *probed;
+} * probed;
 static int nprobed;
 
 static void probed_keep(MPI_Message msg, MPI_Comm comm)
@@ -683,6 +706,138 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
     }
 SCAN(Scan, R_Scan, OTF2_COLLECTIVE_OP_SCAN)
 SCAN(Exscan, R_Exscan, OTF2_COLLECTIVE_OP_EXSCAN)
+
+/* ---- nonblocking collectives: requested at the call, complete in Wait/Test ---- */
+
+/* As COLLECTIVE, for the I-variant whose request is REQ: on an intercommunicator, its
+ * region only. */
+#define NONBLOCKING(REGION, OP, COMM, ROOT, SENT, RECEIVED, CALL, REQ)                             \
+    if (!trc_on)                                                                                   \
+        return CALL;                                                                               \
+    uint64_t t_ = enter(REGION);                                                                   \
+    struct lens_comm *rec_ = lens_comm(COMM);                                                      \
+    uint64_t sent_ = rec_->inter ? 0 : (SENT), received_ = rec_->inter ? 0 : (RECEIVED);           \
+    int rc_ = CALL;                                                                                \
+    if (rc_ == MPI_SUCCESS && !rec_->inter)                                                        \
+        remember_collective(*(REQ), t_, OP, trc_comm_of(rec_), ROOT, sent_, received_);            \
+    leave(REGION);                                                                                 \
+    return rc_
+
+#define NO_ROOT OTF2_UNDEFINED_UINT32
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+{
+    NONBLOCKING(R_Ibarrier, OTF2_COLLECTIVE_OP_BARRIER, comm, NO_ROOT, 0, 0,
+                PMPI_Ibarrier(comm, req), req);
+}
+
+int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *req)
+{
+    NONBLOCKING(R_Ibcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, trc_bytes(count, type),
+                trc_bytes(count, type), PMPI_Ibcast(buf, count, type, root, comm, req), req);
+}
+
+int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *req)
+{
+    NONBLOCKING(R_Ireduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, trc_bytes(count, type),
+                trc_bytes(count, type), PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req),
+                req);
+}
+
+int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    NONBLOCKING(R_Iallreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, NO_ROOT, trc_bytes(count, type),
+                trc_bytes(count, type), PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req),
+                req);
+}
+
+#define NONBLOCKING_EXCHANGE(NAME, REGION, OP)                                                     \
+    int MPI_##NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,       \
+                   MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)                            \
+    {                                                                                              \
+        NONBLOCKING(REGION, OP, comm, NO_ROOT, trc_bytes(scount, stype), trc_bytes(rcount, rtype), \
+                    PMPI_##NAME(sbuf, scount, stype, rbuf, rcount, rtype, comm, req), req);        \
+    }
+NONBLOCKING_EXCHANGE(Iallgather, R_Iallgather, OTF2_COLLECTIVE_OP_ALLGATHER)
+NONBLOCKING_EXCHANGE(Ialltoall, R_Ialltoall, OTF2_COLLECTIVE_OP_ALLTOALL)
+
+#define NONBLOCKING_ROOTED(NAME, REGION, OP)                                                       \
+    int MPI_##NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,       \
+                   MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)                  \
+    {                                                                                              \
+        NONBLOCKING(REGION, OP, comm, (uint32_t)root, trc_bytes(scount, stype),                    \
+                    trc_bytes(rcount, rtype),                                                      \
+                    PMPI_##NAME(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req), req);  \
+    }
+NONBLOCKING_ROOTED(Igather, R_Igather, OTF2_COLLECTIVE_OP_GATHER)
+NONBLOCKING_ROOTED(Iscatter, R_Iscatter, OTF2_COLLECTIVE_OP_SCATTER)
+
+int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
+                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
+{
+    NONBLOCKING(R_Igatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
+                trc_bytes(scount, stype), is_root(comm, root) ? all_bytes(rcounts, rtype, comm) : 0,
+                PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req),
+                req);
+}
+
+int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+                  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                  MPI_Request *req)
+{
+    NONBLOCKING(R_Iscatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
+                is_root(comm, root) ? all_bytes(scounts, stype, comm) : 0, trc_bytes(rcount, rtype),
+                PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req),
+                req);
+}
+
+int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
+                    MPI_Request *req)
+{
+    NONBLOCKING(R_Iallgatherv, OTF2_COLLECTIVE_OP_ALLGATHERV, comm, NO_ROOT,
+                trc_bytes(scount, stype), all_bytes(rcounts, rtype, comm),
+                PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req),
+                req);
+}
+
+int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    NONBLOCKING(
+        R_Ialltoallv, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, NO_ROOT,
+        sbuf == MPI_IN_PLACE ? 0 : all_bytes(scounts, stype, comm), all_bytes(rcounts, rtype, comm),
+        PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req),
+        req);
+}
+
+int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+    NONBLOCKING(R_Ireduce_scatter, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, NO_ROOT,
+                all_bytes(rcounts, type, comm), trc_bytes(rcounts[lens_comm(comm)->rank], type),
+                PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, type, op, comm, req), req);
+}
+
+int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+    NONBLOCKING(R_Ireduce_scatter_block, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm, NO_ROOT,
+                trc_bytes(rcount, type) * (uint64_t)lens_comm(comm)->size, trc_bytes(rcount, type),
+                PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, type, op, comm, req), req);
+}
+
+#define NONBLOCKING_SCAN(NAME, REGION, OP)                                                         \
+    int MPI_##NAME(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,          \
+                   MPI_Comm comm, MPI_Request *req)                                                \
+    {                                                                                              \
+        NONBLOCKING(REGION, OP, comm, NO_ROOT, trc_bytes(count, type), trc_bytes(count, type),     \
+                    PMPI_##NAME(sbuf, rbuf, count, type, op, comm, req), req);                     \
+    }
+NONBLOCKING_SCAN(Iscan, R_Iscan, OTF2_COLLECTIVE_OP_SCAN)
+NONBLOCKING_SCAN(Iexscan, R_Iexscan, OTF2_COLLECTIVE_OP_EXSCAN)
 
 /* ---- life ---- */
 
