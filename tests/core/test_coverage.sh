@@ -68,6 +68,21 @@ check_eq "trace: Mrecv and Imrecv are receives (4 of each kind of receive, 8 per
     "$(otf2-print run/trace/traces.otf2 2>/dev/null | grep -cE '^MPI_(I)?RECV ')"
 check_eq "trace: Accumulate, Raccumulate and the fetching atomics as RMA_ATOMIC (5 per rank)" \
     "20" "$(otf2-print run/trace/traces.otf2 2>/dev/null | grep -c '^RMA_ATOMIC ')"
+events=$(otf2-print run/trace/traces.otf2 2>/dev/null)
+check_eq "trace: MPI-IO as OTF2 I/O records: a handle per rank's open, created and destroyed" \
+    "8" "$(grep -cE '^IO_(CREATE|DESTROY)_HANDLE ' <<<"$events")"
+check_eq "trace: rank 0's 7 operations (mode, flags, bytes asked)" \
+"WRITE {COLLECTIVE} 100
+WRITE {NON_BLOCKING} 100
+WRITE {NON_BLOCKING, COLLECTIVE} 100
+WRITE NONE 100
+WRITE {COLLECTIVE} 100
+READ NONE 100
+READ {NON_BLOCKING} 100" "$(grep -E '^IO_OPERATION_BEGIN +0 ' <<<"$events" |
+        sed -E 's/.*Mode: ([A-Z]+), Operation Flags: (.*), Bytes Request: ([0-9]+),.*/\1 \2 \3/')"
+check_eq "trace: each of the 28 operations completes with its 100 B" "28 28" \
+    "$(grep -c '^IO_OPERATION_BEGIN ' <<<"$events") $(grep '^IO_OPERATION_COMPLETE ' <<<"$events" |
+        grep -c 'Bytes Result: 100,')"
 aout=$("$MPILENS" analyze run 2>&1)
 check_eq "analyze reads the trace (exit 0)" "0" "$?"
 check_match "analyze: summary line" "$aout" "^mpilens: analysis of [0-9]+ events on 4 ranks"

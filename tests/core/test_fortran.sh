@@ -49,9 +49,13 @@ Mrecv|4|256" "$(sqlite3 "cover_$kind/mpilens.db" "SELECT o.operation, SUM(calls)
         regions=$(otf2-print "cover_$kind/trace/traces.otf2" 2>/dev/null |
             grep -oE '^ENTER .*Region: "MPI_[A-Za-z_]+"' | grep -oE 'MPI_[A-Za-z_]+' | sort -u |
             grep -E 'File_|^MPI_I[ab]|Mrecv' | tr '\n' ' ')
-        check_eq "$kind: trace regions" "MPI_File_iread_at MPI_File_iwrite_at MPI_File_read_at \
-MPI_File_write_at_all MPI_File_write_shared MPI_Iallreduce MPI_Ibarrier MPI_Ibcast MPI_Mrecv " \
-            "$regions"
+        check_eq "$kind: trace regions" "MPI_File_close MPI_File_iread_at MPI_File_iwrite_at \
+MPI_File_open MPI_File_read_at MPI_File_write_at_all MPI_File_write_shared MPI_Iallreduce \
+MPI_Ibarrier MPI_Ibcast MPI_Mrecv " "$regions"
+        check_eq "$kind: trace: 5 file operations per rank, each completed (OTF2 I/O records)" \
+            "20 20" "$(otf2-print "cover_$kind/trace/traces.otf2" 2>/dev/null |
+                grep -cE '^IO_OPERATION_BEGIN ') $(otf2-print "cover_$kind/trace/traces.otf2" \
+                2>/dev/null | grep -cE '^IO_OPERATION_COMPLETE .*Bytes Result: 100,')"
     fi
 done
 

@@ -24,8 +24,9 @@
  * data-moving call, its synchronisation and probes), then the trace's own buffer flush. */
 #define TRC_HAND_REGIONS(X)                                                                        \
     X(Wait)                                                                                        \
-    X(Waitall) X(Waitany) X(Waitsome) X(Test) X(Testany) X(Testall) X(Testsome) X(Start)           \
-        X(Startall)
+    X(Waitall)                                                                                     \
+    X(Waitany) X(Waitsome) X(Test) X(Testany) X(Testall) X(Testsome) X(Start) X(Startall)          \
+        X(File_open) X(File_close)
 #define TRC_HAND_REGION(N) R_##N,
 #define TRC_CLASS_REGION(N, F, M, P, A, FL, R) R_##N,
 enum trc_region {
@@ -59,6 +60,12 @@ void trc_rma_counts(uint32_t *nwindows, uint32_t *ngroups);
 void trc_rma_emit(struct lens_emitter *e, uint32_t nwindows, uint32_t ngroups);
 uint32_t trc_user_count(void);
 void trc_user_emit(struct lens_emitter *e, uint32_t nnames);
+uint32_t trc_io_count(void);
+void trc_io_emit(struct lens_emitter *e, uint32_t nfiles);
+
+/* A nonblocking file operation's request (trc_io.c): its IoOperationComplete (HANDLE, ID, the
+ * status's bytes) is recorded by the Wait or Test call that completes it (trc_wrap.c). */
+void trc_remember_io(MPI_Request req, uint32_t handle, uint64_t id);
 
 /* User regions through MPI_Pcontrol (trc_user.c): the service, and closing the regions
  * left open at finalize. */

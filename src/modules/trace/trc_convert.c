@@ -132,6 +132,12 @@ static int ids_known(const struct state *s, const struct trc_record *r)
         return r->a < h->nwindows;
     case TK_RMA_GROUP_SYNC:
         return r->a < h->nwindows && r->b < h->ngroups;
+    case TK_IO_CREATE:
+    case TK_IO_DESTROY:
+    case TK_IO_BEGIN:
+    case TK_IO_ISSUED:
+    case TK_IO_COMPLETE:
+        return r->a < h->nfiles;
     default:
         return 1;
     }
@@ -226,6 +232,21 @@ static int convert_one(struct state *s, const struct trc_record *r)
         OTF2_AttributeList_Delete(al);
         break;
     }
+    case TK_IO_CREATE:
+        OTF2_EvtWriter_IoCreateHandle(w, NULL, t, r->a, r->op, r->c, OTF2_IO_STATUS_FLAG_NONE);
+        break;
+    case TK_IO_DESTROY:
+        OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, r->a);
+        break;
+    case TK_IO_BEGIN:
+        OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->a, r->op, r->c, r->x, r->y);
+        break;
+    case TK_IO_ISSUED:
+        OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->a, r->y);
+        break;
+    case TK_IO_COMPLETE:
+        OTF2_EvtWriter_IoOperationComplete(w, NULL, t, r->a, r->x, r->y);
+        break;
     case TK_NBC_COMPLETE:
         OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, t, r->op, r->b, r->a, r->x, r->y,
                                                      r->z);

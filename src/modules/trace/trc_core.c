@@ -205,6 +205,7 @@ void trc_local_head(struct trc_defs_head *h)
     trc_rma_counts(&h->nwindows, &h->ngroups);
     h->nnames = trc_user_count();
     h->nthreads = trc_thread_count();
+    h->nfiles = trc_io_count();
 }
 
 void trc_comms_emit(struct lens_emitter *e, uint32_t ncomms, int my_rank)
@@ -315,7 +316,7 @@ static void merge_definitions(struct trc_merged *m, struct trc_rank_map *mine,
         for (int r = 0; r < size; r++) {
             if (trc_defs_merge(m, all + displs[r], (size_t)lens[r], &maps[r]) == 0) {
                 const struct trc_defs_head *h = &maps[r].head;
-                counts[r] = (int)(h->ncomms + h->nwindows + h->ngroups + h->nnames);
+                counts[r] = (int)trc_defs_nids(h);
             }
             id_displs[r] = nids;
             nids += counts[r];
@@ -332,7 +333,7 @@ static void merge_definitions(struct trc_merged *m, struct trc_rank_map *mine,
     if (blob && (size_t)len >= sizeof mine->head)
         memcpy(&mine->head, blob, sizeof mine->head);
     const struct trc_defs_head *h = &mine->head;
-    int n = (int)(h->ncomms + h->nwindows + h->ngroups + h->nnames);
+    int n = (int)trc_defs_nids(h);
     mine->ids = malloc(((size_t)n + 1) * sizeof *mine->ids);
     PMPI_Scatterv(ids, counts, id_displs, MPI_UINT32_T, mine->ids, n, MPI_UINT32_T, 0, trc_world);
     PMPI_Bcast(first_group, 1, MPI_UINT32_T, 0, trc_world);

@@ -25,6 +25,7 @@ int trc_defs_write(int fd, uint64_t time_end, int64_t offset_end)
     trc_comms_emit(&e, h.ncomms, h.rank);
     trc_rma_emit(&e, h.nwindows, h.ngroups);
     trc_user_emit(&e, h.nnames);
+    trc_io_emit(&e, h.nfiles);
     return lens_emit_flush(&e);
 }
 
@@ -62,6 +63,26 @@ static uint32_t name_id(struct trc_merged *m, const char *name)
     return m->nnames++;
 }
 
+/* The merged id of file NAME (one IoRegularFile per distinct name). */
+static uint32_t file_id(struct trc_merged *m, const char *name)
+{
+    for (uint32_t j = 0; j < m->nfiles; j++)
+        if (strcmp(m->files[j], name) == 0)
+            return j;
+    m->files = realloc(m->files, (m->nfiles + 1) * sizeof *m->files);
+    m->files[m->nfiles] = strdup(name);
+    return m->nfiles++;
+}
+
+/* A new I/O handle (each open of each rank is one) on FILE and global communicator COMM. */
+static uint32_t handle_id(struct trc_merged *m, uint32_t file, uint32_t comm)
+{
+    m->handles = realloc(m->handles, (m->nhandles + 1) * sizeof *m->handles);
+    m->handles[m->nhandles][0] = file;
+    m->handles[m->nhandles][1] = comm;
+    return m->nhandles++;
+}
+
 /* A cursor over a blob that refuses to read past its end. */
 struct cursor {
     const char *p, *end;
@@ -90,7 +111,7 @@ int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct tr
     const uint32_t *windows = take(&c, (size_t)h->nwindows * 2 * sizeof *windows);
     if (!comms || !members || !windows || !lens_comm_wire_ok(comms, h->ncomms, h->nmembers))
         return -1;
-    size_t total = (size_t)h->ncomms + h->nwindows + h->ngroups + h->nnames;
+    size_t total = trc_defs_nids(h);
     uint32_t *ids = map->ids = malloc((total + 1) * sizeof *ids);
     for (uint32_t i = 0; i < h->ncomms; i++)
         *ids++ = (uint32_t)lens_comm_set_add(&m->comms, &comms[i], members + comms[i].members_off);
@@ -112,6 +133,18 @@ int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct tr
         c.p = nul + 1;
         *ids++ = R_REGIONS + name_id(m, name);
     }
+    for (uint32_t i = 0; i < h->nfiles; i++) {
+        uint32_t pair[2];
+        const void *p = take(&c, sizeof pair);
+        const char *name = c.p, *nul = p ? memchr(c.p, '\0', (size_t)(c.end - c.p)) : NULL;
+        if (!nul)
+            return -1;
+        memcpy(pair, p, sizeof pair);
+        c.p = nul + 1;
+        if (pair[0] >= h->ncomms)
+            return -1;
+        *ids++ = handle_id(m, file_id(m, name), map->ids[pair[0]]);
+    }
     if (h->time_start && (m->t_min == 0 || h->time_start < m->t_min))
         m->t_min = h->time_start;
     if (h->time_end > m->t_max)
@@ -129,6 +162,10 @@ void trc_merged_free(struct trc_merged *m)
     for (uint32_t j = 0; j < m->nnames; j++)
         free(m->names[j]);
     free(m->names);
+    for (uint32_t j = 0; j < m->nfiles; j++)
+        free(m->files[j]);
+    free(m->files);
+    free(m->handles);
     memset(m, 0, sizeof *m);
 }
 
@@ -173,6 +210,7 @@ void trc_defs_write_local(OTF2_Archive *archive, const struct trc_rank_map *map,
         write_id_map(dw, OTF2_MAPPING_REGION, regions, R_REGIONS + h->nnames, 0);
         free(regions);
     }
+    write_id_map(dw, OTF2_MAPPING_IO_HANDLE, ids + h->nnames, h->nfiles, 0);
     OTF2_DefWriter_WriteClockOffset(dw, h->time_start, h->offset_start, 0);
     if (h->time_end)
         OTF2_DefWriter_WriteClockOffset(dw, h->time_end, h->offset_end, 0);
@@ -258,6 +296,21 @@ void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, in
         OTF2_GlobalDefWriter_WriteRegion(g, R_REGIONS + j, s, s, 0, OTF2_REGION_ROLE_CODE,
                                          OTF2_PARADIGM_USER, OTF2_REGION_FLAG_PHASE, 0, 0, 0);
         s++;
+    }
+    if (m->nhandles) { /* MPI-IO: one paradigm, a file per name, a handle per rank's open */
+        OTF2_GlobalDefWriter_WriteString(g, s, "MPI-IO");
+        OTF2_GlobalDefWriter_WriteIoParadigm(g, 0, s, s, OTF2_IO_PARADIGM_CLASS_PARALLEL,
+                                             OTF2_IO_PARADIGM_FLAG_NONE, 0, NULL, NULL, NULL);
+        s++;
+        uint32_t first_file = s;
+        for (uint32_t j = 0; j < m->nfiles; j++) {
+            OTF2_GlobalDefWriter_WriteString(g, s++, m->files[j]);
+            OTF2_GlobalDefWriter_WriteIoRegularFile(g, j, first_file + j, 0);
+        }
+        for (uint32_t i = 0; i < m->nhandles; i++)
+            OTF2_GlobalDefWriter_WriteIoHandle(
+                g, i, first_file + (uint32_t)m->handles[i][0], (OTF2_IoFileRef)m->handles[i][0], 0,
+                OTF2_IO_HANDLE_FLAG_NONE, (OTF2_CommRef)m->handles[i][1], OTF2_UNDEFINED_IO_HANDLE);
     }
     static const struct {
         const char *name, *description;

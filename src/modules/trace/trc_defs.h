@@ -20,7 +20,8 @@
 /* The blob's header; the body follows: ncomms lens_wire_comm, nmembers int32 (the
  * communicators' members; one more int32 if nmembers is odd), nwindows pairs of uint32 (local
  * communicator, ordinal), ngroups groups (uint64 n, then n world ranks), nnames NUL-terminated user
- * region names. */
+ * region names, nfiles MPI-IO handles (uint32 local communicator, uint32 access mode, the
+ * file's NUL-terminated name). */
 struct trc_defs_head {
     char magic[8];
     int32_t world_size, rank;
@@ -28,8 +29,15 @@ struct trc_defs_head {
     int64_t offset_start, offset_end;
     uint32_t ncomms, nmembers, nwindows, ngroups, nnames;
     uint32_t nthreads; /* threads traced: locations RANK + world_size x thread */
+    uint32_t nfiles;   /* MPI-IO handles opened (then: uint32 local comm, uint32 amode, name) */
+    uint32_t spare;
 };
-#define TRC_DEFS_MAGIC "TRCDEFS1"
+#define TRC_DEFS_MAGIC "TRCDEFS2"
+/* How many local ids a blob maps (the merge's ids: comms, windows, groups, names, files). */
+static inline uint32_t trc_defs_nids(const struct trc_defs_head *h)
+{
+    return h->ncomms + h->nwindows + h->ngroups + h->nnames + h->nfiles;
+}
 
 /* Writes this rank's blob into FD (async-signal-safe); 0 or -1. TIME_END 0: unknown. */
 int trc_defs_write(int fd, uint64_t time_end, int64_t offset_end);
@@ -43,6 +51,10 @@ struct trc_merged {
     uint32_t ngroups;
     char **names; /* user region j is region R_REGIONS + j */
     uint32_t nnames;
+    char **files; /* MPI-IO: distinct file names (IoRegularFile j) */
+    uint32_t nfiles;
+    uint64_t (*handles)[2]; /* IoHandle i: file, global communicator */
+    uint32_t nhandles;
     uint64_t t_min, t_max;
 };
 
@@ -50,7 +62,7 @@ struct trc_merged {
 struct trc_rank_map {
     struct trc_defs_head head;
     uint64_t first_extra; /* the location of its thread 1 (trc_location) */
-    uint32_t *ids;        /* comms, then windows, then groups (index in merged), then names */
+    uint32_t *ids;        /* comms, windows, groups (index in merged), names, I/O handles */
 };
 
 /* Merges one rank's blob; fills MAP (ids malloc'ed). 0, or -1 for a damaged blob. */

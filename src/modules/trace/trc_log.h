@@ -46,6 +46,11 @@ enum trc_kind {
     TK_RMA_ATOMIC,        /* a window, b target, op atomic type, x sent, y received, z id */
     TK_NBC_REQUEST,       /* op collective, a root, b comm, y request */
     TK_NBC_COMPLETE,      /* op collective, a root, b comm, x sent, y received, z request */
+    TK_IO_CREATE,         /* a handle, op access mode, c creation flags */
+    TK_IO_DESTROY,        /* a handle */
+    TK_IO_BEGIN,          /* a handle, op read/write, c flags, x bytes asked, y matching id */
+    TK_IO_ISSUED,         /* a handle, y matching id */
+    TK_IO_COMPLETE,       /* a handle, x bytes moved, y matching id */
     TK_KINDS
 };
 

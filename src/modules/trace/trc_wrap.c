@@ -44,15 +44,16 @@ static struct where where(MPI_Comm comm, int peer)
 
 /* ---- requests: id, and what a receive needs at completion ---- */
 
-enum pending_kind { PENDING_SEND, PENDING_RECV, PENDING_COLLECTIVE };
+enum pending_kind { PENDING_SEND, PENDING_RECV, PENDING_COLLECTIVE, PENDING_IO };
 struct trc_pending {
     MPI_Request req;
     uint64_t id;
     int is_recv;        /* enum pending_kind */
     struct where where; /* a receive's source is translated through where.remote */
     /* a nonblocking collective: its operation, root and bytes (where.comm: its comm) */
-    uint32_t op, root;
+    uint32_t op, root; /* a file operation: root is its handle */
     uint64_t sent, received;
+    uint64_t op_id; /* a file operation's matching id */
 };
 
 /* Each thread keeps its own requests (ids are per OTF2 location); a request completed by
@@ -65,8 +66,18 @@ static uint64_t remember(MPI_Request req, int is_recv, const struct where *w)
         me->cap = me->cap ? 2 * me->cap : 64;
         me->pendings = realloc(me->pendings, me->cap * sizeof *me->pendings);
     }
-    me->pendings[me->npending++] = (struct trc_pending){req, me->next_id, is_recv, *w, 0, 0, 0, 0};
+    me->pendings[me->npending++] =
+        (struct trc_pending){req, me->next_id, is_recv, *w, 0, 0, 0, 0, 0};
     return me->next_id++;
+}
+
+void trc_remember_io(MPI_Request req, uint32_t handle, uint64_t id)
+{
+    struct where none = {0, 0, NULL, 0};
+    remember(req, PENDING_IO, &none);
+    struct trc_pending *p = &trc_me()->pendings[trc_me()->npending - 1];
+    p->root = handle;
+    p->op_id = id;
 }
 
 /* A nonblocking collective on the intracommunicator comm (local id), completed in the Wait
@@ -91,7 +102,12 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
     for (int i = 0; i < me->npending; i++) {
         if (pendings[i].req != req)
             continue;
-        if (pendings[i].is_recv == PENDING_COLLECTIVE) {
+        if (pendings[i].is_recv == PENDING_IO) {
+            int got = 0;
+            PMPI_Get_count(st, MPI_BYTE, &got);
+            trc_put(TK_IO_COMPLETE, 0, t, pendings[i].root, 0, 0,
+                    got > 0 && got != MPI_UNDEFINED ? (uint64_t)got : 0, pendings[i].op_id, 0);
+        } else if (pendings[i].is_recv == PENDING_COLLECTIVE) {
             const struct trc_pending *c = &pendings[i];
             trc_put(TK_NBC_COMPLETE, (uint8_t)c->op, t, c->root, c->where.comm, 0, c->sent,
                     c->received, c->id);
