@@ -230,10 +230,9 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
             '    uint64_t t0_ = prof_now();\n'
             '    %s rc_ = PMPI_%s(%s);\n' % (ret, name, args) +
             '    uint64_t t1_ = prof_now();\n'
-            '    struct prof_comm *rec_ = %s;\n' % rec +
+            '    struct lens_comm *rec_ = %s;\n' % rec +
             '    uint64_t bytes_ = %s;\n' % nbytes +
-            '    prof_add(rec_, %d, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) +
-            '    prof_site_add(site_, %d, bytes_, t1_ - t0_);\n' % op_id + post +
+            '    prof_record(%d, site_, rec_, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) + post +
             '    return rc_;\n}\n')
 
 

@@ -15,12 +15,17 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include "commtrack.h"
 #include "prof_op_ids.h"
 
 #include "prof_buckets.h" /* PROF_MAX_BUCKETS */
+
+/* Everything below is internal to profile.so: hidden, so the wrappers reach it without the
+ * PLT or the GOT. The MPI_ wrappers keep mpi.h's default visibility. */
+#pragma GCC visibility push(hidden)
 #define PROF_MAX_OPS 256
 
 struct prof_op {
@@ -41,7 +46,6 @@ struct prof_rows {
 };
 
 /* Names the generated wrappers use. */
-#define prof_comm lens_comm
 #define prof_win lens_comm_of_win
 #define prof_mixed lens_comm_mixed
 
@@ -71,15 +75,44 @@ void prof_clock_start(void);         /* at MPI_Init, before the first prof_now()
 void prof_clock_stop(void);          /* at MPI_Finalize: calibrates prof_seconds_per_tick */
 
 /* prof_core.c */
-void prof_setup(void);                      /* buckets from MPILENS_BUCKETS; 0 or -1 */
-struct lens_comm *prof_comm(MPI_Comm comm); /* the record of comm (registered on demand) */
-struct lens_comm *prof_mixed(void);         /* the marked entry for mixed request arrays */
+void prof_setup(void);               /* buckets from MPILENS_BUCKETS; 0 or -1 */
+extern struct lens_comm *prof_world; /* MPI_COMM_WORLD's record, set at MPI_Init */
+/* The record of comm (registered on demand); MPI_COMM_WORLD's without a lookup. */
+static inline struct lens_comm *prof_comm(MPI_Comm comm)
+{
+    return comm == MPI_COMM_WORLD && prof_world ? prof_world : lens_comm(comm);
+}
+struct lens_comm *prof_mixed(void); /* the marked entry for mixed request arrays */
 struct lens_comm *prof_register(MPI_Comm comm, char letter, const struct lens_comm *like);
 void prof_forget(MPI_Comm comm); /* after MPI_Comm_free: the record stays */
 void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ticks);
-uint64_t prof_bytes(int64_t count, MPI_Datatype type);
+
+/* count x the size of type. Sizes are cached by handle without threads (the cache is
+ * emptied at MPI_Type_free, whose handle may come back as another type). */
+struct prof_type_slot {
+    MPI_Datatype type;
+    uint64_t size;
+};
+#define PROF_TYPE_SLOTS 64
+extern struct prof_type_slot prof_type_cache[PROF_TYPE_SLOTS];
+uint64_t prof_bytes_slow(int64_t count, MPI_Datatype type);
+static inline uint64_t prof_bytes(int64_t count, MPI_Datatype type)
+{
+    if (count <= 0)
+        return 0;
+    uintptr_t h = (uintptr_t)type;
+    const struct prof_type_slot *s = &prof_type_cache[((h >> 3) ^ (h >> 9)) % PROF_TYPE_SLOTS];
+    if (s->type == type && !prof_threaded)
+        return (uint64_t)count * s->size;
+    return prof_bytes_slow(count, type);
+}
 /* Bytes a receive got: from the status if there is one, else the posted count. */
-uint64_t prof_received(const MPI_Status *status, int count, MPI_Datatype type);
+uint64_t prof_received_slow(const MPI_Status *status, int64_t count, MPI_Datatype type);
+static inline uint64_t prof_received(const MPI_Status *status, int64_t count, MPI_Datatype type)
+{
+    return status == MPI_STATUS_IGNORE ? prof_bytes(count, type)
+                                       : prof_received_slow(status, count, type);
+}
 uint64_t prof_sum_counts(const int counts[], MPI_Datatype type, int n);
 uint64_t prof_sum_w(const int counts[], const MPI_Datatype types[], int n);
 /* The same for the large-count bindings (MPI_Count arrays). */
@@ -92,7 +125,13 @@ extern uint64_t prof_mpi_ticks;   /* time inside MPI on this rank (atomic adds) 
 extern uint64_t prof_start_ticks; /* prof_now() at the start of MPI_Init */
 
 /* prof_sites.c: the profile by call site (the application's return address). */
+struct prof_site_cell {
+    uint64_t key; /* the return address, the operation in the top byte; 0: free */
+    uint64_t calls, ticks, max_ticks, min_ticks, volume;
+};
 void prof_site_add(void *site, int op, uint64_t bytes, uint64_t ticks);
+/* The cell of (site, op), claimed if new; NULL without a site or when the table is full. */
+struct prof_site_cell *prof_site_cell(void *site, int op);
 /* At MPI_Finalize, collective over COMM: rank 0 names the sites and writes them into DIR. */
 void prof_sites_finish(MPI_Comm comm, const char *dir);
 /* The application's call site of the call being made (read at a wrapper's start). */
@@ -101,17 +140,93 @@ static inline void *prof_caller(void)
     return mpilens_caller ? mpilens_caller() : __builtin_return_address(0);
 }
 
+/* One call: its (communicator, operation, size bucket) cell and its (call site, operation)
+ * cell. Without threads, the last cells of each operation are kept with what chose them
+ * (record, site, the bucket's bounds): a call like the one before (the common case: a loop)
+ * adds to them directly, a few instructions, no lookup. */
+struct prof_last {
+    struct lens_comm *rec;
+    void *site;
+    int64_t lo, hi; /* the bucket: lo < bytes <= hi */
+    struct prof_cell *cell;
+    struct prof_site_cell *site_cell;
+};
+extern struct prof_last prof_last[PROF_MAX_OPS];
+void prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
+                      uint64_t ticks);
+static inline __attribute__((always_inline)) void
+prof_record(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw, uint64_t ticks)
+{
+    struct prof_last *l = &prof_last[op];
+    if (__builtin_expect(l->rec == rec && l->site == site && (int64_t)bytes > l->lo &&
+                             (int64_t)bytes <= l->hi && !prof_threaded,
+                         1)) {
+        struct prof_cell *c = l->cell;
+        c->calls++;
+        c->time_ticks += ticks;
+        c->volume += bytes;
+        c->max_ticks = ticks > c->max_ticks ? ticks : c->max_ticks;
+        struct prof_site_cell *s = l->site_cell;
+        s->calls++;
+        s->ticks += ticks;
+        s->volume += bytes;
+        s->max_ticks = ticks > s->max_ticks ? ticks : s->max_ticks;
+        s->min_ticks = s->min_ticks == 0 || ticks < s->min_ticks ? ticks : s->min_ticks;
+        prof_mpi_ticks += ticks;
+        return;
+    }
+    prof_record_slow(op, site, rec, bytes, vw, ticks);
+}
+
 /* prof_snapshot.c: this rank's profile saved however the rank ends (snapshot.h) */
 void prof_snapshot_install(int rank, int size);
 
 /* Files remember the communicator they were opened on (prof_files.c). */
 struct lens_comm *prof_file(MPI_File fh);
 
-/* prof_requests.c: requests remember their communicator (and bytes, for Start) */
-void prof_request_remember(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
-                           int persistent);
+#define LENS_LIKELY_PROF(x) __builtin_expect(!!(x), 1)
+
+/* prof_requests.c: requests remember their communicator (and bytes, for Start). Without
+ * threads a request is kept in a direct-mapped table by the place the application keeps it
+ * (key: that address, other: the handle), else in locked maps (prof_requests.c). */
+struct prof_req {
+    uintptr_t key, other;
+    struct lens_comm *rec;
+    uint64_t bytes;
+    int persistent;
+};
+#define PROF_DIRECT 256 /* a power of two */
+extern struct prof_req prof_direct[PROF_DIRECT];
+extern size_t prof_direct_live, prof_mapped_live;
+static inline struct prof_req *prof_direct_slot(const MPI_Request *where)
+{
+    return &prof_direct[((uintptr_t)where >> 3) & (PROF_DIRECT - 1)];
+}
+/* A handle as a key (never 0 or all ones, which mark free and dropped slots). */
+static inline uintptr_t prof_handle_value(MPI_Request req)
+{
+    uintptr_t key = 0;
+    memcpy(&key, &req, sizeof req < sizeof key ? sizeof req : sizeof key);
+    return key == 0 || key == UINTPTR_MAX ? key ^ 1 : key;
+}
+void prof_request_remember_slow(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
+                                int persistent);
+static inline void prof_request_remember(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
+                                         int persistent)
+{
+    struct prof_req *d = prof_direct_slot(where);
+    if (LENS_LIKELY_PROF(!prof_threaded && d->key == 0 && prof_mapped_live == 0 && where &&
+                         *where != MPI_REQUEST_NULL)) {
+        *d = (struct prof_req){(uintptr_t)where, prof_handle_value(*where), rec, bytes, persistent};
+        prof_direct_live++;
+        return;
+    }
+    prof_request_remember_slow(where, rec, bytes, persistent);
+}
 
 /* prof_finalize.c, prof_db.c */
 int prof_write_database(const char *path, const void *merged, size_t size, double wall);
+
+#pragma GCC visibility pop
 
 #endif

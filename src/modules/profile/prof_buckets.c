@@ -22,7 +22,8 @@ int prof_buckets_parse(const char *list, int64_t *bounds, int *count, char *why,
         long long v = strtoll(item, &end, 10);
         if (len == 0 || len >= sizeof item || *end || errno || v < 0 ||
             (found > 0 && v <= bounds[found - 1])) {
-            snprintf(why, n, "'%s' is not an increasing byte count; write e.g. 128,1024,8192", item);
+            snprintf(why, n, "'%s' is not an increasing byte count; write e.g. 128,1024,8192",
+                     item);
             return -1;
         }
         if (found == PROF_MAX_BUCKETS - 1) {

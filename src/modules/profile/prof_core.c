@@ -83,15 +83,50 @@ void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns
         ;
 }
 
-uint64_t prof_bytes(int64_t count, MPI_Datatype type)
+struct prof_type_slot prof_type_cache[PROF_TYPE_SLOTS];
+struct prof_last prof_last[PROF_MAX_OPS];
+struct lens_comm *prof_world;
+
+uint64_t prof_bytes_slow(int64_t count, MPI_Datatype type)
 {
     int size = 0;
     if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
         return 0;
+    if (!prof_threaded) {
+        uintptr_t h = (uintptr_t)type;
+        prof_type_cache[((h >> 3) ^ (h >> 9)) % PROF_TYPE_SLOTS] =
+            (struct prof_type_slot){type, (uint64_t)size};
+    }
     return (uint64_t)count * (uint64_t)size;
 }
 
-uint64_t prof_received(const MPI_Status *status, int count, MPI_Datatype type)
+/* A freed datatype's handle may be reused for another type: forget the cached sizes. */
+int MPI_Type_free(MPI_Datatype *type)
+{
+    memset(prof_type_cache, 0, sizeof prof_type_cache);
+    return PMPI_Type_free(type);
+}
+
+void prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
+                      uint64_t ticks)
+{
+    prof_add(rec, op, bytes, vw, ticks);
+    prof_site_add(site, op, bytes, ticks);
+    if (prof_threaded)
+        return;
+    struct prof_site_cell *s = prof_site_cell(site, op);
+    if (!s)
+        return; /* no site, or the table is full: the slow path counts the drop */
+    int b = vw ? 0 : bucket_of(bytes);
+    prof_last[op] = (struct prof_last){rec,
+                                       site,
+                                       vw || b == 0 ? INT64_MIN : prof_bounds[b - 1],
+                                       vw || b == prof_nbuckets - 1 ? INT64_MAX : prof_bounds[b],
+                                       &row_of(rec, op)[b],
+                                       s};
+}
+
+uint64_t prof_received_slow(const MPI_Status *status, int64_t count, MPI_Datatype type)
 {
     int got = MPI_UNDEFINED;
     if (status == MPI_STATUS_IGNORE || PMPI_Get_count(status, type, &got) != MPI_SUCCESS ||

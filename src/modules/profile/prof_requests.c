@@ -11,6 +11,12 @@
  * another variable: a request given that handle that is still where it was kept). Both
  * maps are open-addressing tables under a mutex, rebuilt without their tombstones when
  * half full; the handle map holds one entry per (handle, place).
+ *
+ * Without threads (the hot path of issue 16), a request is first kept in a direct-mapped
+ * table by its place: remembering, finding and forgetting it there is a few instructions
+ * and takes no lock. A place whose slot holds another live request goes to the maps; a copy
+ * of a handle is looked for in the maps and then among the table's entries (a scan, only
+ * when the request is not where it was made).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,13 +27,9 @@
 #define EMPTY 0
 #define TOMBSTONE UINTPTR_MAX
 
-struct req_entry {
-    uintptr_t key;   /* where (by_place) or the handle value (by_handle) */
-    uintptr_t other; /* the handle value (by_place) or where (by_handle) */
-    struct lens_comm *rec;
-    uint64_t bytes;
-    int persistent;
-};
+/* An entry (struct prof_req, prof.h): key is where (by_place, the direct table) or the
+ * handle value (by_handle); other is the handle value (by_place) or where (by_handle). */
+#define req_entry prof_req
 
 struct req_map {
     struct req_entry *slots;
@@ -36,13 +38,30 @@ struct req_map {
 
 static struct req_map by_place, by_handle;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* The maps' lock, taken only under MPI_THREAD_MULTIPLE (set before any request exists). */
+#define LOCK()                                                                                     \
+    do {                                                                                           \
+        if (prof_threaded)                                                                         \
+            pthread_mutex_lock(&lock);                                                             \
+    } while (0)
+#define UNLOCK()                                                                                   \
+    do {                                                                                           \
+        if (prof_threaded)                                                                         \
+            pthread_mutex_unlock(&lock);                                                           \
+    } while (0)
 
-static uintptr_t handle_value(MPI_Request req)
+#define DIRECT PROF_DIRECT
+#define direct prof_direct
+#define direct_live prof_direct_live
+struct prof_req prof_direct[PROF_DIRECT];
+size_t prof_direct_live, prof_mapped_live;
+
+static inline struct req_entry *direct_slot(uintptr_t place)
 {
-    uintptr_t key = 0;
-    memcpy(&key, &req, sizeof req < sizeof key ? sizeof req : sizeof key);
-    return key == EMPTY || key == TOMBSTONE ? key ^ 1 : key;
+    return prof_direct_slot((const MPI_Request *)place);
 }
+
+#define handle_value prof_handle_value
 
 static size_t slot_of(const struct req_map *m, uintptr_t key)
 {
@@ -105,22 +124,39 @@ static void map_insert(struct req_map *m, const struct req_entry *e)
     m->used += m->slots[i].key == EMPTY;
     m->live++;
     m->slots[i] = *e;
+    prof_mapped_live = by_place.live;
 }
 
 static void map_drop(struct req_map *m, struct req_entry *slot)
 {
     slot->key = TOMBSTONE;
     m->live--;
+    prof_mapped_live = by_place.live;
 }
 
-void prof_request_remember(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
-                           int persistent)
+static void drop(struct req_entry *e);
+
+void prof_request_remember_slow(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
+                                int persistent)
 {
     if (!where || *where == MPI_REQUEST_NULL)
         return;
     uintptr_t place = (uintptr_t)where, handle = handle_value(*where);
     struct req_entry e = {place, handle, rec, bytes, persistent};
-    pthread_mutex_lock(&lock);
+    if (!prof_threaded) {
+        struct req_entry *d = direct_slot(place);
+        if (d->key == EMPTY || d->key == place) {
+            direct_live += d->key == EMPTY;
+            if (by_place.live) { /* an older request of this place kept in the maps */
+                struct req_entry *old = map_find(&by_place, place);
+                if (old)
+                    drop(old);
+            }
+            *d = e;
+            return;
+        }
+    }
+    LOCK();
     struct req_entry *old = map_find(&by_place, place); /* a request never completed */
     if (old) {
         struct req_entry *old_handle = map_find_pair(&by_handle, old->other, place);
@@ -130,13 +166,16 @@ void prof_request_remember(MPI_Request *where, struct lens_comm *rec, uint64_t b
     } else
         map_insert(&by_place, &e);
     map_insert(&by_handle, &(struct req_entry){handle, place, rec, bytes, persistent});
-    pthread_mutex_unlock(&lock);
+    UNLOCK();
 }
 
 /* Caller holds lock: the by_place entry of the request with HANDLE kept at PLACE, or
  * NULL. */
 static struct req_entry *find_at(uintptr_t place, uintptr_t handle)
 {
+    struct req_entry *d = direct_slot(place);
+    if (d->key == place && d->other == handle)
+        return d;
     struct req_entry *e = map_find(&by_place, place);
     if (e && e->other == handle)
         return e;
@@ -149,6 +188,9 @@ static struct req_entry *find_at(uintptr_t place, uintptr_t handle)
         if (e && e->other == handle)
             return e;
     }
+    for (size_t i = 0; direct_live && i < DIRECT; i++)
+        if (direct[i].key != EMPTY && direct[i].other == handle)
+            return &direct[i];
     return NULL;
 }
 
@@ -161,6 +203,11 @@ static struct req_entry *find(const MPI_Request *where)
 /* Caller holds lock: forget the request of by_place entry E. */
 static void drop(struct req_entry *e)
 {
+    if (e >= direct && e < direct + DIRECT) {
+        e->key = EMPTY;
+        direct_live--;
+        return;
+    }
     struct req_entry *h = map_find_pair(&by_handle, e->other, e->key);
     if (h)
         map_drop(&by_handle, h);
@@ -170,21 +217,21 @@ static void drop(struct req_entry *e)
 /* The entry of the request in *WHERE (copied into OUT), or 0. */
 static int lookup(const MPI_Request *where, struct req_entry *out)
 {
-    pthread_mutex_lock(&lock);
+    LOCK();
     struct req_entry *e = find(where);
     if (e)
         *out = *e;
-    pthread_mutex_unlock(&lock);
+    UNLOCK();
     return e != NULL;
 }
 
 static void forget(const MPI_Request *where)
 {
-    pthread_mutex_lock(&lock);
+    LOCK();
     struct req_entry *e = find(where);
     if (e)
         drop(e);
-    pthread_mutex_unlock(&lock);
+    UNLOCK();
 }
 
 /* The record a set of requests is charged to: their common communicator, "mixed" if
@@ -207,7 +254,7 @@ static struct lens_comm *charge_of(const MPI_Request reqs[], int n)
  * done; a persistent request stays known until MPI_Request_free. */
 static void drop_completed(const MPI_Request before[], const MPI_Request reqs[], int n)
 {
-    pthread_mutex_lock(&lock);
+    LOCK();
     for (int i = 0; i < n; i++) {
         if (before[i] == MPI_REQUEST_NULL || reqs[i] != MPI_REQUEST_NULL)
             continue;
@@ -215,7 +262,7 @@ static void drop_completed(const MPI_Request before[], const MPI_Request reqs[],
         if (e && !e->persistent)
             drop(e);
     }
-    pthread_mutex_unlock(&lock);
+    UNLOCK();
 }
 
 #define SMALL 64
@@ -231,21 +278,63 @@ static void drop_completed(const MPI_Request before[], const MPI_Request reqs[],
     uint64_t t0_ = prof_now();                                                                     \
     int rc_ = CALL;                                                                                \
     uint64_t t1_ = prof_now();                                                                     \
-    prof_add(rec_, OP, 0, 0, t1_ - t0_);                                                           \
-    prof_site_add(site_, OP, 0, t1_ - t0_);                                                        \
+    prof_record(OP, site_, rec_, 0, 0, t1_ - t0_);                                                 \
     drop_completed(before_, REQS, N);                                                              \
     if (before_ != small_)                                                                         \
         free(before_);                                                                             \
     return rc_
 
+/* A single request (the common case): found once before the call, and dropped after it
+ * if it completed (found again: the call may have run callbacks that changed the maps). */
+static void single_done(MPI_Request *req, MPI_Request before)
+{
+    if (*req != MPI_REQUEST_NULL || before == MPI_REQUEST_NULL)
+        return;
+    LOCK();
+    struct req_entry *e = find_at((uintptr_t)req, handle_value(before));
+    if (e && !e->persistent)
+        drop(e);
+    UNLOCK();
+}
+
+static struct lens_comm *single_charge(const MPI_Request *req)
+{
+    struct req_entry e;
+    return lookup(req, &e) ? e.rec : prof_comm(MPI_COMM_WORLD);
+}
+
+/* Wait and Test of one request. Without threads, a request found in its direct slot is
+ * charged and dropped there inline; anything else takes single_charge and single_done. */
+#define SINGLE_CALL(OP, REQ, CALL)                                                                 \
+    if (!prof_on)                                                                                  \
+        return CALL;                                                                               \
+    void *site_ = prof_caller();                                                                   \
+    MPI_Request before_ = *(REQ);                                                                  \
+    struct prof_req *d_ = prof_direct_slot(REQ);                                                   \
+    uintptr_t handle_ = handle_value(before_);                                                     \
+    int hit_ = !prof_threaded && d_->key == (uintptr_t)(REQ) && d_->other == handle_ &&            \
+               before_ != MPI_REQUEST_NULL;                                                        \
+    struct lens_comm *rec_ = hit_ ? d_->rec : single_charge(REQ);                                  \
+    uint64_t t0_ = prof_now();                                                                     \
+    int rc_ = CALL;                                                                                \
+    uint64_t t1_ = prof_now();                                                                     \
+    prof_record(OP, site_, rec_, 0, 0, t1_ - t0_);                                                 \
+    if (hit_ && *(REQ) == MPI_REQUEST_NULL && d_->key == (uintptr_t)(REQ) &&                       \
+        d_->other == handle_ && !d_->persistent) {                                                 \
+        d_->key = EMPTY;                                                                           \
+        prof_direct_live--;                                                                        \
+    } else if (!hit_)                                                                              \
+        single_done(REQ, before_);                                                                 \
+    return rc_
+
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
-    ARRAY_CALL(PROF_OP_Wait, 1, req, PMPI_Wait(req, status));
+    SINGLE_CALL(PROF_OP_Wait, req, PMPI_Wait(req, status));
 }
 
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
-    ARRAY_CALL(PROF_OP_Test, 1, req, PMPI_Test(req, flag, status));
+    SINGLE_CALL(PROF_OP_Test, req, PMPI_Test(req, flag, status));
 }
 
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
@@ -288,8 +377,8 @@ int MPI_Start(MPI_Request *req)
     uint64_t t0 = prof_now();
     int rc = PMPI_Start(req);
     uint64_t t1 = prof_now();
-    prof_add(known ? e.rec : prof_comm(MPI_COMM_WORLD), PROF_OP_Start, e.bytes, 0, t1 - t0);
-    prof_site_add(site, PROF_OP_Start, e.bytes, t1 - t0);
+    prof_record(PROF_OP_Start, site, known ? e.rec : prof_comm(MPI_COMM_WORLD), e.bytes, 0,
+                t1 - t0);
     return rc;
 }
 
@@ -307,8 +396,7 @@ int MPI_Startall(int n, MPI_Request reqs[])
     uint64_t t0 = prof_now();
     int rc = PMPI_Startall(n, reqs);
     uint64_t t1 = prof_now();
-    prof_add(rec, PROF_OP_Startall, bytes, 0, t1 - t0);
-    prof_site_add(site, PROF_OP_Startall, bytes, t1 - t0);
+    prof_record(PROF_OP_Startall, site, rec, bytes, 0, t1 - t0);
     return rc;
 }
 

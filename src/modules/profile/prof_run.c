@@ -41,6 +41,7 @@ static void started(uint64_t t0, int op)
 {
     prof_setup();
     lens_comm_register(MPI_COMM_WORLD, 'W', NULL);
+    prof_world = lens_comm(MPI_COMM_WORLD);
     PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm);
     prof_start_ticks = t0;
     prof_on = 1;

@@ -27,11 +27,7 @@
 #define SITES 4096 /* a power of two */
 #define PROBES 32
 
-struct site_cell {
-    uint64_t key; /* the return address, the operation in the top byte; 0: free */
-    uint64_t calls, ticks, max_ticks, min_ticks, volume;
-};
-static struct site_cell cells[SITES];
+static struct prof_site_cell cells[SITES];
 static uint64_t dropped;
 
 static void update_min(uint64_t *min, uint64_t v)
@@ -50,6 +46,26 @@ static void update_max(uint64_t *max, uint64_t v)
         ;
 }
 
+struct prof_site_cell *prof_site_cell(void *site, int op)
+{
+    uint64_t key = ((uint64_t)(uintptr_t)site & 0x00ffffffffffffffull) | ((uint64_t)op << 56);
+    if (!site)
+        return NULL;
+    uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 52;
+    for (int probe = 0; probe < PROBES; probe++) {
+        struct prof_site_cell *c = &cells[(h + (uint64_t)probe) & (SITES - 1)];
+        uint64_t cur = __atomic_load_n(&c->key, __ATOMIC_ACQUIRE), expected = 0;
+        if (cur == 0 && __atomic_compare_exchange_n(&c->key, &expected, key, 0, __ATOMIC_ACQ_REL,
+                                                    __ATOMIC_ACQUIRE))
+            cur = key;
+        else if (cur == 0)
+            cur = expected; /* another thread claimed it first */
+        if (cur == key)
+            return c;
+    }
+    return NULL;
+}
+
 void prof_site_add(void *site, int op, uint64_t bytes, uint64_t ticks)
 {
     uint64_t key = ((uint64_t)(uintptr_t)site & 0x00ffffffffffffffull) | ((uint64_t)op << 56);
@@ -57,7 +73,7 @@ void prof_site_add(void *site, int op, uint64_t bytes, uint64_t ticks)
         return;
     uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 52;
     for (int probe = 0; probe < PROBES; probe++) {
-        struct site_cell *c = &cells[(h + (uint64_t)probe) & (SITES - 1)];
+        struct prof_site_cell *c = &cells[(h + (uint64_t)probe) & (SITES - 1)];
         uint64_t cur = __atomic_load_n(&c->key, __ATOMIC_ACQUIRE), expected = 0;
         if (cur == 0 && __atomic_compare_exchange_n(&c->key, &expected, key, 0, __ATOMIC_ACQ_REL,
                                                     __ATOMIC_ACQUIRE))
@@ -101,7 +117,7 @@ static char *pack(int rank, int *len)
     size_t cap = 4096, used = 0;
     char *out = malloc(cap);
     for (int i = 0; i < SITES; i++) {
-        const struct site_cell *c = &cells[i];
+        const struct prof_site_cell *c = &cells[i];
         if (!c->key || !c->calls)
             continue;
         void *site = (void *)(uintptr_t)(c->key & 0x00ffffffffffffffull);
