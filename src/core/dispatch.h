@@ -76,15 +76,16 @@ LENS_INTERNAL void lens_boot(void);
  * one frame deep instead of N (no return-stack-buffer overflow at 100 layers). */
 #define LENS_FROM(LO, SPAN) (LENS_UNLIKELY((uintptr_t)__builtin_return_address(0) - (LO) < (SPAN)))
 
-/* MPI_X: unwrapped functions cost one indirect tail call. Above level 0, a module is
+/* MPI_X: unwrapped functions cost one indirect tail call (no module runs, so the call site
+ * is stored only for a call that reaches one). Above level 0, a module is
  * calling for itself (lens_own_route). */
 #define LENS_ENTRY(K, T, RUN, OWN, ...)                                                            \
-    lens_caller = __builtin_return_address(0);                                                     \
     const struct lens_slot *s_ = &lens_slots[K];                                                   \
     if (LENS_LIKELY(s_->top.direct))                                                               \
         return ((T)s_->top.fn)(__VA_ARGS__);                                                       \
     if (LENS_UNLIKELY(lens_level != 0))                                                            \
         return OWN(__VA_ARGS__);                                                                   \
+    lens_caller = __builtin_return_address(0);                                                     \
     return RUN(__VA_ARGS__)
 
 /* Body of the out-of-line runner of a module's own MPI_X (reached by a tail call from the

@@ -28,6 +28,10 @@ enum mon_coll_kind { MON_O2A, MON_A2O, MON_A2A };
 
 extern int mon_on;       /* recording (start/stop) */
 extern int mon_threaded; /* MPI_THREAD_MULTIPLE: atomic updates */
+/* The inline fast paths' one test: world ranks below it may be counted inline (the world
+ * size while recording without threads, else 0). mon_set_on keeps it with mon_on. */
+extern unsigned mon_fast_peers;
+void mon_set_on(int on);
 extern int mon_nprocs, mon_rank;
 
 /* Recording (mon_core.c). peer is a world rank; negative peers are ignored. */
@@ -46,6 +50,16 @@ struct mon_comm_data {
     uint64_t uniform[2]; /* messages and bytes to each other member, not yet in the matrix */
 };
 extern struct mon_comm_data *mon_world_data; /* MPI_COMM_WORLD's, allocated at MPI_Init */
+/* Uniform all-to-all calls on MPI_COMM_WORLD counted by the inline fast path (calls, bytes
+ * to each other rank): two adds per call. mon_fold_world moves them into MPI_COMM_WORLD's
+ * payload (its uniform traffic and its all-to-all kind); every reader folds first, and a
+ * snapshot reads them through mon_comm_view. */
+extern uint64_t mon_world_fast[2];
+void mon_fold_world(void);
+/* What C's payload D says with the pending fast-path calls added (into *OUT; NULL if D is
+ * NULL and nothing is pending). Reads only: safe in a signal handler. */
+const struct mon_comm_data *mon_comm_view(const struct lens_comm *c, const struct mon_comm_data *d,
+                                          struct mon_comm_data *out);
 void mon_record_io(MPI_File fh, int write, uint64_t bytes);
 struct mon_file {
     uintptr_t key;
@@ -77,6 +91,7 @@ struct mon_type_slot {
 };
 #define MON_TYPE_SLOTS 64
 extern struct mon_type_slot mon_type_cache[MON_TYPE_SLOTS]; /* used without threads only */
+extern struct mon_type_slot mon_last_type;                  /* the last one found there */
 
 static inline unsigned mon_type_slot_of(MPI_Datatype type)
 {
@@ -90,9 +105,14 @@ static inline int mon_bytes_cached(int64_t count, MPI_Datatype type, uint64_t *b
     *bytes = 0;
     if (count <= 0)
         return 1;
+    if (type == mon_last_type.type) { /* the type of the call before (a loop) */
+        *bytes = (uint64_t)count * mon_last_type.size;
+        return 1;
+    }
     const struct mon_type_slot *s = &mon_type_cache[mon_type_slot_of(type)];
     if (s->type != type)
         return 0;
+    mon_last_type = *s;
     *bytes = (uint64_t)count * s->size;
     return 1;
 }
@@ -141,7 +161,7 @@ void mon_count_send_slow(MPI_Comm comm, int dest, int64_t count, MPI_Datatype ty
 static inline __attribute__((always_inline)) int
 mon_count_send_fast(MPI_Comm comm, int dest, int64_t count, MPI_Datatype type)
 {
-    if (comm != MPI_COMM_WORLD || (unsigned)dest >= (unsigned)mon_nprocs || mon_threaded)
+    if (comm != MPI_COMM_WORLD || (unsigned)dest >= mon_fast_peers)
         return 0;
     uint64_t size;
     if (!mon_bytes_cached(count, type, &size))

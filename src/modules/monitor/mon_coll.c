@@ -162,13 +162,10 @@ static inline __attribute__((always_inline)) int world_all_to_all(MPI_Comm comm,
                                                                   MPI_Datatype type)
 {
     uint64_t each;
-    if (comm != MPI_COMM_WORLD || mon_threaded || !mon_bytes_cached(count, type, &each))
+    if (comm != MPI_COMM_WORLD || !mon_fast_peers || !mon_bytes_cached(count, type, &each))
         return 0;
-    struct mon_comm_data *d = mon_world_data;
-    d->uniform[0] += 1;
-    d->uniform[1] += each;
-    d->v[2 * MON_A2A] += 1;
-    d->v[2 * MON_A2A + 1] += each * (uint64_t)(mon_nprocs - 1);
+    mon_world_fast[0] += 1; /* folded into MPI_COMM_WORLD's payload when read */
+    mon_world_fast[1] += each;
     return 1;
 }
 
@@ -177,12 +174,13 @@ static inline __attribute__((always_inline)) int world_all_to_all(MPI_Comm comm,
 #define UNIFORM_ALL_TO_ALL(NAME, PARAMS, ARGS, COMM, COUNT, TYPE)                                  \
     static __attribute__((noinline, cold)) int slow_##NAME PARAMS                                  \
     {                                                                                              \
-        all_to_all_slow(COMM, COUNT, TYPE, NO_COUNTS, NULL);                                       \
+        if (mon_on)                                                                                \
+            all_to_all_slow(COMM, COUNT, TYPE, NO_COUNTS, NULL);                                   \
         return PMPI_##NAME ARGS;                                                                   \
     }                                                                                              \
     int MPI_##NAME PARAMS                                                                          \
     {                                                                                              \
-        if (mon_on && !world_all_to_all(COMM, COUNT, TYPE))                                        \
+        if (!world_all_to_all(COMM, COUNT, TYPE))                                                  \
             return slow_##NAME ARGS;                                                               \
         return PMPI_##NAME ARGS;                                                                   \
     }

@@ -8,10 +8,18 @@
 #include "mon_set.h"
 
 int mon_on, mon_threaded, mon_nprocs, mon_rank;
+unsigned mon_fast_peers;
+
+void mon_set_on(int on)
+{
+    mon_on = on;
+    mon_fast_peers = on && !mon_threaded ? (unsigned)mon_nprocs : 0;
+}
 
 uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS];
 uint64_t *_Atomic *mon_histograms;
 struct mon_type_slot mon_type_cache[MON_TYPE_SLOTS];
+struct mon_type_slot mon_last_type;
 
 static struct mon_file *files;
 static pthread_mutex_t files_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -19,6 +27,35 @@ struct mon_set mon_local; /* closed phases of this rank */
 
 struct lens_comm *mon_world;
 struct mon_comm_data *mon_world_data;
+uint64_t mon_world_fast[2];
+
+void mon_fold_world(void)
+{
+    if (!mon_world_data || mon_world_fast[0] == 0)
+        return;
+    uint64_t n = mon_world_fast[0], b = mon_world_fast[1];
+    mon_world_fast[0] = mon_world_fast[1] = 0;
+    mon_world_data->uniform[0] += n;
+    mon_world_data->uniform[1] += b;
+    mon_world_data->v[2 * MON_A2A] += n;
+    mon_world_data->v[2 * MON_A2A + 1] += b * (uint64_t)(mon_nprocs - 1);
+}
+
+const struct mon_comm_data *mon_comm_view(const struct lens_comm *c, const struct mon_comm_data *d,
+                                          struct mon_comm_data *out)
+{
+    if (c != mon_world || mon_world_fast[0] == 0)
+        return d;
+    if (d)
+        *out = *d;
+    else
+        memset(out, 0, sizeof *out);
+    out->uniform[0] += mon_world_fast[0];
+    out->uniform[1] += mon_world_fast[1];
+    out->v[2 * MON_A2A] += mon_world_fast[0];
+    out->v[2 * MON_A2A + 1] += mon_world_fast[1] * (uint64_t)(mon_nprocs - 1);
+    return out;
+}
 
 void mon_setup(void)
 {
@@ -55,6 +92,8 @@ void mon_record(int kind, int peer, uint64_t size)
 
 void mon_count_send_slow(MPI_Comm comm, int dest, int64_t count, MPI_Datatype type)
 {
+    if (!mon_counting())
+        return;
     mon_record(MON_P2P, mon_world_rank(comm, dest), mon_bytes(count, type));
 }
 
@@ -78,6 +117,7 @@ void mon_record_coll_uniform(struct lens_comm *rec, uint64_t each)
 
 void mon_fold_uniform(void)
 {
+    mon_fold_world();
     for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
         struct mon_comm_data *d = atomic_load(&c->payload);
         if (!d || __atomic_load_n(&d->uniform[0], __ATOMIC_RELAXED) == 0)
@@ -96,6 +136,7 @@ void mon_fold_uniform(void)
 
 void mon_coll_kinds(MPI_Comm comm, uint64_t v[6])
 {
+    mon_fold_world();
     struct mon_comm_data *d = lens_comm_payload(lens_comm(comm), sizeof *d);
     memcpy(v, d->v, sizeof d->v);
 }
@@ -113,6 +154,7 @@ uint64_t mon_bytes_slow(int64_t count, MPI_Datatype type)
 void mon_forget_types(void)
 {
     memset(mon_type_cache, 0, sizeof mon_type_cache);
+    memset(&mon_last_type, 0, sizeof mon_last_type);
 }
 
 int mon_world_rank_of(const struct lens_comm *rec, MPI_Comm comm, int r)
@@ -204,6 +246,7 @@ void mon_reset(void)
         if (h)
             memset(h, 0, MON_BINS * sizeof *h);
     }
+    mon_world_fast[0] = mon_world_fast[1] = 0;
     for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
         struct mon_comm_data *d = atomic_load(&c->payload);
         if (d)

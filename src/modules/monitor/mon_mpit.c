@@ -251,11 +251,11 @@ static void start_or_stop(struct handle *h, int start)
 {
     if (h->var->form == V_FLUSH) {
         if (start)
-            mon_on = 1;
+            mon_set_on(1);
         else
             flush_now();
     } else {
-        mon_on = start;
+        mon_set_on(start);
     }
 }
 

@@ -18,7 +18,7 @@
     }                                                                                              \
     int MPI_##NAME PARAMS                                                                          \
     {                                                                                              \
-        if (mon_on && !mon_count_send_fast(COMM, DEST, COUNT, TYPE))                               \
+        if (!mon_count_send_fast(COMM, DEST, COUNT, TYPE))                                         \
             return slow_##NAME ARGS;                                                               \
         return PMPI_##NAME ARGS;                                                                   \
     }

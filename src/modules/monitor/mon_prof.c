@@ -34,6 +34,7 @@ int mon_write_prof(const char *prefix)
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
+    mon_fold_world();
     fputs("# POINT TO POINT\n", f);
     peer_lines(f, "E", MON_P2P, 1);
     fputs("# OSC\n", f);

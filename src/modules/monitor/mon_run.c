@@ -26,12 +26,12 @@ static MPI_Comm merge_comm = MPI_COMM_NULL;
 
 static int api_start(void)
 {
-    mon_on = 1;
+    mon_set_on(1);
     return 0;
 }
 static int api_stop(void)
 {
-    mon_on = 0;
+    mon_set_on(0);
     return 0;
 }
 static int api_reset(void)
@@ -75,7 +75,7 @@ static void started(void)
     if (!mpilens_lookup("monitor.api", NULL)) /* preloaded alone: publish failed quietly */
         start_at_init =
             !(getenv("MPILENS_MONITOR_START") && strcmp(getenv("MPILENS_MONITOR_START"), "0") == 0);
-    mon_on = start_at_init;
+    mon_set_on(start_at_init);
     mon_snapshot_install();
 }
 
@@ -107,7 +107,7 @@ int MPI_Finalize(void)
 {
     if (merge_comm == MPI_COMM_NULL)
         return PMPI_Finalize();
-    mon_on = 0;
+    mon_set_on(0);
     mon_flush("run");
     static const struct lens_merge_ops ops = {mon_set_pack, mon_set_absorb};
     if (lens_tree_merge(merge_comm, &mon_local, &ops)) {

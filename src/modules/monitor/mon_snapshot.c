@@ -51,7 +51,8 @@ static void section(struct lens_emitter *e, int s)
                         &(struct mon_row){run, k, mon_rank, p, mon_counts[k][p], mon_sizes[k][p]},
                         sizeof(struct mon_row));
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
-            struct mon_comm_data *d = atomic_load(&c->payload);
+            struct mon_comm_data view;
+            const struct mon_comm_data *d = mon_comm_view(c, atomic_load(&c->payload), &view);
             if (!d || !d->uniform[0])
                 continue;
             for (int i = 0; c->members && i < c->size; i++)
@@ -76,7 +77,8 @@ static void section(struct lens_emitter *e, int s)
             lens_emit(e, &l->coll[i], sizeof l->coll[i]);
         int32_t index = (int32_t)l->comms.ncomms;
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
-            struct mon_comm_data *d = atomic_load(&c->payload);
+            struct mon_comm_data view;
+            const struct mon_comm_data *d = mon_comm_view(c, atomic_load(&c->payload), &view);
             if (!has_coll(d))
                 continue;
             struct mon_coll_row row = {run, index++, mon_rank, {0}};
@@ -100,7 +102,8 @@ static void section(struct lens_emitter *e, int s)
             lens_emit(e, &l->comms.comms[i], sizeof l->comms.comms[i]);
         int32_t off = (int32_t)l->comms.nmembers;
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
-            if (!has_coll(atomic_load(&c->payload)))
+            struct mon_comm_data view;
+            if (!has_coll(mon_comm_view(c, atomic_load(&c->payload), &view)))
                 continue;
             struct lens_wire_comm w = lens_comm_wire_of(c, mon_rank, off);
             off += c->size;
@@ -110,7 +113,8 @@ static void section(struct lens_emitter *e, int s)
         for (size_t i = 0; i < l->comms.nmembers; i++)
             lens_emit(e, &l->comms.members[i], sizeof l->comms.members[i]);
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
-            if (!has_coll(atomic_load(&c->payload)))
+            struct mon_comm_data view;
+            if (!has_coll(mon_comm_view(c, atomic_load(&c->payload), &view)))
                 continue;
             for (int i = 0; i < c->size; i++) {
                 int32_t m = c->members ? c->members[i] : -1;
