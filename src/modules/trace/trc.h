@@ -25,8 +25,9 @@
 #define TRC_HAND_REGIONS(X)                                                                        \
     X(Wait)                                                                                        \
     X(Waitall)                                                                                     \
-    X(Waitany) X(Waitsome) X(Test) X(Testany) X(Testall) X(Testsome) X(Start) X(Startall)          \
-        X(File_open) X(File_close)
+    X(Waitany)                                                                                     \
+    X(Waitsome) X(Test) X(Testany) X(Testall) X(Testsome) X(Start) X(Startall) X(File_open)        \
+        X(File_close)
 #define TRC_HAND_REGION(N) R_##N,
 #define TRC_CLASS_REGION(N, F, M, P, A, FL, R) R_##N,
 enum trc_region {
@@ -72,14 +73,35 @@ void trc_remember_io(MPI_Request req, uint32_t handle, uint64_t id);
 void trc_user_publish(void);
 void trc_user_close(void);
 
-/* The bytes of COUNT elements of TYPE. */
-static inline uint64_t trc_bytes(int count, MPI_Datatype type)
+/* Bumped by MPI_Type_free (a freed handle may come back as another type). */
+extern unsigned trc_types_generation;
+/* The bytes of COUNT elements of TYPE: the thread's last type is remembered (a loop sends
+ * the same type again), the library asked otherwise. */
+static inline uint64_t trc_bytes(int64_t count, MPI_Datatype type)
 {
-    int size = 0;
     if (count <= 0 || type == MPI_DATATYPE_NULL)
         return 0;
-    PMPI_Type_size(type, &size);
-    return (uint64_t)count * size;
+    struct trc_thread *me = trc_me();
+    if (type != me->last_type || me->types_generation != trc_types_generation) {
+        int size = 0;
+        PMPI_Type_size(type, &size);
+        me->last_type = type;
+        me->last_type_size = (uint64_t)(size > 0 ? size : 0);
+        me->types_generation = trc_types_generation;
+    }
+    return (uint64_t)count * me->last_type_size;
+}
+
+/* The local id of MPI_COMM_WORLD, which nearly every call names: kept once known. */
+extern uint32_t trc_world_id_plus_one;
+static inline uint32_t trc_world_id(void)
+{
+    uint32_t id = __atomic_load_n(&trc_world_id_plus_one, __ATOMIC_RELAXED);
+    if (__builtin_expect(id == 0, 0)) {
+        id = trc_comm(MPI_COMM_WORLD) + 1;
+        __atomic_store_n(&trc_world_id_plus_one, id, __ATOMIC_RELAXED);
+    }
+    return id - 1;
 }
 
 /* Starts tracing after MPI_Init; makes the OTF2 archive at MPI_Finalize. */

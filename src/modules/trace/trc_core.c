@@ -87,6 +87,14 @@ uint32_t trc_comm(MPI_Comm comm)
 }
 
 pthread_mutex_t trc_lock = PTHREAD_MUTEX_INITIALIZER;
+uint32_t trc_world_id_plus_one;
+unsigned trc_types_generation;
+
+int MPI_Type_free(MPI_Datatype *type)
+{
+    __atomic_fetch_add(&trc_types_generation, 1, __ATOMIC_RELAXED);
+    return PMPI_Type_free(type);
+}
 
 uint32_t trc_comm_of(struct lens_comm *rec)
 {

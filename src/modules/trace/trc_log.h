@@ -18,6 +18,7 @@
 #ifndef TRC_LOG_H
 #define TRC_LOG_H
 
+#include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -92,6 +93,10 @@ struct trc_thread {
     uint64_t next_id;
     /* user regions open (trc_user.c) */
     uint32_t stack[64], depth;
+    /* the datatype of the thread's last sized call (trc_bytes), valid for types_generation */
+    MPI_Datatype last_type;
+    uint64_t last_type_size;
+    unsigned types_generation;
 };
 extern __thread struct trc_thread *trc_self __attribute__((tls_model("initial-exec")));
 /* The calling thread's state, made on its first traced call (a log of its own; past

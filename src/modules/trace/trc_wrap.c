@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "status_bytes.h"
 #include "trc.h"
 
 #define enter trc_enter
@@ -34,12 +35,26 @@ static uint32_t world_of(const uint32_t *remote, uint32_t n, int r)
 
 static struct where where(MPI_Comm comm, int peer)
 {
+    if (comm == MPI_COMM_WORLD)
+        return (struct where){trc_world_id(), (uint32_t)peer, NULL, 0};
     struct lens_comm *rec = lens_comm(comm);
     if (!rec->inter)
         return (struct where){trc_comm_of(rec), (uint32_t)peer, NULL, 0};
     uint32_t n;
     const uint32_t *remote = trc_remote_world(comm, &n);
     return (struct where){trc_comm(MPI_COMM_WORLD), world_of(remote, n, peer), remote, n};
+}
+
+/* 1 and comm's id in *id if it is an intracommunicator (MPI_COMM_WORLD without a lookup). */
+static inline int intra_id(MPI_Comm comm, uint32_t *id)
+{
+    if (comm == MPI_COMM_WORLD) {
+        *id = trc_world_id();
+        return 1;
+    }
+    struct lens_comm *rec = lens_comm(comm);
+    *id = rec->inter ? 0 : trc_comm_of(rec);
+    return !rec->inter;
 }
 
 /* ---- requests: id, and what a receive needs at completion ---- */
@@ -103,17 +118,14 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
         if (pendings[i].req != req)
             continue;
         if (pendings[i].is_recv == PENDING_IO) {
-            int got = 0;
-            PMPI_Get_count(st, MPI_BYTE, &got);
-            trc_put(TK_IO_COMPLETE, 0, t, pendings[i].root, 0, 0,
-                    got > 0 && got != MPI_UNDEFINED ? (uint64_t)got : 0, pendings[i].op_id, 0);
+            trc_put(TK_IO_COMPLETE, 0, t, pendings[i].root, 0, 0, lens_status_bytes(st),
+                    pendings[i].op_id, 0);
         } else if (pendings[i].is_recv == PENDING_COLLECTIVE) {
             const struct trc_pending *c = &pendings[i];
             trc_put(TK_NBC_COMPLETE, (uint8_t)c->op, t, c->root, c->where.comm, 0, c->sent,
                     c->received, c->id);
         } else if (pendings[i].is_recv) {
-            int count = 0;
-            PMPI_Get_count(st, MPI_BYTE, &count);
+            uint64_t count = lens_status_bytes(st);
             const struct where *w = &pendings[i].where;
             uint32_t source = w->remote ? world_of(w->remote, w->nremote, st->MPI_SOURCE)
                                         : (uint32_t)st->MPI_SOURCE;
@@ -175,8 +187,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     enter(R_Recv);
     int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
-    int got = 0;
-    PMPI_Get_count(st, MPI_BYTE, &got);
+    uint64_t got = lens_status_bytes(st);
     struct where w = where(comm, st->MPI_SOURCE);
     trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0, 0);
     leave(R_Recv);
@@ -267,8 +278,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Sta
     enter(R_Mrecv);
     int rc = PMPI_Mrecv(buf, count, type, msg, st);
     if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) {
-        int got = 0;
-        PMPI_Get_count(st, MPI_BYTE, &got);
+        uint64_t got = lens_status_bytes(st);
         struct where w = where(comm, st->MPI_SOURCE);
         trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0,
                 0);
@@ -399,8 +409,7 @@ static void sendrecv_sent(MPI_Comm comm, int dest, int tag, uint64_t bytes, uint
 static void sendrecv_received(MPI_Comm comm, int src, const MPI_Status *st)
 {
     if (src != MPI_PROC_NULL) {
-        int got = 0;
-        PMPI_Get_count(st, MPI_BYTE, &got);
+        uint64_t got = lens_status_bytes(st);
         struct where w = where(comm, st->MPI_SOURCE);
         trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0,
                 0);
@@ -576,13 +585,13 @@ SOME(Testsome, R_Testsome)
     if (!trc_on)                                                                                   \
         return CALL;                                                                               \
     uint64_t t_ = enter(REGION);                                                                   \
-    struct lens_comm *rec_ = lens_comm(COMM);                                                      \
-    int intra_ = !rec_->inter;                                                                     \
+    uint32_t id_;                                                                                  \
+    int intra_ = intra_id(COMM, &id_);                                                             \
     if (intra_)                                                                                    \
         trc_put(TK_COLL_BEGIN, 0, t_, 0, 0, 0, 0, 0, 0);                                           \
     int rc_ = CALL;                                                                                \
     if (intra_)                                                                                    \
-        trc_put(TK_COLL_END, OP, trc_now(), ROOT, trc_comm_of(rec_), 0, SENT, RECEIVED, 0);        \
+        trc_put(TK_COLL_END, OP, trc_now(), ROOT, id_, 0, SENT, RECEIVED, 0);                      \
     leave(REGION);                                                                                 \
     return rc_
 
