@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "prof.h"
+#include "status_bytes.h"
 
 int prof_on;
 int prof_threaded;
@@ -126,13 +127,17 @@ void prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes,
                                        s};
 }
 
+/* As MPI_Get_count: whole elements of TYPE received, else (a partial element) the posted
+ * count. The status's bytes are read without a library call (status_bytes.h). */
 uint64_t prof_received_slow(const MPI_Status *status, int64_t count, MPI_Datatype type)
 {
-    int got = MPI_UNDEFINED;
-    if (status == MPI_STATUS_IGNORE || PMPI_Get_count(status, type, &got) != MPI_SUCCESS ||
-        got == MPI_UNDEFINED)
-        return prof_bytes(count, type);
-    return prof_bytes(got, type);
+    uint64_t size = prof_bytes(1, type);
+    if (status == MPI_STATUS_IGNORE)
+        return (uint64_t)(count > 0 ? count : 0) * size;
+    uint64_t got = lens_status_bytes(status);
+    if (size && got % size != 0)
+        return (uint64_t)(count > 0 ? count : 0) * size;
+    return got;
 }
 
 uint64_t prof_sum_counts(const int counts[], MPI_Datatype type, int n)
