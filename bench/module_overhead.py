@@ -14,8 +14,13 @@ Isend/Recv/Wait, steady from run to run): per operation, the instructions the mo
 over the library's own PMPI_ path, and what Open MPI's monitoring adds to the library path,
 each from the difference of runs with N and 2N operations.
 
+With --check MODULE:MSG:ALLREDUCE,... (and --callgrind) it measures only those modules' 0-byte
+message and Allreduce, prints them beside the limits, and exits 1 if one is past its limit
+(CTest bench_hot_paths runs it with --n 20000 on the Open MPI build: fewer operations let
+Open MPI's clock-driven progress move the counts by 10-20 per operation).
+
 Usage: bench/module_overhead.py [BUILD_DIR] [--rounds N] [--np N] [--modules profile,...]
-                                [--callgrind]
+                                [--callgrind [--n N] [--check MODULE:MSG:ALLREDUCE,...]]
 """
 import argparse
 import os
@@ -29,7 +34,8 @@ MPIRUN = 'mpirun --allow-run-as-root --oversubscribe'
 
 def tool_env(build, modules):
     """The environment of a run under MODULES (comma-separated; none: no mpilens at all)."""
-    env = dict(os.environ, MPILENS_OUTPUT='/tmp/mpilens-bench-out')
+    # no periodic snapshot: its thread wakes up by the clock, which moves instruction counts
+    env = dict(os.environ, MPILENS_OUTPUT='/tmp/mpilens-bench-out', MPILENS_SNAPSHOT='0')
     env.pop('MPILENS_MODULES', None)
     if modules:
         env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
@@ -57,6 +63,7 @@ def instructions(build, modules, path, op, n, ompi_monitoring=False):
 
 
 def per_op(build, modules, path, op, ompi_monitoring=False, n=20000):
+    n = getattr(per_op, 'n', n)
     return (instructions(build, modules, path, op, 2 * n, ompi_monitoring) -
             instructions(build, modules, path, op, n, ompi_monitoring)) / n
 
@@ -75,6 +82,24 @@ def callgrind_report(build, modules):
     print('(callgrind, 1 rank; a message to itself is Isend + Recv + Wait)')
 
 
+def check_limits(build, spec):
+    """Each MODULE:MSG:ALLREDUCE of SPEC against the instructions it adds; 0, or 1 if any is
+    past its limit."""
+    lib = {op: per_op(build, '', 'lib', op) for op in (0, 2)}
+    bad = 0
+    print('%-10s %-10s %9s %7s' % ('module', 'operation', 'added', 'limit'))
+    for item in spec.split(','):
+        module, msg, allreduce = item.split(':')
+        for op, name, limit in ((0, 'message', float(msg)), (2, 'Allreduce', float(allreduce))):
+            added = per_op(build, module, 'stack', op) - lib[op]
+            over = added > limit
+            bad |= over
+            print('%-10s %-10s %9.1f %7.0f%s' % (module, name, added, limit, '  PAST THE LIMIT' if over else ''))
+    print('(callgrind, 1 rank, instructions added over the library per operation; '
+          'a message is Isend + Recv + Wait to itself)')
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('build', nargs='?', default='build')
@@ -82,7 +107,12 @@ def main():
     ap.add_argument('--np', type=int, default=2)
     ap.add_argument('--modules', default='profile')
     ap.add_argument('--callgrind', action='store_true', help='count instructions instead of time')
+    ap.add_argument('--n', type=int, default=20000, help='operations per callgrind run (and twice that)')
+    ap.add_argument('--check', help='MODULE:MSG:ALLREDUCE,... limits of instructions added')
     args = ap.parse_args()
+    per_op.n = args.n
+    if args.check:
+        raise SystemExit(check_limits(args.build, args.check))
     if args.callgrind:
         callgrind_report(args.build, args.modules.split(','))
         return
