@@ -35,6 +35,13 @@ struct mpilens_module_args {
 typedef int (*mpilens_module_init_fn)(const struct mpilens_module_args *args);
 /* Export as: int mpilens_module_init(const struct mpilens_module_args *args); */
 /* Export as: const char mpilens_module_description[] = "one line"; */
+/* Export as: int mpilens_module_check(const char *key, const char *value, char *why,
+ *                                      size_t len);
+ * Optional: judges one key=value argument without side effects (called for each before
+ * mpilens_module_init, by the core in every rank and by `mpilens run` before the job starts,
+ * with no other mpilens function available). Return 0, or -1 with one line in WHY that names
+ * the module, the argument and what to give instead ("trace: buffer=1: give ..."). */
+typedef int (*mpilens_module_check_fn)(const char *key, const char *value, char *why, size_t len);
 /* Export as: const char mpilens_module_arguments[] = "key=VALUE  what it does\n...";
  * one line per argument the module takes. When it is exported, the core refuses any other
  * key before main() (one line naming the module, the key and the keys it takes), and

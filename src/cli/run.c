@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <mpilens.h>
 #include "cli.h"
 #include "modspec.h"
 #include "ompi_import.h"
@@ -187,8 +188,9 @@ static int check_profile_buckets(const struct lens_modspec *spec, const char *pa
     return -1;
 }
 
-/* The module's arguments against those it declares, before launch (the core checks them
- * again in every rank, for runs without the CLI). 0, or -1 with ERR. */
+/* The module's arguments against those it declares, and each value as the module judges it
+ * (mpilens_module_check), before launch (the core checks them again in every rank, for runs
+ * without the CLI). 0, or -1 with ERR. */
 static int check_declared_arguments(const struct lens_modspec *spec, const char *path, char *err)
 {
     if (spec->nargs == 0)
@@ -197,6 +199,10 @@ static int check_declared_arguments(const struct lens_modspec *spec, const char 
     int rc = handle ? lens_modspec_check_arguments(
                           spec, lens_own_symbol(handle, "mpilens_module_arguments"), err)
                     : 0;
+    mpilens_module_check_fn check =
+        handle ? (mpilens_module_check_fn)lens_own_symbol(handle, "mpilens_module_check") : NULL;
+    for (int k = 0; rc == 0 && check && k < spec->nargs; k++)
+        rc = check(spec->keys[k], spec->values[k], err, LENS_ERR_LEN) != 0 ? -1 : 0;
     if (handle)
         dlclose(handle);
     return rc;

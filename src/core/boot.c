@@ -162,6 +162,11 @@ static void check_module_arguments(const struct lens_module *mod)
     if (lens_modspec_check_arguments(&mod->spec,
                                      lens_module_symbol(mod, "mpilens_module_arguments"), err))
         lens_die("%s", err);
+    mpilens_module_check_fn check =
+        (mpilens_module_check_fn)lens_module_symbol(mod, "mpilens_module_check");
+    for (int k = 0; check && k < mod->spec.nargs; k++)
+        if (check(mod->spec.keys[k], mod->spec.values[k], err, sizeof err) != 0)
+            lens_die("%s", err);
 }
 
 static void call_module_inits(void)

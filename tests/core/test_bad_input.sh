@@ -31,6 +31,12 @@ expect_refused "unknown module argument (checked before launch)" \
 expect_refused "unknown module argument without the CLI" \
     "mpilens: MPILENS_MODULES: module 'trace': unknown argument 'buffr'; it takes buffer (mpilens modules trace)" \
     preloaded MPILENS_MODULES=trace:buffr=1M
+expect_refused "out-of-range module value (checked before launch)" \
+    "mpilens: trace: buffer=1: give the event buffer's size from 4096 bytes to 16G" \
+    "$MPILENS" run -m trace:buffer=1 -- $MPIRUN -np 2 "$APPS/ring"
+expect_refused "out-of-range module value without the CLI" \
+    "mpilens: monitor: start='7': give start=1 (count from MPI_Init) or start=0" \
+    preloaded MPILENS_MODULES=monitor:start=7
 expect_refused "module path that does not exist" \
     "mpilens: MPILENS_MODULES: module file '/nonexistent/tool.so' does not exist; give the path of an existing .so or a module name" \
     preloaded MPILENS_MODULES=/nonexistent/tool.so

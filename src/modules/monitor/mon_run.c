@@ -51,6 +51,18 @@ const char mpilens_module_arguments[] =
     "start=0|1  1 (default): count from MPI_Init; 0: only once the application starts it "
     "(MPI_T or mpilens_monitor.h)\n";
 
+int mpilens_module_check(const char *key, const char *value, char *why, size_t len)
+{
+    if (strcmp(key, "start") == 0 && strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
+        snprintf(why, len,
+                 "monitor: start='%s': give start=1 (count from MPI_Init) or start=0 (only once "
+                 "the application starts it)",
+                 value);
+        return -1;
+    }
+    return 0;
+}
+
 int mpilens_module_init(const struct mpilens_module_args *args)
 {
     const char *start = mpilens_module_arg(args, "start", getenv("MPILENS_MONITOR_START"));

@@ -874,26 +874,39 @@ const char mpilens_module_arguments[] =
     "buffer=SIZE  the event buffers of each thread, in bytes or with K, M or G, from 4096 to "
     "16G (default 4M)\n";
 
-int mpilens_module_init(const struct mpilens_module_args *args)
+/* buffer=SIZE in bytes (K, M, G allowed), or 0 if it is not one from 4096 to 16G. */
+static unsigned long long buffer_bytes(const char *buffer)
 {
-    const char *buffer = mpilens_module_arg(args, "buffer", NULL);
-    if (!buffer)
-        return 0;
     char *end = NULL;
     unsigned long long bytes = strtoull(buffer, &end, 10);
     int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
     if (shift)
         end++;
-    if (end == buffer || *end != '\0' || (bytes << shift) < 4096 ||
-        (bytes << shift) > (1ULL << 34)) {
-        fprintf(stderr,
-                "mpilens: trace: buffer=%s: give the event buffer's size from 4096 bytes to 16G, "
-                "as bytes or with K, M or G (trace:buffer=8M)\n",
-                buffer);
+    if (end == buffer || *end != '\0' || bytes > (1ULL << 34) || (bytes << shift) < 4096 ||
+        (bytes << shift) > (1ULL << 34))
+        return 0;
+    return bytes << shift;
+}
+
+int mpilens_module_check(const char *key, const char *value, char *why, size_t len)
+{
+    if (strcmp(key, "buffer") == 0 && buffer_bytes(value) == 0) {
+        snprintf(why, len,
+                 "trace: buffer=%s: give the event buffer's size from 4096 bytes to 16G, as bytes "
+                 "or with K, M or G (trace:buffer=8M)",
+                 value);
         return -1;
     }
+    return 0;
+}
+
+int mpilens_module_init(const struct mpilens_module_args *args)
+{
+    const char *buffer = mpilens_module_arg(args, "buffer", NULL);
+    if (!buffer)
+        return 0;
     char value[32];
-    snprintf(value, sizeof value, "%llu", bytes << shift);
+    snprintf(value, sizeof value, "%llu", buffer_bytes(buffer));
     setenv("MPILENS_TRACE_BUFFER", value, 1);
     return 0;
 }
