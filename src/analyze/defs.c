@@ -43,7 +43,8 @@ static int take_region(uint32_t r)
         enum region_kind kind;
     } kinds[] = {{"MPI_Ssend", SYNCHRONOUS_SEND},    {"MPI_Issend", SYNCHRONOUS_SEND},
                  {"MPI_Win_post", WIN_POST},         {"MPI_Win_start", WIN_START},
-                 {"MPI_Win_complete", WIN_COMPLETE}, {"MPI_Win_wait", WIN_WAIT}};
+                 {"MPI_Win_complete", WIN_COMPLETE}, {"MPI_Win_wait", WIN_WAIT},
+                 {"MPI_Win_test", WIN_WAIT}};
     struct region *reg = &regions[r];
     const struct trace_region *d = &defs.regions[r];
     reg->name = strdup(d->defined ? trace_defs_string(&defs, d->name) : "");

@@ -83,6 +83,10 @@ READ {NON_BLOCKING} 100" "$(grep -E '^IO_OPERATION_BEGIN +0 ' <<<"$events" |
 check_eq "trace: each of the 28 operations completes with its 100 B" "28 28" \
     "$(grep -c '^IO_OPERATION_BEGIN ' <<<"$events") $(grep '^IO_OPERATION_COMPLETE ' <<<"$events" |
         grep -c 'Bytes Result: 100,')"
+check_eq "trace: lock_all/unlock_all (RmaAcquireLock/ReleaseLock), flush_all and sync (RmaSync), \
+post/start/complete and the Win_test that closes the epoch (RmaGroupSync), per 4 ranks" \
+    "4 4 8 16" "$(for e in ACQUIRE_LOCK RELEASE_LOCK SYNC GROUP_SYNC; do
+        grep -c "^RMA_$e " <<<"$events"; done | tr '\n' ' ' | sed 's/ $//')"
 aout=$("$MPILENS" analyze run 2>&1)
 check_eq "analyze reads the trace (exit 0)" "0" "$?"
 check_match "analyze: summary line" "$aout" "^mpilens: analysis of [0-9]+ events on 4 ranks"

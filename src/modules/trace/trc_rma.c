@@ -190,6 +190,46 @@ int MPI_Win_wait(MPI_Win win)
     return group_sync(R_Win_wait, win, MPI_GROUP_NULL, 1, NULL, PMPI_Win_wait, 0);
 }
 
+/* MPI_Win_test: the test that finds the exposure epoch complete closes it as MPI_Win_wait
+ * does (RmaGroupSync with the epoch's group); the others are their region only. */
+int MPI_Win_test(MPI_Win win, int *flag)
+{
+    if (!trc_on)
+        return PMPI_Win_test(win, flag);
+    trc_enter(R_Win_test);
+    int rc = PMPI_Win_test(win, flag);
+    uint32_t w = rc == MPI_SUCCESS && *flag ? window_of(win) : OTF2_UNDEFINED_UINT32;
+    if (w != OTF2_UNDEFINED_UINT32) {
+        pthread_mutex_lock(&trc_lock);
+        uint32_t id = windows[w].post_group;
+        pthread_mutex_unlock(&trc_lock);
+        trc_put(TK_RMA_GROUP_SYNC, 0, trc_now(), w, id,
+                OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY, 0, 0, 0);
+    }
+    trc_leave(R_Win_test);
+    return rc;
+}
+
+/* Passive target on every rank of the window (Score-P's form): the lock, its release and
+ * MPI_Win_sync name no target (OTF2_UNDEFINED_UINT32). */
+int MPI_Win_lock_all(int assert, MPI_Win win)
+{
+    WINDOW_CALL(R_Win_lock_all, PMPI_Win_lock_all(assert, win),
+                trc_put(TK_RMA_ACQUIRE_LOCK, OTF2_LOCK_SHARED, trc_now(), w_, OTF2_UNDEFINED_UINT32,
+                        0, 0, 0, 0));
+}
+int MPI_Win_unlock_all(MPI_Win win)
+{
+    WINDOW_CALL(R_Win_unlock_all, PMPI_Win_unlock_all(win),
+                trc_put(TK_RMA_RELEASE_LOCK, 0, trc_now(), w_, OTF2_UNDEFINED_UINT32, 0, 0, 0, 0));
+}
+int MPI_Win_sync(MPI_Win win)
+{
+    WINDOW_CALL(R_Win_sync, PMPI_Win_sync(win),
+                trc_put(TK_RMA_SYNC, OTF2_RMA_SYNC_TYPE_MEMORY, trc_now(), w_,
+                        OTF2_UNDEFINED_UINT32, 0, 0, 0, 0));
+}
+
 int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
 {
     WINDOW_CALL(R_Win_lock, PMPI_Win_lock(type, rank, assert, win),
