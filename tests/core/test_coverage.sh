@@ -11,14 +11,16 @@ out=$("$MPILENS" run -m profile,monitor,trace -o run -- $launcher -np 4 "$APPS/c
     "$WORK/data.bin" 2>&1)
 check_has "application ran" "$out" "coverage_app ok: 4 ranks"
 
+# the calls of the issue's program that every module should show
+calls="Ibcast Iallreduce Ialltoall Ibarrier Alltoallw Reduce_scatter_block Scan Exscan
+    Neighbor_allgather Ineighbor_alltoall Bsend Sendrecv_replace Mrecv Imrecv Mprobe Improbe
+    Probe Iprobe Rput Rget Fetch_and_op Compare_and_swap Get_accumulate Raccumulate Put
+    Accumulate Win_lock_all Win_unlock_all Win_sync Win_test Win_flush_all File_write_at_all
+    File_iwrite_at File_write_all_begin File_write_all_end File_write_shared File_write_ordered
+    File_read_at File_iread_at"
 ops=$(sqlite3 run/mpilens.db "SELECT DISTINCT o.operation FROM data d JOIN operations o
                                ON o.id = d.operation_id" | sort)
-for op in Ibcast Iallreduce Ialltoall Ibarrier Alltoallw Reduce_scatter_block Scan Exscan \
-    Neighbor_allgather Ineighbor_alltoall Bsend Sendrecv_replace Mrecv Imrecv Mprobe Improbe \
-    Probe Iprobe Rput Rget Fetch_and_op Compare_and_swap Get_accumulate Raccumulate Put \
-    Accumulate Win_lock_all Win_unlock_all Win_sync Win_test Win_flush_all File_write_at_all \
-    File_iwrite_at File_write_all_begin File_write_all_end File_write_shared File_write_ordered \
-    File_read_at File_iread_at; do
+for op in $calls; do
     grep -qx "$op" <<<"$ops" || missing_ops="${missing_ops:-}$op "
 done
 check_eq "profile: a row for each call" "" "${missing_ops:-}"
@@ -55,12 +57,7 @@ check_eq "monitor: one-sided sent, as Open MPI counts it" "0,1,9,32 1,2,9,32 2,3
 
 regions=$(otf2-print run/trace/traces.otf2 2>/dev/null | grep -oE '^ENTER .*Region: "[A-Za-z_]+"' |
     grep -oE '"MPI_[A-Za-z_]+"' | tr -d '"' | sort -u)
-for op in Ibcast Iallreduce Ialltoall Ibarrier Alltoallw Reduce_scatter_block Scan Exscan \
-    Neighbor_allgather Ineighbor_alltoall Bsend Sendrecv_replace Mrecv Imrecv Mprobe Improbe \
-    Probe Iprobe Rput Rget Fetch_and_op Compare_and_swap Get_accumulate Raccumulate Put \
-    Accumulate Win_lock_all Win_unlock_all Win_sync Win_test Win_flush_all File_write_at_all \
-    File_iwrite_at File_write_all_begin File_write_all_end File_write_shared File_write_ordered \
-    File_read_at File_iread_at; do
+for op in $calls; do
     grep -qx "MPI_$op" <<<"$regions" || missing_regions="${missing_regions:-}$op "
 done
 check_eq "trace: a region for each call" "" "${missing_regions:-}"

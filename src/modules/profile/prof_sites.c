@@ -68,36 +68,26 @@ struct prof_site_cell *prof_site_cell(void *site, int op)
 
 void prof_site_add(void *site, int op, uint64_t bytes, uint64_t ticks)
 {
-    uint64_t key = ((uint64_t)(uintptr_t)site & 0x00ffffffffffffffull) | ((uint64_t)op << 56);
     if (!site)
         return;
-    uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 52;
-    for (int probe = 0; probe < PROBES; probe++) {
-        struct prof_site_cell *c = &cells[(h + (uint64_t)probe) & (SITES - 1)];
-        uint64_t cur = __atomic_load_n(&c->key, __ATOMIC_ACQUIRE), expected = 0;
-        if (cur == 0 && __atomic_compare_exchange_n(&c->key, &expected, key, 0, __ATOMIC_ACQ_REL,
-                                                    __ATOMIC_ACQUIRE))
-            cur = key;
-        else if (cur == 0)
-            cur = expected; /* another thread claimed it first */
-        if (cur != key)
-            continue;
-        if (!prof_threaded) {
-            c->calls++;
-            c->ticks += ticks;
-            c->volume += bytes;
-            c->max_ticks = ticks > c->max_ticks ? ticks : c->max_ticks;
-            c->min_ticks = c->min_ticks == 0 || ticks < c->min_ticks ? ticks : c->min_ticks;
-            return;
-        }
-        __atomic_fetch_add(&c->calls, 1, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&c->ticks, ticks, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&c->volume, bytes, __ATOMIC_RELAXED);
-        update_max(&c->max_ticks, ticks);
-        update_min(&c->min_ticks, ticks ? ticks : 1);
+    struct prof_site_cell *c = prof_site_cell(site, op);
+    if (!c) {
+        __atomic_fetch_add(&dropped, 1, __ATOMIC_RELAXED);
         return;
     }
-    __atomic_fetch_add(&dropped, 1, __ATOMIC_RELAXED);
+    if (!prof_threaded) {
+        c->calls++;
+        c->ticks += ticks;
+        c->volume += bytes;
+        c->max_ticks = ticks > c->max_ticks ? ticks : c->max_ticks;
+        c->min_ticks = c->min_ticks == 0 || ticks < c->min_ticks ? ticks : c->min_ticks;
+        return;
+    }
+    __atomic_fetch_add(&c->calls, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&c->ticks, ticks, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&c->volume, bytes, __ATOMIC_RELAXED);
+    update_max(&c->max_ticks, ticks);
+    update_min(&c->min_ticks, ticks ? ticks : 1);
 }
 
 /* ---- at MPI_Finalize ---- */

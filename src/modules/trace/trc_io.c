@@ -149,8 +149,17 @@ static uint64_t begin(MPI_File fh, uint32_t *handle, uint64_t t, int write, cons
         trc_leave(R_##N);                                                                          \
         return rc_;                                                                                \
     }
-/* A nonblocking one: Begin and Issued, the completion with its request. */
-#define NONBLOCKING_IO(N, P, A, FH, COUNT, TYPE, REQ, WRITE)                                       \
+/* The begin of a split collective: the handle keeps its matching id for the _end. */
+static void split_started(uint32_t handle, uint64_t id)
+{
+    pthread_mutex_lock(&trc_lock);
+    handles[handle].split_id = id;
+    pthread_mutex_unlock(&trc_lock);
+}
+
+/* A nonblocking read or write, or the begin of a split collective: Begin and Issued at the
+ * call; ISSUED(h_, id_) then says where the completion will come from. */
+#define ISSUED_IO(N, P, A, FH, COUNT, TYPE, WRITE, ISSUED)                                         \
     int MPI_##N P                                                                                  \
     {                                                                                              \
         if (!trc_on)                                                                               \
@@ -162,30 +171,15 @@ static uint64_t begin(MPI_File fh, uint32_t *handle, uint64_t t, int write, cons
         if (id_) {                                                                                 \
             trc_put(TK_IO_ISSUED, 0, trc_now(), h_, 0, 0, 0, id_, 0);                              \
             if (rc_ == MPI_SUCCESS)                                                                \
-                trc_remember_io(*(REQ), h_, id_);                                                  \
+                ISSUED;                                                                            \
         }                                                                                          \
         trc_leave(R_##N);                                                                          \
         return rc_;                                                                                \
     }
-/* The begin of a split collective: Begin and Issued; its end completes it. */
+#define NONBLOCKING_IO(N, P, A, FH, COUNT, TYPE, REQ, WRITE)                                       \
+    ISSUED_IO(N, P, A, FH, COUNT, TYPE, WRITE, trc_remember_io(*(REQ), h_, id_))
 #define SPLIT_BEGIN(N, P, A, FH, COUNT, TYPE, WRITE)                                               \
-    int MPI_##N P                                                                                  \
-    {                                                                                              \
-        if (!trc_on)                                                                               \
-            return PMPI_##N A;                                                                     \
-        uint32_t h_;                                                                               \
-        uint64_t id_ = begin(FH, &h_, trc_enter(R_##N), WRITE, #N,                                 \
-                             OTF2_IO_OPERATION_FLAG_NON_BLOCKING, COUNT, TYPE);                    \
-        int rc_ = PMPI_##N A;                                                                      \
-        if (id_) {                                                                                 \
-            trc_put(TK_IO_ISSUED, 0, trc_now(), h_, 0, 0, 0, id_, 0);                              \
-            pthread_mutex_lock(&trc_lock);                                                         \
-            handles[h_].split_id = id_;                                                            \
-            pthread_mutex_unlock(&trc_lock);                                                       \
-        }                                                                                          \
-        trc_leave(R_##N);                                                                          \
-        return rc_;                                                                                \
-    }
+    ISSUED_IO(N, P, A, FH, COUNT, TYPE, WRITE, split_started(h_, id_))
 #define SPLIT_END(N, F, M, P, A, FL, R)                                                            \
     int MPI_##N P                                                                                  \
     {                                                                                              \
