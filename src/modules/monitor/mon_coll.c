@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "lens_classes.h"
+#include "lens_counts.h"
 #include "mon.h"
 
 /* The communicator's record is looked up once per call: its peers (the remote group of
@@ -55,40 +56,15 @@ static uint64_t to_peers(const struct coll_comm *c, int from, int skip, uint64_t
     return total;
 }
 
-/* An array of counts: int, or MPI_Count in a large-count binding (COUNTS picks). */
-struct counts {
-    const int *i;
-    const MPI_Count *w;
-};
-static inline struct counts counts_int(const int *i)
-{
-    return (struct counts){i, NULL};
-}
-static inline struct counts counts_wide(const MPI_Count *w)
-{
-    return (struct counts){NULL, w};
-}
-#define COUNTS(a)                                                                                  \
-    _Generic((a), const int * : counts_int, int * : counts_int, default : counts_wide)(a)
-#define NO_COUNTS ((struct counts){NULL, NULL})
-static int64_t count_at(struct counts c, int k)
-{
-    return c.i ? c.i[k] : c.w ? (int64_t)c.w[k] : 0;
-}
-static int has_counts(struct counts c)
-{
-    return c.i || c.w;
-}
-
 /* counts[i] elements of type (or of types[i]) to each peer i except skip. */
-static uint64_t to_peers_v(const struct coll_comm *c, int skip, struct counts counts,
+static uint64_t to_peers_v(const struct coll_comm *c, int skip, struct lens_counts counts,
                            MPI_Datatype type, const MPI_Datatype types[])
 {
     uint64_t total = 0;
-    for (int i = 0; has_counts(counts) && i < c->rec->peers; i++) {
+    for (int i = 0; lens_has_counts(counts) && i < c->rec->peers; i++) {
         if (i == skip)
             continue;
-        uint64_t b = mon_bytes(count_at(counts, i), types ? types[i] : type);
+        uint64_t b = mon_bytes(lens_count_at(counts, i), types ? types[i] : type);
         mon_record(MON_COLL, world_of(c, i), b);
         total += b;
     }
@@ -113,7 +89,7 @@ static int rooted(const struct coll_comm *c, int root, int *skip)
 }
 
 static void rooted_kind(MPI_Comm comm, int which, int root, int64_t count, MPI_Datatype type,
-                        struct counts counts)
+                        struct lens_counts counts)
 {
     if (!mon_counting())
         return;
@@ -121,35 +97,35 @@ static void rooted_kind(MPI_Comm comm, int which, int root, int64_t count, MPI_D
     int skip;
     if (!rooted(&c, root, &skip))
         return;
-    uint64_t total = has_counts(counts) ? to_peers_v(&c, skip, counts, type, NULL)
-                                        : to_all_others(&c, mon_bytes(count, type));
+    uint64_t total = lens_has_counts(counts) ? to_peers_v(&c, skip, counts, type, NULL)
+                                             : to_all_others(&c, mon_bytes(count, type));
     mon_record_coll_kind(c.rec, which, total);
 }
 
 static void one_to_all(MPI_Comm comm, int root, int64_t count, MPI_Datatype type,
-                       struct counts counts)
+                       struct lens_counts counts)
 {
     rooted_kind(comm, MON_O2A, root, count, type, counts);
 }
 
 static void all_to_one(MPI_Comm comm, int root, int64_t count, MPI_Datatype type,
-                       struct counts counts)
+                       struct lens_counts counts)
 {
     rooted_kind(comm, MON_A2O, root, count, type, counts);
 }
 
 static __attribute__((noinline)) void all_to_all_slow(MPI_Comm comm, int64_t count,
-                                                      MPI_Datatype type, struct counts counts,
+                                                      MPI_Datatype type, struct lens_counts counts,
                                                       const MPI_Datatype types[])
 {
     struct coll_comm c = coll_comm_of(comm);
     int skip = c.rec->inter ? -1 : c.rec->rank;
-    uint64_t total = has_counts(counts) ? to_peers_v(&c, skip, counts, type, types)
-                                        : to_all_others(&c, mon_bytes(count, type));
+    uint64_t total = lens_has_counts(counts) ? to_peers_v(&c, skip, counts, type, types)
+                                             : to_all_others(&c, mon_bytes(count, type));
     mon_record_coll_kind(c.rec, MON_A2A, total);
 }
 
-static void all_to_all(MPI_Comm comm, int64_t count, MPI_Datatype type, struct counts counts,
+static void all_to_all(MPI_Comm comm, int64_t count, MPI_Datatype type, struct lens_counts counts,
                        const MPI_Datatype types[])
 {
     if (mon_counting())
@@ -175,7 +151,7 @@ static inline __attribute__((always_inline)) int world_all_to_all(MPI_Comm comm,
     static __attribute__((noinline, cold)) int slow_##NAME PARAMS                                  \
     {                                                                                              \
         if (mon_on)                                                                                \
-            all_to_all_slow(COMM, COUNT, TYPE, NO_COUNTS, NULL);                                   \
+            all_to_all_slow(COMM, COUNT, TYPE, LENS_NO_COUNTS, NULL);                              \
         return PMPI_##NAME ARGS;                                                                   \
     }                                                                                              \
     int MPI_##NAME PARAMS                                                                          \
@@ -236,7 +212,7 @@ static int *out_neighbours(MPI_Comm comm, int *n)
 }
 
 /* A neighbourhood collective: count x type (or counts[i] x types[i]) to out-neighbour i. */
-static void neighbours(MPI_Comm comm, int64_t count, MPI_Datatype type, struct counts counts,
+static void neighbours(MPI_Comm comm, int64_t count, MPI_Datatype type, struct lens_counts counts,
                        const MPI_Datatype types[])
 {
     if (!mon_counting())
@@ -247,8 +223,9 @@ static void neighbours(MPI_Comm comm, int64_t count, MPI_Datatype type, struct c
     for (int i = 0; i < n; i++) {
         if (out[i] == MPI_PROC_NULL)
             continue;
-        uint64_t b = has_counts(counts) ? mon_bytes(count_at(counts, i), types ? types[i] : type)
-                                        : mon_bytes(count, type);
+        uint64_t b = lens_has_counts(counts)
+                         ? mon_bytes(lens_count_at(counts, i), types ? types[i] : type)
+                         : mon_bytes(count, type);
         mon_record(MON_COLL, world_of(&c, out[i]), b);
         total += b;
     }
@@ -260,7 +237,7 @@ static void neighbours(MPI_Comm comm, int64_t count, MPI_Datatype type, struct c
 #define SEND_COUNT(sbuf, scount, rcount) ((sbuf) == MPI_IN_PLACE ? (int64_t)(rcount) : (scount))
 #define SEND_TYPE(sbuf, stype, rtype) ((sbuf) == MPI_IN_PLACE ? (rtype) : (stype))
 #define SEND_COUNTS(sbuf, scounts, rcounts)                                                        \
-    ((sbuf) == MPI_IN_PLACE ? COUNTS(rcounts) : COUNTS(scounts))
+    ((sbuf) == MPI_IN_PLACE ? LENS_COUNTS(rcounts) : LENS_COUNTS(scounts))
 
 /* A collective wrapper by mode: counted before the call (B, I), or at each start (P). */
 #define COLL(N, M, P, A, R, COUNTING) COLL_##M(N, P, A, R, COUNTING)
@@ -278,48 +255,50 @@ static void neighbours(MPI_Comm comm, int64_t count, MPI_Datatype type, struct c
 #define UNIFORM_B(N, P, A, R, COMM, COUNT, TYPE) UNIFORM_ALL_TO_ALL(N, P, A, COMM, COUNT, TYPE)
 #define UNIFORM_I UNIFORM_B
 #define UNIFORM_P(N, P, A, R, COMM, COUNT, TYPE)                                                   \
-    MON_PERSISTENT(N, P, A, R, all_to_all_slow(COMM, COUNT, TYPE, NO_COUNTS, NULL))
+    MON_PERSISTENT(N, P, A, R, all_to_all_slow(COMM, COUNT, TYPE, LENS_NO_COUNTS, NULL))
 
 /* Each shape of lens_classes.h, by family where a shape has several. */
 #define BARRIER(N, F, M, P, A, FL, R)                                                              \
-    COLL(N, M, P, A, R, all_to_all(a0, 0, MPI_DATATYPE_NULL, NO_COUNTS, NULL))
-#define BCAST(N, F, M, P, A, FL, R) COLL(N, M, P, A, R, one_to_all(a4, a3, a1, a2, NO_COUNTS))
+    COLL(N, M, P, A, R, all_to_all(a0, 0, MPI_DATATYPE_NULL, LENS_NO_COUNTS, NULL))
+#define BCAST(N, F, M, P, A, FL, R) COLL(N, M, P, A, R, one_to_all(a4, a3, a1, a2, LENS_NO_COUNTS))
 #define ROOTED(N, F, M, P, A, FL, R) ROOTED_##F(N, M, P, A, R)
 #define ROOTED_coll_one_to_all(N, M, P, A, R)                                                      \
-    COLL(N, M, P, A, R, one_to_all(a7, a6, a1, a2, NO_COUNTS))
+    COLL(N, M, P, A, R, one_to_all(a7, a6, a1, a2, LENS_NO_COUNTS))
 #define ROOTED_coll_all_to_one(N, M, P, A, R)                                                      \
-    COLL(N, M, P, A, R, all_to_one(a7, a6, a4, a5, NO_COUNTS))
-#define GATHERV(N, F, M, P, A, FL, R) COLL(N, M, P, A, R, all_to_one(a8, a7, 0, a6, COUNTS(a4)))
-#define SCATTERV(N, F, M, P, A, FL, R) COLL(N, M, P, A, R, one_to_all(a8, a7, 0, a3, COUNTS(a1)))
+    COLL(N, M, P, A, R, all_to_one(a7, a6, a4, a5, LENS_NO_COUNTS))
+#define GATHERV(N, F, M, P, A, FL, R)                                                              \
+    COLL(N, M, P, A, R, all_to_one(a8, a7, 0, a6, LENS_COUNTS(a4)))
+#define SCATTERV(N, F, M, P, A, FL, R)                                                             \
+    COLL(N, M, P, A, R, one_to_all(a8, a7, 0, a3, LENS_COUNTS(a1)))
 #define ALLGATHER(N, F, M, P, A, FL, R) ALLGATHER_##F(N, M, P, A, R)
 #define ALLGATHER_coll_all_to_all(N, M, P, A, R)                                                   \
     UNIFORM(N, M, P, A, R, a6, SEND_COUNT(a0, a1, a4), SEND_TYPE(a0, a2, a5))
 #define ALLGATHER_coll_neighbor(N, M, P, A, R)                                                     \
-    COLL(N, M, P, A, R, neighbours(a6, a1, a2, NO_COUNTS, NULL))
+    COLL(N, M, P, A, R, neighbours(a6, a1, a2, LENS_NO_COUNTS, NULL))
 #define ALLGATHERV(N, F, M, P, A, FL, R) ALLGATHERV_##F(N, M, P, A, R)
 #define ALLGATHERV_coll_all_to_all(N, M, P, A, R)                                                  \
     COLL(N, M, P, A, R,                                                                            \
-         all_to_all(a7, SEND_COUNT(a0, a1, count_at(COUNTS(a4), me_in(a7))),                       \
-                    SEND_TYPE(a0, a2, a6), NO_COUNTS, NULL))
+         all_to_all(a7, SEND_COUNT(a0, a1, lens_count_at(LENS_COUNTS(a4), me_in(a7))),             \
+                    SEND_TYPE(a0, a2, a6), LENS_NO_COUNTS, NULL))
 #define ALLGATHERV_coll_neighbor(N, M, P, A, R)                                                    \
-    COLL(N, M, P, A, R, neighbours(a7, a1, a2, NO_COUNTS, NULL))
+    COLL(N, M, P, A, R, neighbours(a7, a1, a2, LENS_NO_COUNTS, NULL))
 #define ALLTOALLV(N, F, M, P, A, FL, R) ALLTOALLV_##F(N, M, P, A, R)
 #define ALLTOALLV_coll_all_to_all(N, M, P, A, R)                                                   \
     COLL(N, M, P, A, R, all_to_all(a8, 0, SEND_TYPE(a0, a3, a7), SEND_COUNTS(a0, a1, a5), NULL))
 #define ALLTOALLV_coll_neighbor(N, M, P, A, R)                                                     \
-    COLL(N, M, P, A, R, neighbours(a8, 0, a3, COUNTS(a1), NULL))
+    COLL(N, M, P, A, R, neighbours(a8, 0, a3, LENS_COUNTS(a1), NULL))
 #define ALLTOALLW(N, F, M, P, A, FL, R) ALLTOALLW_##F(N, M, P, A, R)
 #define ALLTOALLW_coll_all_to_all(N, M, P, A, R)                                                   \
     COLL(N, M, P, A, R,                                                                            \
          all_to_all(a8, 0, MPI_DATATYPE_NULL, SEND_COUNTS(a0, a1, a5), SEND_TYPE(a0, a3, a7)))
 #define ALLTOALLW_coll_neighbor(N, M, P, A, R)                                                     \
-    COLL(N, M, P, A, R, neighbours(a8, 0, MPI_DATATYPE_NULL, COUNTS(a1), a3))
-#define REDUCE(N, F, M, P, A, FL, R) COLL(N, M, P, A, R, all_to_one(a6, a5, a2, a3, NO_COUNTS))
+    COLL(N, M, P, A, R, neighbours(a8, 0, MPI_DATATYPE_NULL, LENS_COUNTS(a1), a3))
+#define REDUCE(N, F, M, P, A, FL, R) COLL(N, M, P, A, R, all_to_one(a6, a5, a2, a3, LENS_NO_COUNTS))
 #define ALLREDUCE(N, F, M, P, A, FL, R) ALLREDUCE_##F(N, M, P, A, R)
 #define ALLREDUCE_coll_all_to_all(N, M, P, A, R) UNIFORM(N, M, P, A, R, a5, a2, a3)
 #define ALLREDUCE_coll_scan(N, M, P, A, R) COLL(N, M, P, A, R, prefix(a5, a2, a3))
 #define REDUCE_SCATTER(N, F, M, P, A, FL, R)                                                       \
-    COLL(N, M, P, A, R, all_to_all(a5, 0, a3, COUNTS(a2), NULL))
+    COLL(N, M, P, A, R, all_to_all(a5, 0, a3, LENS_COUNTS(a2), NULL))
 
 LENS_SHAPE_barrier(BARRIER) LENS_SHAPE_bcast(BCAST) LENS_SHAPE_rooted(ROOTED)
     LENS_SHAPE_gatherv(GATHERV) LENS_SHAPE_scatterv(SCATTERV) LENS_SHAPE_allgather(ALLGATHER)

@@ -183,11 +183,6 @@ def flags_of(spec):
     return (spec[4] or '').split(',')
 
 
-def large_count(expr):
-    """A byte expression for the large-count binding (MPI_Count arrays)."""
-    return expr.replace('prof_sum_counts(', 'prof_sum_counts_c(').replace('prof_sum_w(', 'prof_sum_w_c(')
-
-
 def check_coverage(funcs):
     """Every function of the classification the profile should see has an operation."""
     named = {name for name, _, _, _, _ in OPS}
@@ -206,8 +201,7 @@ def emit(ops_found, funcs):
             continue
         for binding in (name, name + '_c'):
             if 'MPI_' + binding in funcs:
-                out.append(emit_one(binding, funcs['MPI_' + binding], op_id, rec,
-                                    large_count(nbytes) if binding != name else nbytes, fl))
+                out.append(emit_one(binding, funcs['MPI_' + binding], op_id, rec, nbytes, fl))
                 ops_found.add(binding)
     return '\n'.join(out)
 

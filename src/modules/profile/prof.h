@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "commtrack.h"
+#include "lens_counts.h"
 #include "prof_op_ids.h"
 
 #include "prof_buckets.h" /* PROF_MAX_BUCKETS */
@@ -113,11 +114,12 @@ static inline uint64_t prof_received(const MPI_Status *status, int64_t count, MP
     return status == MPI_STATUS_IGNORE ? prof_bytes(count, type)
                                        : prof_received_slow(status, count, type);
 }
-uint64_t prof_sum_counts(const int counts[], MPI_Datatype type, int n);
-uint64_t prof_sum_w(const int counts[], const MPI_Datatype types[], int n);
-/* The same for the large-count bindings (MPI_Count arrays). */
-uint64_t prof_sum_counts_c(const MPI_Count counts[], MPI_Datatype type, int n);
-uint64_t prof_sum_w_c(const MPI_Count counts[], const MPI_Datatype types[], int n);
+/* The bytes of counts[0..n) elements of type (or of types[i]); counts of int or, in a
+ * large-count binding, MPI_Count (lens_counts.h). */
+uint64_t prof_sum_counts_of(struct lens_counts counts, MPI_Datatype type, int n);
+uint64_t prof_sum_w_of(struct lens_counts counts, const MPI_Datatype types[], int n);
+#define prof_sum_counts(counts, type, n) prof_sum_counts_of(LENS_COUNTS(counts), type, n)
+#define prof_sum_w(counts, types, n) prof_sum_w_of(LENS_COUNTS(counts), types, n)
 int prof_rank(MPI_Comm comm);
 int prof_size(MPI_Comm comm);
 int prof_outdegree(MPI_Comm comm);

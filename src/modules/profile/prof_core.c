@@ -140,35 +140,21 @@ uint64_t prof_received_slow(const MPI_Status *status, int64_t count, MPI_Datatyp
     return got;
 }
 
-uint64_t prof_sum_counts(const int counts[], MPI_Datatype type, int n)
+uint64_t prof_sum_counts_of(struct lens_counts counts, MPI_Datatype type, int n)
 {
     uint64_t total = 0;
-    for (int i = 0; counts && i < n; i++)
-        total += counts[i] > 0 ? (uint64_t)counts[i] : 0;
+    for (int i = 0; lens_has_counts(counts) && i < n; i++) {
+        int64_t c = lens_count_at(counts, i);
+        total += c > 0 ? (uint64_t)c : 0;
+    }
     return total * prof_bytes(1, type);
 }
 
-uint64_t prof_sum_w(const int counts[], const MPI_Datatype types[], int n)
+uint64_t prof_sum_w_of(struct lens_counts counts, const MPI_Datatype types[], int n)
 {
     uint64_t total = 0;
-    for (int i = 0; counts && types && i < n; i++)
-        total += prof_bytes(counts[i], types[i]);
-    return total;
-}
-
-uint64_t prof_sum_counts_c(const MPI_Count counts[], MPI_Datatype type, int n)
-{
-    uint64_t total = 0;
-    for (int i = 0; counts && i < n; i++)
-        total += counts[i] > 0 ? (uint64_t)counts[i] : 0;
-    return total * prof_bytes(1, type);
-}
-
-uint64_t prof_sum_w_c(const MPI_Count counts[], const MPI_Datatype types[], int n)
-{
-    uint64_t total = 0;
-    for (int i = 0; counts && types && i < n; i++)
-        total += prof_bytes(counts[i], types[i]);
+    for (int i = 0; lens_has_counts(counts) && types && i < n; i++)
+        total += prof_bytes(lens_count_at(counts, i), types[i]);
     return total;
 }
 
