@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "commtrack.h"
+#include "type_sizes.h"
 
 /* Everything below is internal to monitor.so: hidden, so the hot path reaches it without
  * the PLT or the GOT. The MPI_ wrappers keep mpi.h's default visibility. */
@@ -85,19 +86,8 @@ void mon_forget_types(void);
 /* The hot path, inline: a send is a few loads and three adds. */
 extern uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS];
 extern uint64_t *_Atomic *mon_histograms; /* per peer, MON_BINS counters, lazily */
-struct mon_type_slot {
-    MPI_Datatype type;
-    uint64_t size;
-};
-#define MON_TYPE_SLOTS 64
-extern struct mon_type_slot mon_type_cache[MON_TYPE_SLOTS]; /* used without threads only */
-extern struct mon_type_slot mon_last_type;                  /* the last one found there */
-
-static inline unsigned mon_type_slot_of(MPI_Datatype type)
-{
-    uintptr_t h = (uintptr_t)type;
-    return (unsigned)((h >> 3) ^ (h >> 9)) % MON_TYPE_SLOTS;
-}
+extern struct lens_type_slot mon_type_cache[LENS_TYPE_SLOTS]; /* used without threads only */
+extern struct lens_type_slot mon_last_type;                   /* the last one found there */
 
 /* count x the size of type from the cache (one thread only): 1, or 0 on a miss. */
 static inline int mon_bytes_cached(int64_t count, MPI_Datatype type, uint64_t *bytes)
@@ -109,7 +99,7 @@ static inline int mon_bytes_cached(int64_t count, MPI_Datatype type, uint64_t *b
         *bytes = (uint64_t)count * mon_last_type.size;
         return 1;
     }
-    const struct mon_type_slot *s = &mon_type_cache[mon_type_slot_of(type)];
+    const struct lens_type_slot *s = lens_type_slot(mon_type_cache, type);
     if (s->type != type)
         return 0;
     mon_last_type = *s;
@@ -121,11 +111,9 @@ static inline uint64_t mon_bytes(int64_t count, MPI_Datatype type)
 {
     if (count <= 0)
         return 0;
-    if (!mon_threaded) {
-        const struct mon_type_slot *s = &mon_type_cache[mon_type_slot_of(type)];
-        if (s->type == type)
-            return (uint64_t)count * s->size;
-    }
+    uint64_t bytes;
+    if (!mon_threaded && lens_type_bytes_cached(mon_type_cache, count, type, &bytes))
+        return bytes;
     return mon_bytes_slow(count, type);
 }
 

@@ -18,8 +18,8 @@ void mon_set_on(int on)
 
 uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS];
 uint64_t *_Atomic *mon_histograms;
-struct mon_type_slot mon_type_cache[MON_TYPE_SLOTS];
-struct mon_type_slot mon_last_type;
+struct lens_type_slot mon_type_cache[LENS_TYPE_SLOTS];
+struct lens_type_slot mon_last_type;
 
 static struct mon_file *files;
 static pthread_mutex_t files_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -143,12 +143,7 @@ void mon_coll_kinds(MPI_Comm comm, uint64_t v[6])
 
 uint64_t mon_bytes_slow(int64_t count, MPI_Datatype type)
 {
-    int size = 0;
-    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
-        return 0;
-    if (!mon_threaded)
-        mon_type_cache[mon_type_slot_of(type)] = (struct mon_type_slot){type, (uint64_t)size};
-    return (uint64_t)count * (uint64_t)size;
+    return lens_type_bytes_fill(mon_type_cache, count, type, !mon_threaded);
 }
 
 void mon_forget_types(void)

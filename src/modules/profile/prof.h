@@ -20,6 +20,7 @@
 
 #include "commtrack.h"
 #include "lens_counts.h"
+#include "type_sizes.h"
 #include "prof_op_ids.h"
 
 #include "prof_buckets.h" /* PROF_MAX_BUCKETS */
@@ -90,21 +91,15 @@ void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ti
 
 /* count x the size of type. Sizes are cached by handle without threads (the cache is
  * emptied at MPI_Type_free, whose handle may come back as another type). */
-struct prof_type_slot {
-    MPI_Datatype type;
-    uint64_t size;
-};
-#define PROF_TYPE_SLOTS 64
-extern struct prof_type_slot prof_type_cache[PROF_TYPE_SLOTS];
+extern struct lens_type_slot prof_type_cache[LENS_TYPE_SLOTS];
 uint64_t prof_bytes_slow(int64_t count, MPI_Datatype type);
 static inline uint64_t prof_bytes(int64_t count, MPI_Datatype type)
 {
+    uint64_t bytes;
     if (count <= 0)
         return 0;
-    uintptr_t h = (uintptr_t)type;
-    const struct prof_type_slot *s = &prof_type_cache[((h >> 3) ^ (h >> 9)) % PROF_TYPE_SLOTS];
-    if (s->type == type && !prof_threaded)
-        return (uint64_t)count * s->size;
+    if (!prof_threaded && lens_type_bytes_cached(prof_type_cache, count, type, &bytes))
+        return bytes;
     return prof_bytes_slow(count, type);
 }
 /* Bytes a receive got: from the status if there is one, else the posted count. */

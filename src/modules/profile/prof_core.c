@@ -84,21 +84,13 @@ void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns
         ;
 }
 
-struct prof_type_slot prof_type_cache[PROF_TYPE_SLOTS];
+struct lens_type_slot prof_type_cache[LENS_TYPE_SLOTS];
 struct prof_last prof_last[PROF_MAX_OPS];
 struct lens_comm *prof_world;
 
 uint64_t prof_bytes_slow(int64_t count, MPI_Datatype type)
 {
-    int size = 0;
-    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
-        return 0;
-    if (!prof_threaded) {
-        uintptr_t h = (uintptr_t)type;
-        prof_type_cache[((h >> 3) ^ (h >> 9)) % PROF_TYPE_SLOTS] =
-            (struct prof_type_slot){type, (uint64_t)size};
-    }
-    return (uint64_t)count * (uint64_t)size;
+    return lens_type_bytes_fill(prof_type_cache, count, type, !prof_threaded);
 }
 
 /* A freed datatype's handle may be reused for another type: forget the cached sizes. */
