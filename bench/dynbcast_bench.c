@@ -14,7 +14,7 @@
 static double once(enum dynb_tree tree, double lat, double bw, size_t bytes, char *buf, int rank,
                    int size, uint64_t h)
 {
-    struct dynb_options opt = {tree, lat, bw};
+    struct dynb_options opt = {tree, lat, bw, 1, 1, 0}; /* a tree whatever the size */
     dynb_t *d;
     dynb_create(MPI_COMM_WORLD, &opt, &d);
     dynb_declare(d, h, 0, buf, bytes);

@@ -7,8 +7,14 @@
  * and those ranks post their receives. Execution: each rank runs its own tasks as soon as
  * their inputs are there (remote tiles arrived, earlier updates of the tile done), calling
  * into dynbcast between tasks so messages progress and forwards leave.
- * Usage: dynbcast-cholesky -n N -b TILE [--bcast dynamic|p2p] [--net LAT_US,BW_MBPS]
+ * Usage: dynbcast-cholesky -n N -b TILE [--bcast dynamic|p2p|tree] [--net LAT_US,BW_MBPS]
  *        [--no-check]
+ *
+ * Built with smpicc -DDYNB_SMPI (bench/dynbcast_simgrid.sh), each kernel is charged to the
+ * simulated host by its flop count (run it with smpi/simulate-computation off, so nothing
+ * else the rank does on the real processor counts as compute); with --no-check the kernels
+ * are not run at all and the tiles share memory (SMPI_SHARED_MALLOC): only their sizes and
+ * the task graph matter then, so large matrices fit on one machine.
  */
 #include <cblas.h>
 #include <lapacke.h>
@@ -18,6 +24,13 @@
 #include <string.h>
 
 #include "dynbcast.h"
+
+#ifdef DYNB_SMPI
+#include <smpi/smpi.h>
+#define CHARGE(flops) smpi_execute_flops(flops)
+#else
+#define CHARGE(flops) ((void)0)
+#endif
 
 enum kind { POTRF, TRSM, SYRK, GEMM };
 
@@ -32,6 +45,29 @@ static double **remote; /* received L tiles, by handle */
 static int *updates;    /* owned tiles: updates applied (k of the next one) */
 static int *final;      /* owned tiles: factor applied */
 static dynb_t *dynb;
+static int skip_kernels; /* simulated and unchecked: charge the flops, compute nothing */
+
+/* A tile's memory. Unchecked simulations compute nothing, so every tile of a rank is one
+ * scratch tile: messages still carry b x b doubles, and 100 simulated ranks of a large
+ * matrix fit in one machine's memory. */
+static double *tile_alloc(void)
+{
+    static double *scratch;
+    if (skip_kernels)
+        return scratch ? scratch : (scratch = malloc((size_t)b * b * sizeof(double)));
+    return malloc((size_t)b * b * sizeof(double));
+}
+
+/* The process grid P x Q, as square as the rank count allows, P >= Q (Open MPI's
+ * MPI_Dims_create; SimGrid's gives 25 x 4 for 100). */
+static void grid(int ranks, int *p, int *q)
+{
+    *q = 1;
+    for (int d = 1; d * d <= ranks; d++)
+        if (ranks % d == 0)
+            *q = d;
+    *p = ranks / *q;
+}
 
 static int owner(int i, int j)
 {
@@ -105,7 +141,8 @@ static int run_if_ready(struct task *t)
     const double *x, *y;
     switch (t->kind) {
     case POTRF:
-        if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', b, a, b) != 0) {
+        CHARGE((double)b * b * b / 3.0);
+        if (!skip_kernels && LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', b, a, b) != 0) {
             fprintf(stderr, "dynbcast-cholesky: the matrix is not positive definite\n");
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
@@ -115,21 +152,28 @@ static int run_if_ready(struct task *t)
     case TRSM:
         if (!(x = input(t->k, t->k)))
             return 0;
-        cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, b, b, 1.0, x,
-                    b, a, b);
+        CHARGE((double)b * b * b);
+        if (!skip_kernels)
+            cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, b, b, 1.0,
+                        x, b, a, b);
         final[t->i * nt + t->j] = 1;
         dynb_ready(dynb, handle(t->i, t->j));
         break;
     case SYRK:
         if (!(x = input(t->i, t->k)))
             return 0;
-        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, b, b, -1.0, x, b, 1.0, a, b);
+        CHARGE((double)b * b * (b + 1));
+        if (!skip_kernels)
+            cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, b, b, -1.0, x, b, 1.0, a, b);
         updates[t->i * nt + t->j]++;
         break;
     case GEMM:
         if (!(x = input(t->i, t->k)) || !(y = input(t->j, t->k)))
             return 0;
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, b, b, b, -1.0, x, b, y, b, 1.0, a, b);
+        CHARGE(2.0 * b * b * b);
+        if (!skip_kernels)
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, b, b, b, -1.0, x, b, y, b, 1.0, a,
+                        b);
         updates[t->i * nt + t->j]++;
         break;
     }
@@ -180,7 +224,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    struct dynb_options opt = {DYNB_BINOMIAL, 0, 0};
+    struct dynb_options opt = {DYNB_BINOMIAL, 0, 0, 0, 0, 0};
     int check = 1;
     n = 1024;
     b = 128;
@@ -189,15 +233,18 @@ int main(int argc, char **argv)
             n = atoi(argv[++a]);
         else if (strcmp(argv[a], "-b") == 0 && a + 1 < argc)
             b = atoi(argv[++a]);
-        else if (strcmp(argv[a], "--bcast") == 0 && a + 1 < argc)
-            opt.tree = strcmp(argv[++a], "p2p") == 0 ? DYNB_P2P : DYNB_BINOMIAL;
-        else if (strcmp(argv[a], "--net") == 0 && a + 1 < argc)
+        else if (strcmp(argv[a], "--bcast") == 0 && a + 1 < argc) {
+            const char *m = argv[++a];
+            opt.tree = strcmp(m, "p2p") == 0 ? DYNB_P2P : DYNB_BINOMIAL;
+            if (strcmp(m, "tree") == 0) /* a tree whatever the size: the threshold off */
+                opt.tree_min_destinations = 1;
+        } else if (strcmp(argv[a], "--net") == 0 && a + 1 < argc)
             sscanf(argv[++a], "%lf,%lf", &opt.latency_us, &opt.bandwidth_mbps);
         else if (strcmp(argv[a], "--no-check") == 0)
             check = 0;
         else {
             if (rank == 0)
-                fprintf(stderr, "usage: dynbcast-cholesky -n N -b TILE [--bcast dynamic|p2p] "
+                fprintf(stderr, "usage: dynbcast-cholesky -n N -b TILE [--bcast dynamic|p2p|tree] "
                                 "[--net LAT_US,BW_MBPS] [--no-check]\n");
             MPI_Finalize();
             return 2;
@@ -213,10 +260,10 @@ int main(int argc, char **argv)
         return 2;
     }
     nt = n / b;
-    int dims[2] = {0, 0};
-    MPI_Dims_create(size, 2, dims);
-    P = dims[0];
-    Q = dims[1];
+#ifdef DYNB_SMPI
+    skip_kernels = !check;
+#endif
+    grid(size, &P, &Q);
     tile = calloc((size_t)nt * nt, sizeof *tile);
     remote = calloc((size_t)nt * nt, sizeof *remote);
     updates = calloc((size_t)nt * nt, sizeof *updates);
@@ -224,8 +271,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < nt; i++)
         for (int j = 0; j <= i; j++)
             if (owner(i, j) == rank) {
-                tile[i * nt + j] = malloc((size_t)b * b * sizeof(double));
-                generate(tile[i * nt + j], i, j);
+                tile[i * nt + j] = tile_alloc();
+                if (!skip_kernels)
+                    generate(tile[i * nt + j], i, j);
             }
     dynb_create(MPI_COMM_WORLD, &opt, &dynb);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -244,7 +292,7 @@ int main(int argc, char **argv)
             } else {
                 for (int r = 0; r < count; r++)
                     if (need[r] == rank) {
-                        remote[i * nt + k] = malloc((size_t)b * b * sizeof(double));
+                        remote[i * nt + k] = tile_alloc();
                         dynb_declare(dynb, handle(i, k), o, remote[i * nt + k],
                                      (size_t)b * b * sizeof(double));
                         dynb_recv(dynb, handle(i, k));
@@ -282,16 +330,19 @@ int main(int argc, char **argv)
             }
         }
         if (!ran)
-            dynb_progress(dynb);
+            dynb_idle(dynb); /* only a message can make a task ready now */
     }
     dynb_destroy(dynb);
     MPI_Barrier(MPI_COMM_WORLD);
     double seconds = MPI_Wtime() - t0;
     double res = check ? residual() : 0;
     if (rank == 0)
-        printf("dynbcast-cholesky: n=%d b=%d ranks=%d grid=%dx%d bcast=%s net=%s time=%.4f s "
+        printf("dynbcast-cholesky: n=%d b=%d ranks=%d grid=%dx%d bcast=%s net=%s time=%.6f s "
                "GFlop/s=%.2f residual=%.2e %s\n",
-               n, b, size, P, Q, opt.tree == DYNB_P2P ? "p2p" : "dynamic",
+               n, b, size, P, Q,
+               opt.tree == DYNB_P2P             ? "p2p"
+               : opt.tree_min_destinations == 1 ? "tree"
+                                                : "dynamic",
                opt.bandwidth_mbps > 0 || opt.latency_us > 0 ? "emulated" : "none", seconds,
                (double)n * n * n / 3.0 / seconds * 1e-9, res,
                !check        ? "(not checked)"

@@ -21,8 +21,8 @@ int main(int argc, char **argv)
     int rank, size, handles = argc > 1 ? atoi(argv[1]) : 50;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    struct dynb_options opt = {argc > 2 && strcmp(argv[2], "p2p") == 0 ? DYNB_P2P : DYNB_BINOMIAL,
-                               0, 0};
+    struct dynb_options opt = {
+        argc > 2 && strcmp(argv[2], "p2p") == 0 ? DYNB_P2P : DYNB_BINOMIAL, 0, 0, 1, 1, 0};
     unsigned seed = argc > 3 ? (unsigned)atoi(argv[3]) : 1; /* same on every rank */
     dynb_t *d;
     dynb_create(MPI_COMM_WORLD, &opt, &d);

@@ -60,5 +60,20 @@ int main(void)
     CHECK_EQ("point-to-point: 6 messages", 6, dynb_tree_children(DYNB_P2P, 0, 7, children, ends));
     CHECK_EQ("one destination: one message", 1,
              dynb_tree_children(DYNB_BINOMIAL, 0, 2, children, ends));
+
+    /* The threshold (include/dynbcast.h): s (k - L) >= 64 KiB x L. */
+    struct dynb_options def = {DYNB_BINOMIAL, 0, 0, 0, 0, 0}, always = def, p2p = def;
+    always.tree_min_destinations = 1;
+    p2p.tree = DYNB_P2P;
+    CHECK_EQ("7 x 48 KiB: a tree (4 x 48 KiB = 3 x 64 KiB)", 1, dynb_uses_tree(&def, 7, 49152));
+    CHECK_EQ("7 x 47 KiB: point-to-point", 0, dynb_uses_tree(&def, 7, 48128));
+    CHECK_EQ("6 x 32 KiB (a 4 x 4 Cholesky's b = 64 tile): point-to-point", 0,
+             dynb_uses_tree(&def, 6, 32768));
+    CHECK_EQ("14 x 32 KiB (8 x 8): a tree", 1, dynb_uses_tree(&def, 14, 32768));
+    CHECK_EQ("3 x 128 KiB: a tree", 1, dynb_uses_tree(&def, 3, 131072));
+    CHECK_EQ("63 x 4 KiB: point-to-point", 0, dynb_uses_tree(&def, 63, 4096));
+    CHECK_EQ("2 destinations: point-to-point", 0, dynb_uses_tree(&def, 2, 1 << 30));
+    CHECK_EQ("threshold off: 3 x 1 byte is a tree", 1, dynb_uses_tree(&always, 3, 1));
+    CHECK_EQ("point-to-point mode: never", 0, dynb_uses_tree(&p2p, 63, 1 << 30));
     return CHECK_DONE();
 }
