@@ -282,8 +282,9 @@ static int progress(dynb_t *d)
         if (!o->posted && !waits && t >= o->release)
             post(d, o);
         int done = 0;
+        MPI_Status ignored[2]; /* (MPICH's mpi.h wants a real array here) */
         if (o->posted)
-            MPI_Testall(2, o->req, &done, MPI_STATUSES_IGNORE);
+            MPI_Testall(2, o->req, &done, ignored);
         if (done) {
             free(o->header);
             blob_release(o->blob);
@@ -370,7 +371,8 @@ int dynb_destroy(dynb_t *d)
             break;
     }
     for (int i = 0; i < d->nout; i++) {
-        MPI_Waitall(2, d->out[i].req, MPI_STATUSES_IGNORE);
+        MPI_Status ignored[2];
+        MPI_Waitall(2, d->out[i].req, ignored);
         free(d->out[i].header);
         blob_release(d->out[i].blob);
     }
