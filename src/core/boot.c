@@ -38,6 +38,8 @@ static double seconds_now(void)
 
 void *mpilens_caller(void)
 {
+    if (LENS_UNLIKELY(lens_nbindings > 0))
+        return lens_fortran_caller(lens_caller); /* a Fortran call: the application's line */
     return lens_caller;
 }
 
@@ -103,6 +105,7 @@ static int resolve_library(void)
     lens_lib_span = lib.span;
     lens_self_lo = self.lo;
     lens_self_span = self.span;
+    lens_find_bindings();
     return 1;
 }
 

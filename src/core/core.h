@@ -24,6 +24,11 @@ struct code_range {
     uintptr_t addr, lo, span;
 };
 LENS_HIDDEN struct code_range lens_code_around(const void *addr);
+/* Fortran call sites (fortran_sites.c): the bindings' code, found at boot; the stored site,
+ * or the application's return address above it when the site is inside a binding. */
+extern LENS_HIDDEN int lens_nbindings;
+LENS_HIDDEN void lens_find_bindings(void);
+LENS_HIDDEN void *lens_fortran_caller(void *site);
 
 extern LENS_HIDDEN struct lens_module *lens_modules; /* lens_modules[0] is level 1 */
 extern LENS_HIDDEN int lens_nmodules;

@@ -134,11 +134,17 @@ LENS_INTERNAL void lens_boot(void);
  * in the family it checked). Before boot every hop is the slot's empty top: boot first. */
 #define LENS_TOP_HOP(K) (&lens_slots[K].top)
 #define LENS_CALLER_HOP(K) (&lens_slots[K].hops[lens_level])
+/* A step runner entered at level 0 is a call that entered the stack by PMPI_X (Open MPI's
+ * Fortran bindings do that): its return address is the call site (fortran_sites.c). */
+#define LENS_SITE_LENS_TOP_HOP 0
+#define LENS_SITE_LENS_CALLER_HOP 1
 #define LENS_RUN(RET, T, K, FAM, HOP, ...)                                                         \
     if (LENS_UNLIKELY(lens_slots[K].top.fn == 0))                                                  \
         lens_boot();                                                                               \
     const struct lens_hop *hop_ = HOP(K);                                                          \
     struct lens_context saved_ = lens_ctx;                                                         \
+    if (LENS_SITE_##HOP && saved_.level == 0)                                                      \
+        lens_caller = __builtin_return_address(0);                                                 \
     lens_ctx = (struct lens_context){hop_->level, (FAM)};                                          \
     RET r_ = ((T)hop_->fn)(__VA_ARGS__);                                                           \
     lens_ctx = saved_;                                                                             \

@@ -2,7 +2,10 @@
 # its MPI calls from known lines (Sendrecv at line 12 in exchange(), 10 times; Allreduce at
 # line 18 in reduce(), 3 times; Barrier at line 31 in main(), once); `mpilens report
 # --callsites` names each site by function, file and line (inlined helpers by their own
-# name) with exact call counts, summed over 4 ranks and for one rank, and as CSV.
+# name) with exact call counts, summed over 4 ranks and for one rank, and as CSV. From
+# Fortran (mpif.h, use mpi, use mpi_f08: tests/apps/fcallsite_body.inc), rank 0 sends 10
+# messages from line 13 and 20 from line 16, rank 1 receives the 30 at line 20: the sites
+# are the application's lines, not the MPI library's Fortran bindings.
 source "$(dirname "$0")/../core/lib.sh"
 
 out=$("$MPILENS" run -m profile -o run -- $MPIRUN -np 4 "$APPS/callsite_app" 2>&1)
@@ -23,4 +26,13 @@ check_match "text: the statistics table" "$text" '^Call site statistics \(one ca
 check_eq "the table fits a terminal (80 columns)" 0 "$(awk 'length > 80' <<<"$text" | wc -l)"
 check_eq "the site shares add up to 100 %" 100 \
     "$("$MPILENS" report run --callsites --csv | tail -n +2 | awk -F, '{s += $8} END {printf "%.0f", s}')"
+if [ "$HAVE_FORTRAN" = 1 ]; then
+    for kind in mpifh mpi f08; do
+        "$MPILENS" run -m profile -o "f$kind" -- $MPIRUN -np 2 "$APPS/fcallsite_$kind" >/dev/null 2>&1
+        check_eq "Fortran ($kind): the three sites with 10, 20 and 30 calls" "fcallsite_body.inc,13,Send,10
+fcallsite_body.inc,16,Send,20
+fcallsite_body.inc,20,Recv,30" \
+            "$("$MPILENS" report "f$kind" --callsites --csv | tail -n +2 | cut -d, -f3-6 | sed 's|^[^,]*/||' | sort)"
+    done
+fi
 finish
