@@ -1,5 +1,5 @@
 /* prof_files.c: MPI_File_open and MPI_File_close, timed and charged to the file's
- * communicator, which the file handle remembers for the I/O operations.
+ * communicator (which the file handle remembers for the I/O operations) and their site.
  */
 #include <string.h>
 
@@ -9,10 +9,11 @@ int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI
 {
     if (!prof_on)
         return PMPI_File_open(comm, name, amode, info, fh);
+    void *site = prof_caller();
     uint64_t t0 = prof_now();
     int rc = PMPI_File_open(comm, name, amode, info, fh);
     struct lens_comm *rec = prof_comm(comm);
-    prof_add(rec, PROF_OP_File_open, 0, 0, prof_now() - t0);
+    prof_record_slow(PROF_OP_File_open, site, rec, 0, 0, prof_now() - t0);
     if (rc == MPI_SUCCESS)
         lens_handle_set(lens_handle_key(fh, sizeof *fh), rec);
     return rc;
@@ -22,11 +23,12 @@ int MPI_File_close(MPI_File *fh)
 {
     if (!prof_on)
         return PMPI_File_close(fh);
+    void *site = prof_caller();
     struct lens_comm *rec = prof_file(*fh);
     lens_handle_drop(lens_handle_key(fh, sizeof *fh));
     uint64_t t0 = prof_now();
     int rc = PMPI_File_close(fh);
-    prof_add(rec, PROF_OP_File_close, 0, 0, prof_now() - t0);
+    prof_record_slow(PROF_OP_File_close, site, rec, 0, 0, prof_now() - t0);
     return rc;
 }
 

@@ -37,7 +37,7 @@ int mpilens_module_init(const struct mpilens_module_args *args)
     return 0;
 }
 
-static void started(uint64_t t0, int op)
+static void started(uint64_t t0, int op, void *site)
 {
     prof_setup();
     lens_comm_register(MPI_COMM_WORLD, 'W', NULL);
@@ -45,7 +45,7 @@ static void started(uint64_t t0, int op)
     PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm);
     prof_start_ticks = t0;
     prof_on = 1;
-    prof_add(prof_comm(MPI_COMM_WORLD), op, 0, 0, prof_now() - t0);
+    prof_record_slow(op, site, prof_comm(MPI_COMM_WORLD), 0, 0, prof_now() - t0);
     int rank = 0, size = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -60,22 +60,24 @@ int MPI_Abort(MPI_Comm comm, int code)
 
 int MPI_Init(int *argc, char ***argv)
 {
+    void *site = prof_caller();
     prof_clock_start();
     uint64_t t0 = prof_now();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
-        started(t0, PROF_OP_Init);
+        started(t0, PROF_OP_Init, site);
     return rc;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    void *site = prof_caller();
     prof_clock_start();
     uint64_t t0 = prof_now();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
         prof_threaded = *provided == MPI_THREAD_MULTIPLE;
-        started(t0, PROF_OP_Init_thread);
+        started(t0, PROF_OP_Init_thread, site);
     }
     return rc;
 }
