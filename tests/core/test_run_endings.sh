@@ -4,8 +4,8 @@
 # batch system's time limit) reaches the whole job, no rank is left running, the status is
 # non-zero and the last line says the job ended abnormally and where the results are; and
 # a run never loses data (src/common/snapshot.h): after SIGTERM, a rank's exit, MPI_Abort,
-# segfault or SIGKILL, the profile, the monitor and the trace keep what the ranks recorded,
-# marked incomplete, and `mpilens recover` does the same for a run started without the CLI.
+# segfault or SIGKILL, the profile (its call sites too), the monitor and the trace keep what
+# the ranks recorded, marked incomplete, and `mpilens recover` does the same for a run started without the CLI.
 source "$(dirname "$0")/lib.sh"
 
 # The trace module is stacked where it is built (OTF2 found).
@@ -56,6 +56,11 @@ incomplete() {
         "$([ "$(sqlite3 "$1/mpilens.db" "SELECT COUNT(DISTINCT src) FROM monitor_matrix
             WHERE kind = 'p2p' AND dst = (src + 1) % 4 AND messages > 0" 2> /dev/null)" -ge "$2" ] \
             && echo 1 || echo 0)"
+    check_eq "$1: call sites kept: the ring's Sendrecv line in long_app.c, at least $2 ranks" 1 \
+        "$([ "$(sqlite3 "$1/mpilens.db" "SELECT COUNT(DISTINCT cp.rank) FROM callsite_profile cp
+            JOIN callsites c ON c.id = cp.callsite_id JOIN operations o ON o.id = cp.operation_id
+            WHERE o.operation = 'Sendrecv' AND c.file LIKE '%long_app.c' AND c.line > 0" \
+            2> /dev/null)" -ge "$2" ] && echo 1 || echo 0)"
     check_match "$1: matrix says the run is incomplete too" \
         "$("$MPILENS" matrix "$1" 2>&1 | head -1)" "incomplete run"
     check_eq "$1: the saved files were merged and removed" "" "$(ls "$1/partial" 2> /dev/null)"

@@ -28,6 +28,13 @@ check_match "text: the statistics table" "$text" '^Call site statistics \(one ca
 check_eq "the table fits a terminal (80 columns)" 0 "$(awk 'length > 80' <<<"$text" | wc -l)"
 check_eq "the site shares add up to 100 %" 100 \
     "$("$MPILENS" report run --callsites --csv | tail -n +2 | awk -F, '{s += $8} END {printf "%.0f", s}')"
+# The issue's program in C: two send lines (10 and 20 calls), one receive line (30).
+"$MPILENS" run -m profile -o pair -- $MPIRUN -np 2 "$APPS/callsite_pair" >/dev/null 2>&1
+check_eq "C: the three sites with 10, 20 and 30 calls" "callsite_pair.c,14,Send,10
+callsite_pair.c,16,Send,20
+callsite_pair.c,19,Recv,30" \
+    "$("$MPILENS" report pair --callsites --csv | tail -n +2 | cut -d, -f3-6 | sed 's|^[^,]*/||' | grep -v ',Init,' | sort)"
+
 if [ "$HAVE_FORTRAN" = 1 ]; then
     for kind in mpifh mpi f08; do
         "$MPILENS" run -m profile -o "f$kind" -- $MPIRUN -np 2 "$APPS/fcallsite_$kind" >/dev/null 2>&1

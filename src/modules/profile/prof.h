@@ -131,6 +131,14 @@ void prof_site_add(void *site, int op, uint64_t bytes, uint64_t ticks);
 struct prof_site_cell *prof_site_cell(void *site, int op);
 /* At MPI_Finalize, collective over COMM: rank 0 names the sites and writes them into DIR. */
 void prof_sites_finish(MPI_Comm comm, const char *dir);
+/* Snapshots (prof_snapshot.c): the table of loaded objects (at MPI_Init); the cells as
+ * records into an emitter, signal-safe (returns how many); a recovered section's check;
+ * writing recovered records (ranks' sections one after the other) into DIR's database. */
+struct lens_emitter;
+void prof_sites_prepare(void);
+uint64_t prof_sites_emit(struct lens_emitter *e, int rank);
+int prof_sites_check(const char *data, size_t len, uint64_t count);
+int prof_sites_write_recovered(const char *dir, const char *all, size_t len);
 /* The application's call site of the call being made (read at a wrapper's start). */
 static inline void *prof_caller(void)
 {

@@ -10,9 +10,14 @@
  * (function, file, line) from the object's debug information with libdw (elfutils) and
  * writes the tables callsites and callsite_profile into mpilens.db (docs/database.md).
  * Calls made when the table is full are counted in the metadata (`Call sites dropped`).
+ * A run that ends without MPI_Finalize keeps its sites too: the profile's snapshot carries
+ * the cells in the same form (objects resolved from a table of the loaded objects made at
+ * MPI_Init, as dladdr may not run in a signal handler), and the recovery writes them.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
+#include <unistd.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -23,6 +28,7 @@
 
 #include "prof.h"
 #include "rundb.h"
+#include "snapshot.h"
 
 #define SITES 4096 /* a power of two */
 #define PROBES 32
@@ -132,6 +138,94 @@ static char *pack(int rank, int *len)
     }
     *len = (int)used;
     return out;
+}
+
+/* ---- in a snapshot (maybe in a signal handler: no dladdr, no allocation) ---- */
+
+struct site_object {
+    uintptr_t lo, hi, base; /* executable segment; base as dladdr's dli_fbase */
+    char path[1024];
+};
+static struct site_object site_objects[256];
+static int nsite_objects;
+
+static int collect_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    uintptr_t first = UINTPTR_MAX;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD && info->dlpi_phdr[i].p_vaddr < first)
+            first = info->dlpi_phdr[i].p_vaddr;
+    for (int i = 0; i < info->dlpi_phnum && nsite_objects < 256; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        struct site_object *o = &site_objects[nsite_objects++];
+        o->lo = info->dlpi_addr + ph->p_vaddr;
+        o->hi = o->lo + ph->p_memsz;
+        o->base = info->dlpi_addr + (first & ~(uintptr_t)4095);
+        if (info->dlpi_name && info->dlpi_name[0]) {
+            snprintf(o->path, sizeof o->path, "%s", info->dlpi_name);
+        } else { /* the executable */
+            ssize_t n = readlink("/proc/self/exe", o->path, sizeof o->path - 1);
+            o->path[n > 0 ? n : 0] = '\0';
+        }
+    }
+    return 0;
+}
+
+void prof_sites_prepare(void)
+{
+    nsite_objects = 0;
+    dl_iterate_phdr(collect_object, NULL);
+}
+
+uint64_t prof_sites_emit(struct lens_emitter *e, int rank)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < SITES; i++) {
+        const struct prof_site_cell *c = &cells[i];
+        if (!c->key || !c->calls)
+            continue;
+        uintptr_t a = (uintptr_t)(c->key & 0x00ffffffffffffffull);
+        const struct site_object *o = NULL;
+        for (int k = 0; k < nsite_objects && !o; k++)
+            if (a >= site_objects[k].lo && a < site_objects[k].hi)
+                o = &site_objects[k];
+        const char *path = o ? o->path : "?";
+        size_t len = strlen(path);
+        struct wire_site w = {(uint64_t)(a - (o ? o->base : 0)),
+                              rank,
+                              (int32_t)(c->key >> 56),
+                              (int32_t)len,
+                              0,
+                              c->calls,
+                              c->ticks * prof_seconds_per_tick,
+                              c->max_ticks * prof_seconds_per_tick,
+                              c->min_ticks * prof_seconds_per_tick,
+                              c->volume};
+        lens_emit(e, &w, sizeof w);
+        lens_emit(e, path, len);
+        n++;
+    }
+    return n;
+}
+
+int prof_sites_check(const char *data, size_t len, uint64_t count)
+{
+    size_t at = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        struct wire_site w;
+        if (at + sizeof w > len)
+            return -1;
+        memcpy(&w, data + at, sizeof w);
+        if (w.path_len < 0 || w.path_len > 1024 || at + sizeof w + (size_t)w.path_len > len ||
+            w.op < 0 || w.op >= prof_op_count)
+            return -1;
+        at += sizeof w + (size_t)w.path_len;
+    }
+    return at == len ? 0 : -1;
 }
 
 /* Function, file and line of OFFSET in the object at PATH, from its debug information. */
@@ -293,6 +387,11 @@ static int write_sites(const char *dir, const char *all, size_t len, uint64_t lo
     int rc = rundb_exec(db, sql, err, sizeof err);
     sqlite3_close(db);
     return rc;
+}
+
+int prof_sites_write_recovered(const char *dir, const char *all, size_t len)
+{
+    return len ? write_sites(dir, all, len, 0) : 0;
 }
 
 void prof_sites_finish(MPI_Comm comm, const char *dir)

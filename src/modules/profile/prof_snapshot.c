@@ -6,7 +6,8 @@
  * the rank's profile in the very form the MPI merge sends between ranks (prof_merge.c:
  * counts, ranks, communicators, rows, members), written straight from the live records
  * with write(2) and a fixed buffer (snapshot.h's emitter) only: it may run in a signal
- * handler. The
+ * handler. After it, the call sites: {SITES_MAGIC, count} and count records in
+ * prof_sites.c's form (older snapshots end before it). The
  * recovery reads every rank's file, merges them as rank 0 merges at MPI_Finalize, writes
  * the tables, and marks the run incomplete (metadata `Incomplete`: which ranks ended how,
  * which left nothing).
@@ -20,6 +21,8 @@
 #include "prof.h"
 #include "prof_merge.h"
 #include "snapshot.h"
+
+#define SITES_MAGIC 0x3153455449534c50ull /* "PLSITES1" */
 
 static int32_t world_size;
 static char command[4096];
@@ -90,6 +93,11 @@ static int write_snapshot(int fd)
         if (lens_emit_flush(&out) != 0 || out.count != counts[what + 1])
             return -1;
     }
+    struct lens_emitter count = {.fd = -1}, out = {.fd = fd};
+    uint64_t sites[2] = {SITES_MAGIC, prof_sites_emit(&count, me.rank)};
+    if (lens_write_all(fd, sites, sizeof sites) != 0 ||
+        prof_sites_emit(&out, me.rank) != sites[1] || lens_emit_flush(&out) != 0)
+        return -1;
     return 0;
 }
 
@@ -109,12 +117,53 @@ void prof_snapshot_install(int rank, int size)
     for (int i = 0; i + 1 < command_len; i++)
         if (command[i] == '\0')
             command[i] = ' ';
+    prof_sites_prepare();
     lens_snapshot_install("profile", rank, write_snapshot);
 }
 
 /* ---- recovery (in `mpilens run` or `mpilens recover`, after the job) ---- */
 
-/* One rank's file: header, then the packed profile. */
+/* The call sites of the ranks' files, one after the other (prof_sites.c's records). */
+static char *recovered_sites;
+static size_t recovered_len;
+
+/* Bytes of the packed profile at BUF (its counts), or 0 if they do not fit in LEN. */
+static size_t packed_size(const char *buf, size_t len)
+{
+    uint64_t c[4];
+    if (len < sizeof c)
+        return 0;
+    memcpy(c, buf, sizeof c);
+    for (int i = 0; i < 4; i++)
+        if (c[i] > len)
+            return 0;
+    size_t need = sizeof c + c[0] * sizeof(struct wire_rank) +
+                  c[1] * sizeof(struct lens_wire_comm) + c[2] * sizeof(struct wire_row) +
+                  c[3] * sizeof(int32_t);
+    return need <= len ? need : 0;
+}
+
+/* The call-site section after the packed profile (none in older snapshots). */
+static int absorb_sites(const char *data, size_t len)
+{
+    uint64_t head[2];
+    if (len == 0)
+        return 0;
+    if (len < sizeof head)
+        return -1;
+    memcpy(head, data, sizeof head);
+    if (head[0] != SITES_MAGIC || prof_sites_check(data + sizeof head, len - sizeof head, head[1]))
+        return -1;
+    char *grown = realloc(recovered_sites, recovered_len + len - sizeof head + 1);
+    if (!grown)
+        return -1;
+    recovered_sites = grown;
+    memcpy(recovered_sites + recovered_len, data + sizeof head, len - sizeof head);
+    recovered_len += len - sizeof head;
+    return 0;
+}
+
+/* One rank's file: header, then the packed profile, then its call sites. */
 static int absorb_file(void *ctx, const char *data, size_t len, int32_t *world)
 {
     struct profile_set *set = ctx;
@@ -129,9 +178,11 @@ static int absorb_file(void *ctx, const char *data, size_t len, int32_t *world)
         command_len = head[1];
     }
     *world = head[0];
-    return prof_merge_packed_checked(set, data + sizeof head + head[1], len - sizeof head - head[1])
-               ? 0
-               : -1;
+    const char *packed = data + sizeof head + head[1];
+    size_t rest = len - sizeof head - head[1], size = packed_size(packed, rest);
+    if (!size || !prof_merge_packed_checked(set, packed, size))
+        return -1;
+    return absorb_sites(packed + size, rest - size);
 }
 
 __attribute__((visibility("default"))) int mpilens_module_recover(const char *dir, char *err,
@@ -147,8 +198,13 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
         wall = set.ranks[r].net_s > wall ? set.ranks[r].net_s : wall;
     prof_run_command = command;
     int rc = prof_db_write(&set, dir, wall, err, errlen);
+    if (rc == 0 && prof_sites_write_recovered(dir, recovered_sites, recovered_len) != 0)
+        snprintf(err, errlen, "%s/mpilens.db: the call sites could not be written", dir), rc = -1;
     if (rc == 0)
         rc = lens_snapshot_mark_incomplete(dir, &endings, err, errlen);
+    free(recovered_sites);
+    recovered_sites = NULL;
+    recovered_len = 0;
     lens_snapshot_endings_free(&endings);
     prof_set_free(&set);
     return rc;
