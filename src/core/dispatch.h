@@ -64,6 +64,13 @@ extern LENS_INTERNAL uintptr_t lens_self_lo, lens_self_span; /* libmpilens's own
 
 /* Resolves the library, loads the configured modules and fills lens_slots (idempotent). */
 LENS_INTERNAL void lens_boot(void);
+/* A call before boot (another library's constructor calling MPI before ours ran): until
+ * boot, every slot's top hop is a generated trampoline taken as if it were the library
+ * (direct), and hops points to it, so MPI_X and PMPI_X both reach it without a test of
+ * their own. It boots and calls MPI_X again; boot replaces the hop, or the process has no
+ * MPI library and lens_preboot stops it with one line. */
+LENS_INTERNAL void lens_preboot(int k);
+#define LENS_PREBOOT(K) lens_preboot(K)
 
 #define LENS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define LENS_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -108,8 +115,8 @@ LENS_INTERNAL void lens_boot(void);
  * inside libmpilens) comes first and jumps on with the next hop's level set (the library's
  * hop has level 0: callbacks from the library into the application run at its level). A
  * call from inside the MPI library goes straight back to the library, as does a module's
- * own traffic. Before boot, hops points to the slot's own top hop, whose fn is NULL, and
- * RUN boots first. */
+ * own traffic. Before boot, hops points to the slot's own top hop: the pre-boot trampoline,
+ * a direct hop. */
 #define LENS_STEP(K, FAM, T, RUN, ...)                                                             \
     const struct lens_slot *s_ = &lens_slots[K];                                                   \
     const struct lens_hop *h_;                                                                     \
@@ -131,7 +138,7 @@ LENS_INTERNAL void lens_boot(void);
  * afterwards. A runner finds its hop itself (the slot's top for MPI_X, the caller's level's
  * hop for PMPI_X) instead of taking it as an argument, so the function's arguments stay in
  * their registers. The top runner also says which family the level now wraps (a step stays
- * in the family it checked). Before boot every hop is the slot's empty top: boot first. */
+ * in the family it checked). No runner is reached before boot (see lens_preboot). */
 #define LENS_TOP_HOP(K) (&lens_slots[K].top)
 #define LENS_CALLER_HOP(K) (&lens_slots[K].hops[lens_level])
 /* A step runner entered at level 0 is a call that entered the stack by PMPI_X (Open MPI's
@@ -139,8 +146,6 @@ LENS_INTERNAL void lens_boot(void);
 #define LENS_SITE_LENS_TOP_HOP 0
 #define LENS_SITE_LENS_CALLER_HOP 1
 #define LENS_RUN(RET, T, K, FAM, HOP, ...)                                                         \
-    if (LENS_UNLIKELY(lens_slots[K].top.fn == 0))                                                  \
-        lens_boot();                                                                               \
     const struct lens_hop *hop_ = HOP(K);                                                          \
     struct lens_context saved_ = lens_ctx;                                                         \
     if (LENS_SITE_##HOP && saved_.level == 0)                                                      \

@@ -2,7 +2,8 @@
 # stack order, PMPI_ reaching the next module, a module's own MPI_ call (tlog_b's
 # MPI_Comm_size inside its MPI_Send) reaching the library unseen by the others, calls that
 # only one module wraps visiting only that module, module arguments, services, Pcontrol,
-# and the shortcut (no module) for unwrapped functions.
+# the shortcut (no module) for unwrapped functions, and MPI called by another library's
+# constructor before the core's own (the call boots the core and reaches the library).
 source "$(dirname "$0")/lib.sh"
 
 expected_log="tlog_a init level=1 tag=hello
@@ -53,4 +54,12 @@ chain: MPI_Pcontrol=2" "$(grep '^chain:' <<<"$out")"
 out=$(mpi 2 "$APPS/chain_probe" 2>&1)
 check_has "core without modules: everything is a shortcut" "$out" "chain: MPI_Send=0"
 check_has "core without modules: no module" "$out" "chain: modules=0"
+rm -f logs/*
+out=$(TLOG_DIR=$WORK/logs MPILENS_MODULES=tlog_a mpi 2 "$APPS/early_call" 2>&1)
+check_eq "a constructor's MPI calls before boot reach the library (both ranks)" \
+    "early: rc=0 initialized=0 version_ok=1
+early: rc=0 initialized=0 version_ok=1" "$(grep '^early:' <<<"$out")"
+check_has "then the run goes on" "$out" "early_call ok"
+check_eq "and the stack is whole: the module sees the application's calls" "tlog_a enter MPI_Init
+tlog_a enter MPI_Barrier" "$(grep -E 'enter MPI_(Init|Barrier)' logs/rank-0.log)"
 finish

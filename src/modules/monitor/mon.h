@@ -95,7 +95,7 @@ static inline int mon_bytes_cached(int64_t count, MPI_Datatype type, uint64_t *b
     *bytes = 0;
     if (count <= 0)
         return 1;
-    if (type == mon_last_type.type) { /* the type of the call before (a loop) */
+    if (__builtin_expect(type == mon_last_type.type, 1)) { /* the type of the call before */
         *bytes = (uint64_t)count * mon_last_type.size;
         return 1;
     }
