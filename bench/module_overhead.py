@@ -12,7 +12,9 @@ database write) for 8 ranks x 100 communicators x 5 operations.
 With --callgrind it counts instructions instead (valgrind, one rank sending to itself with
 Isend/Recv/Wait, steady from run to run): per operation, the instructions the module adds
 over the library's own PMPI_ path, and what Open MPI's monitoring adds to the library path,
-each from the difference of runs with N and 2N operations.
+each from the difference of runs with N and 2N operations. A module may carry arguments:
+trace:convert=after is the trace without its conversion to OTF2 at MPI_Finalize (mpilens run
+converts after the job), so what the application itself pays.
 
 With --check MODULE:MSG:ALLREDUCE,... (and --callgrind) it measures only those modules' 0-byte
 message and Allreduce, prints them beside the limits, and exits 1 if one is past its limit
@@ -93,14 +95,15 @@ def check_limits(build, spec):
     past its limit."""
     lib = {op: per_op(build, '', 'lib', op) for op in (0, 2)}
     bad = 0
-    print('%-10s %-10s %9s %7s' % ('module', 'operation', 'added', 'limit'))
+    print('%-20s %-10s %9s %7s' % ('module', 'operation', 'added', 'limit'))
     for item in spec.split(','):
-        module, msg, allreduce = item.split(':')
+        module, msg, allreduce = item.rsplit(':', 2)  # MODULE may have arguments: trace:convert=after
         for op, name, limit in ((0, 'message', float(msg)), (2, 'Allreduce', float(allreduce))):
             added = per_op(build, module, 'stack', op) - lib[op]
             over = added > limit
             bad |= over
-            print('%-10s %-10s %9.1f %7.0f%s' % (module, name, added, limit, '  PAST THE LIMIT' if over else ''))
+            print('%-20s %-10s %9.1f %7.0f%s' % (module, name, added, limit,
+                                                  '  PAST THE LIMIT' if over else ''))
     print('(callgrind, 1 rank, instructions added over the library per operation; '
           'a message is Isend + Recv + Wait to itself)')
     return 1 if bad else 0

@@ -2,7 +2,9 @@
  * reach MPI_Finalize: the ranks' saved records (DIR/partial/MODULE.RANK, see
  * src/common/snapshot.h) merged into DIR/mpilens.db by each module's own
  * mpilens_module_recover (the module's .so is loaded here; it runs no MPI), and the run
- * marked incomplete. The partial files go once their module has merged them.
+ * marked incomplete. The partial files go once their module has merged them. A module
+ * that left its merge to the CLI on purpose (the trace with convert=after) returns 1: the
+ * run is complete.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -23,6 +25,8 @@ static const char usage[] =
     "Merges what the ranks of a run that did not reach MPI_Finalize saved (DIR/partial/)\n"
     "into DIR/mpilens.db and marks it incomplete; `mpilens run` does this by itself after\n"
     "such a job. Use it for runs started without the CLI (LD_PRELOAD, batch scripts).\n"
+    "It also converts the trace of a complete run traced with trace:convert=after (not\n"
+    "marked incomplete).\n"
     "\n"
     "  -h, --help   this text\n";
 
@@ -68,18 +72,20 @@ static int recover_module(const char *dir, const char *partial, const char *name
         return -1;
     }
     err[0] = '\0';
-    if (recover(dir, err, sizeof err) != 0) {
+    int rc = recover(dir, err, sizeof err);
+    if (rc < 0 || rc > 1) {
         fprintf(stderr, "mpilens: recover: module '%s': %s\n", name, err);
         return -1;
     }
     char prefix[300];
     snprintf(prefix, sizeof prefix, "%s.", name);
     remove_files(partial, prefix);
-    return 1;
+    return rc == 1 ? 2 : 1; /* 1: the run was complete, the module had left its merge to us */
 }
 
-int cli_recover_run(const char *dir)
+int cli_recover_run(const char *dir, int *completed)
 {
+    *completed = 0;
     char partial[4200];
     snprintf(partial, sizeof partial, "%s/partial", dir);
     struct dirent **entries;
@@ -97,7 +103,8 @@ int cli_recover_run(const char *dir)
             if (strcmp(name, last) != 0) {
                 snprintf(last, sizeof last, "%s", name);
                 int r = recover_module(dir, partial, name);
-                recovered += r > 0;
+                recovered += r == 1;
+                *completed += r == 2;
                 failed += r < 0;
             }
         }
@@ -130,9 +137,15 @@ int cli_recover(int argc, char **argv)
                 argv[1]);
         return 2;
     }
-    int r = cli_recover_run(argv[1]);
+    int completed = 0, r = cli_recover_run(argv[1], &completed);
     if (r < 0)
         return 2;
-    printf("mpilens: %d module(s) recovered; incomplete results in %s/mpilens.db\n", r, argv[1]);
+    if (r > 0)
+        printf("mpilens: %d module(s) recovered; incomplete results in %s/mpilens.db\n", r,
+               argv[1]);
+    if (completed > 0)
+        printf("mpilens: %d module(s) finished what they left for after the job (the trace's "
+               "conversion); results in %s\n",
+               completed, argv[1]);
     return 0;
 }

@@ -206,7 +206,8 @@ void lens_snapshot_install(const char *module, int rank, lens_snapshot_writer w)
         pthread_detach(ticker);
 }
 
-void lens_snapshot_done(void)
+/* No more snapshots; the rank's file removed, or kept (KEEP) for the CLI. */
+static void finish(int keep)
 {
     if (atomic_exchange(&finished, 1))
         return;
@@ -216,9 +217,11 @@ void lens_snapshot_done(void)
     }
     for (size_t i = 0; i < NCAUGHT; i++)
         sigaction(caught[i], &before[i], NULL);
-    unlink(final_path);
     unlink(tmp_signal);
     unlink(tmp_thread);
+    if (keep)
+        return;
+    unlink(final_path);
     char partial[4200];
     snprintf(partial, sizeof partial, "%s", final_path);
     char *slash = strrchr(partial, '/');
@@ -226,6 +229,28 @@ void lens_snapshot_done(void)
         *slash = '\0';
         rmdir(partial); /* the last rank to finish removes it */
     }
+}
+
+void lens_snapshot_done(void)
+{
+    finish(0);
+}
+
+void lens_snapshot_keep(const char *how)
+{
+    /* Another module's lens_snapshot_done, in this rank or another, removes the directory
+     * when it finds it empty: made again, and saved again if it went in between. */
+    char partial[4200];
+    snprintf(partial, sizeof partial, "%s", final_path);
+    char *slash = strrchr(partial, '/');
+    if (slash)
+        *slash = '\0';
+    int tries = 0;
+    do {
+        mkdir(partial, 0777);
+        save_to(tmp_signal, how);
+    } while (access(final_path, F_OK) != 0 && ++tries < 10);
+    finish(1);
 }
 
 char *lens_snapshot_read(const char *path, size_t *len, char *how, size_t howlen)
@@ -333,6 +358,14 @@ static void describe(struct lens_snapshot_ending *e, int n, int size, char *out,
     }
     free(done);
     free(seen);
+}
+
+int lens_snapshot_all_finalized(const struct lens_snapshot_endings *e)
+{
+    int finalized = 0;
+    for (int i = 0; i < e->count; i++)
+        finalized += strcmp(e->at[i].how, LENS_SNAPSHOT_FINALIZED) == 0;
+    return e->count > 0 && finalized == e->count && e->count == e->world_size;
 }
 
 int lens_snapshot_mark_incomplete(const char *dir, const struct lens_snapshot_endings *e, char *err,

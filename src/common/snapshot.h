@@ -14,8 +14,10 @@
  *  - every MPILENS_SNAPSHOT seconds (mpilens run --snapshot), from a thread, so that even
  *    SIGKILL leaves the last period's data.
  * At a normal MPI_Finalize the module calls lens_snapshot_done, which removes the file: the
- * merged database is the result. After an abnormal end, `mpilens run` (or `mpilens
- * recover DIR`) calls each module's mpilens_module_recover, which merges the files.
+ * merged database is the result (or lens_snapshot_keep, which saves a last time and keeps
+ * it, for a module that leaves its merge to the CLI). After the job, if files are left,
+ * `mpilens run` (or `mpilens recover DIR`) calls each module's mpilens_module_recover,
+ * which merges the files.
  */
 #ifndef LENS_SNAPSHOT_H
 #define LENS_SNAPSHOT_H
@@ -35,6 +37,11 @@ LENS_SNAPSHOT_HIDDEN void lens_snapshot_install(const char *module, int rank,
 LENS_SNAPSHOT_HIDDEN void lens_snapshot_save(const char *how);
 /* At a normal MPI_Finalize: no more snapshots, and this rank's file removed. */
 LENS_SNAPSHOT_HIDDEN void lens_snapshot_done(void);
+/* At a normal MPI_Finalize that leaves work for the CLI (the trace's deferred conversion):
+ * saved one last time with HOW (LENS_SNAPSHOT_FINALIZED), no more snapshots, and the file
+ * kept for mpilens_module_recover. */
+#define LENS_SNAPSHOT_FINALIZED "MPI_Finalize"
+LENS_SNAPSHOT_HIDDEN void lens_snapshot_keep(const char *how);
 
 /* Writing helpers for writers: all of BUF, or -1. */
 LENS_SNAPSHOT_HIDDEN int lens_write_all(int fd, const void *buf, size_t len);
@@ -80,6 +87,9 @@ LENS_SNAPSHOT_HIDDEN int lens_snapshot_gather(const char *dir, const char *modul
 LENS_SNAPSHOT_HIDDEN int lens_snapshot_mark_incomplete(const char *dir,
                                                        const struct lens_snapshot_endings *e,
                                                        char *err, size_t errlen);
+/* 1 if every rank of the job saved its file at MPI_Finalize (lens_snapshot_keep): the run
+ * is complete, its module only left its merge to the CLI. */
+LENS_SNAPSHOT_HIDDEN int lens_snapshot_all_finalized(const struct lens_snapshot_endings *e);
 LENS_SNAPSHOT_HIDDEN void lens_snapshot_endings_free(struct lens_snapshot_endings *e);
 
 #endif

@@ -29,7 +29,7 @@ expect_refused "unknown module argument (checked before launch)" \
     "mpilens: MPILENS_MODULES: module 'profile': unknown argument 'bucket'; it takes buckets (mpilens modules profile)" \
     "$MPILENS" run -m profile:bucket=10 -- $MPIRUN -np 2 "$APPS/ring"
 expect_refused "unknown module argument without the CLI" \
-    "mpilens: MPILENS_MODULES: module 'trace': unknown argument 'buffr'; it takes buffer (mpilens modules trace)" \
+    "mpilens: MPILENS_MODULES: module 'trace': unknown argument 'buffr'; it takes buffer, convert (mpilens modules trace)" \
     preloaded MPILENS_MODULES=trace:buffr=1M
 expect_refused "out-of-range module value (checked before launch)" \
     "mpilens: trace: buffer=1: give the event buffer's size from 4096 bytes to 16G" \

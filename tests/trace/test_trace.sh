@@ -1,6 +1,7 @@
 # test_trace.sh: the trace module writes an OTF2 archive that OTF2's own reader
 # (otf2-print) opens (intercommunicator messages included): exact counts of regions, messages and collectives per communicator
-# (named as in the profile), definitions, clock offsets, and bytes per event.
+# (named as in the profile), definitions, clock offsets, and bytes per event; the same
+# events when the conversion is left for after the job (trace:convert=after).
 source "$(dirname "$0")/../core/lib.sh"
 command -v otf2-print > /dev/null || { echo "SKIP: otf2-print (otf2-tools) not installed"; exit 77; }
 [ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
@@ -36,6 +37,35 @@ n=$(otf2-print comms/trace/traces.otf2 2>/dev/null | grep -c -E '^[A-Z_]+ +[0-9]
 bytes=$(cat comms/trace/traces/*.evt | wc -c)
 echo "trace size: $bytes bytes of event files for $n events: $((bytes / n)) bytes per event"
 check_eq "events are written compactly (< 32 bytes each)" "1" "$((bytes / n < 32))"
+
+# trace:convert=after: the ranks only save at MPI_Finalize; mpilens run converts after the
+# job, into the same events (timestamps aside), and the run is complete.
+events_of() { otf2-print "$1/trace/traces.otf2" 2> /dev/null | awk '$1 ~ /^[A-Z_]+$/ && $2 ~ /^[0-9]+$/ {$3 = ""; print}' | sort; }
+out=$("$MPILENS" run -m trace:convert=after -o after -- $MPIRUN -np 4 "$APPS/ring" 3 2>&1); status=$?
+check_eq "convert=after: status 0 and the usual last line" "0 mpilens: results in $WORK/after (status 0)" \
+    "$status $(tail -1 <<<"$out")"
+check_eq "convert=after: the same events as converting at MPI_Finalize" "$(events_of ring)" "$(events_of after)"
+check_eq "convert=after: $(events_of ring | wc -l) events, two clock offsets per location, no logs or saved files left" \
+    "8 no no" "$(otf2-print -C after/trace/traces.otf2 2>/dev/null | grep -c '^CLOCK_OFFSET') \
+$([ -e after/trace/log ] && echo yes || echo no) $([ -e after/partial ] && echo yes || echo no)"
+check_eq "convert=after: not marked incomplete" "" \
+    "$(sqlite3 after/mpilens.db "SELECT value FROM metadata WHERE key = 'Incomplete'" 2> /dev/null)"
+out=$("$MPILENS" analyze after --launcher "$MPIRUN" 2>&1); status=$?
+check_eq "convert=after: the trace is analyzed (a complete run)" "0" "$status"
+# Without the CLI: the logs wait in DIR/trace/log and mpilens recover DIR converts them.
+MPILENS_OUTPUT=$WORK/plain MPILENS_MODULES=profile,trace:convert=after \
+    mpi 4 "$APPS/ring" 3 > /dev/null 2>&1
+check_eq "convert=after without the CLI: one saved file per rank, no archive yet" "4 no" \
+    "$(ls plain/partial | grep -c '^trace\.') $([ -e plain/trace/traces.otf2 ] && echo yes || echo no)"
+out=$("$MPILENS" recover plain 2>&1); status=$?
+check_eq "mpilens recover converts it: status 0, one line" \
+    "0 mpilens: 1 module(s) finished what they left for after the job (the trace's conversion); results in plain" \
+    "$status $out"
+check_eq "... into the same events" "$(events_of ring)" "$(events_of plain)"
+out=$("$MPILENS" run -m trace:convert=later -o bad -- $MPIRUN -np 2 "$APPS/ring" 1 2>&1); status=$?
+check_eq "convert=later is refused before the job, in one line" \
+    "2 mpilens: trace: convert=later: give finalize (each rank at MPI_Finalize) or after (mpilens run, after the job): trace:convert=after" \
+    "$status $out"
 
 before=$(cat ring/trace/traces.otf2 ring/trace/traces/*.evt | md5sum)
 out=$("$MPILENS" run -m trace -o ring -- $MPIRUN -np 2 "$APPS/ring" 1 2>&1); status=$?

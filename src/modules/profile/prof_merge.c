@@ -101,21 +101,27 @@ static void merge_packed(struct profile_set *s, const char *buf)
     free(remap);
 }
 
-int prof_merge_packed_checked(struct profile_set *s, const char *buf, size_t len)
+size_t prof_packed_size(const char *buf, size_t len)
 {
     uint64_t counts[4];
     if (len < sizeof counts)
         return 0;
     memcpy(counts, buf, sizeof counts);
-    const uint64_t limit = len; /* no count can exceed the bytes it needs */
     for (int i = 0; i < 4; i++)
-        if (counts[i] > limit)
+        if (counts[i] > len) /* no count can exceed the bytes it needs */
             return 0;
     size_t need = sizeof counts + counts[0] * sizeof(struct wire_rank) +
                   counts[1] * sizeof(struct lens_wire_comm) + counts[2] * sizeof(struct wire_row) +
                   counts[3] * sizeof(int32_t);
-    if (need != len)
+    return need <= len ? need : 0;
+}
+
+int prof_merge_packed_checked(struct profile_set *s, const char *buf, size_t len)
+{
+    uint64_t counts[4];
+    if (prof_packed_size(buf, len) != len || len == 0)
         return 0;
+    memcpy(counts, buf, sizeof counts);
     const struct lens_wire_comm *comms =
         (const void *)(buf + sizeof counts + counts[0] * sizeof(struct wire_rank));
     const struct wire_row *rows = (const void *)(comms + counts[1]);

@@ -42,6 +42,8 @@ void prof_set_free(struct profile_set *set);
 /* Merges one packed set of LEN bytes (a rank's snapshot) after checking its counts and
  * indices against LEN; 1, or 0 when it is damaged. */
 int prof_merge_packed_checked(struct profile_set *set, const char *buf, size_t len);
+/* Bytes of the packed set at BUF (from its counts), or 0 if they do not fit in LEN. */
+size_t prof_packed_size(const char *buf, size_t len);
 /* The command line the metadata records (a snapshot's, at recovery); NULL: this process's. */
 extern const char *prof_run_command;
 /* Writes the merged set into DIR/mpilens.db; 0 or -1 with err. */

@@ -127,22 +127,6 @@ void prof_snapshot_install(int rank, int size)
 static char *recovered_sites;
 static size_t recovered_len;
 
-/* Bytes of the packed profile at BUF (its counts), or 0 if they do not fit in LEN. */
-static size_t packed_size(const char *buf, size_t len)
-{
-    uint64_t c[4];
-    if (len < sizeof c)
-        return 0;
-    memcpy(c, buf, sizeof c);
-    for (int i = 0; i < 4; i++)
-        if (c[i] > len)
-            return 0;
-    size_t need = sizeof c + c[0] * sizeof(struct wire_rank) +
-                  c[1] * sizeof(struct lens_wire_comm) + c[2] * sizeof(struct wire_row) +
-                  c[3] * sizeof(int32_t);
-    return need <= len ? need : 0;
-}
-
 /* The call-site section after the packed profile (none in older snapshots). */
 static int absorb_sites(const char *data, size_t len)
 {
@@ -179,7 +163,7 @@ static int absorb_file(void *ctx, const char *data, size_t len, int32_t *world)
     }
     *world = head[0];
     const char *packed = data + sizeof head + head[1];
-    size_t rest = len - sizeof head - head[1], size = packed_size(packed, rest);
+    size_t rest = len - sizeof head - head[1], size = prof_packed_size(packed, rest);
     if (!size || !prof_merge_packed_checked(set, packed, size))
         return -1;
     return absorb_sites(packed + size, rest - size);

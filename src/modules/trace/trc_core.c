@@ -10,6 +10,10 @@
  * converts its own log into its OTF2 event file (trc_convert.c) and writes its mapping
  * tables, and rank 0 writes the global definitions. A snapshot (src/common/snapshot.h)
  * writes the log's buffer out and saves the local definitions, for `mpilens recover`.
+ * With trace:convert=after (MPILENS_TRACE_CONVERT=after) MPI_Finalize only closes the log
+ * and saves the definitions one last time (a snapshot marked MPI_Finalize, with the end's
+ * clock offset): the application pays for recording only, and `mpilens run` (or `mpilens
+ * recover DIR`) converts after the job, as it recovers a run (trc_recover.c).
  */
 #define _GNU_SOURCE
 #define OTF2_MPI_USE_PMPI
@@ -235,12 +239,13 @@ void trc_comms_emit(struct lens_emitter *e, uint32_t ncomms, int my_rank)
     }
 }
 
-/* The snapshot: the event buffers written out, the local definitions saved. */
+/* The snapshot: the event buffers written out, the local definitions saved (with the end's
+ * time and clock offset once MPI_Finalize measured them). */
 static int write_snapshot(int fd)
 {
     for (uint32_t t = 0; t < trc_thread_count(); t++)
         trc_log_save(&trc_thread_at(t)->log);
-    return trc_defs_write(fd, 0, 0);
+    return trc_defs_write(fd, time_end, offset_end);
 }
 
 /* ---- start ---- */
@@ -364,6 +369,12 @@ void trc_finish(void)
     offset_end = clock_offset();
     for (uint32_t t = 0; t < trc_thread_count(); t++)
         trc_log_close(&trc_thread_at(t)->log);
+    const char *convert = getenv("MPILENS_TRACE_CONVERT");
+    if (convert && strcmp(convert, "after") == 0) { /* the CLI converts (trc_recover.c) */
+        lens_snapshot_keep(LENS_SNAPSHOT_FINALIZED);
+        PMPI_Comm_free(&trc_world);
+        return;
+    }
 
     struct trc_merged merged;
     memset(&merged, 0, sizeof merged);

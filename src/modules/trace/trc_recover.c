@@ -1,5 +1,7 @@
 /* trc_recover.c: the trace of a run that did not reach MPI_Finalize, made after the job
- * by `mpilens run` or `mpilens recover DIR` (no MPI here).
+ * by `mpilens run` or `mpilens recover DIR` (no MPI here); also the trace of a complete run
+ * traced with convert=after (every rank's file says MPI_Finalize: not marked incomplete,
+ * and the function returns 1).
  *
  * Each rank left its event log (DIR/trace/log/RANK.events, written out whenever its buffer
  * filled and at each snapshot) and its local definitions (DIR/partial/trace.RANK, the
@@ -105,6 +107,10 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     char logs[4300];
     snprintf(logs, sizeof logs, "%s/log", trace_dir);
     trc_remove_files(logs, 1);
+    if (lens_snapshot_all_finalized(&endings)) { /* complete: a deferred conversion */
+        rc = 1;
+        goto done;
+    }
     char db[4300];
     snprintf(db, sizeof db, "%s/%s", dir, RUNDB_FILE);
     struct rundb run; /* a run traced alone has no database yet: the mark needs one */

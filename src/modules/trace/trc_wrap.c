@@ -872,7 +872,10 @@ const char mpilens_module_description[] =
 /* trace:buffer=SIZE (bytes, or with K, M or G): the event buffer of each rank. */
 const char mpilens_module_arguments[] =
     "buffer=SIZE  the event buffers of each thread, in bytes or with K, M or G, from 4096 to "
-    "16G (default 4M)\n";
+    "16G (default 4M)\n"
+    "convert=WHEN  when the event logs become the OTF2 archive: finalize (default: each rank "
+    "converts its own at MPI_Finalize) or after (mpilens run converts after the job, or "
+    "mpilens recover DIR: the application pays for recording only)\n";
 
 /* buffer=SIZE in bytes (K, M, G allowed), or 0 if it is not one from 4096 to 16G. */
 static unsigned long long buffer_bytes(const char *buffer)
@@ -897,17 +900,28 @@ int mpilens_module_check(const char *key, const char *value, char *why, size_t l
                  value);
         return -1;
     }
+    if (strcmp(key, "convert") == 0 && strcmp(value, "finalize") != 0 &&
+        strcmp(value, "after") != 0) {
+        snprintf(why, len,
+                 "trace: convert=%s: give finalize (each rank at MPI_Finalize) or after (mpilens "
+                 "run, after the job): trace:convert=after",
+                 value);
+        return -1;
+    }
     return 0;
 }
 
 int mpilens_module_init(const struct mpilens_module_args *args)
 {
     const char *buffer = mpilens_module_arg(args, "buffer", NULL);
-    if (!buffer)
-        return 0;
-    char value[32];
-    snprintf(value, sizeof value, "%llu", buffer_bytes(buffer));
-    setenv("MPILENS_TRACE_BUFFER", value, 1);
+    if (buffer) {
+        char value[32];
+        snprintf(value, sizeof value, "%llu", buffer_bytes(buffer));
+        setenv("MPILENS_TRACE_BUFFER", value, 1);
+    }
+    const char *convert = mpilens_module_arg(args, "convert", NULL);
+    if (convert)
+        setenv("MPILENS_TRACE_CONVERT", convert, 1);
     return 0;
 }
 
