@@ -28,17 +28,22 @@ Usage: bench/module_overhead.py [BUILD_DIR] [--rounds N] [--np N] [--modules pro
 import argparse
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
+import sys
+import tempfile
 
 OPS = ('pingpong0', 'pingpong1k', 'allreduce', 'alltoall')
 MPIRUN = 'mpirun --allow-run-as-root --oversubscribe'
 
 
-def tool_env(build, modules):
-    """The environment of a run under MODULES (comma-separated; none: no mpilens at all)."""
+def tool_env(build, modules, output):
+    """The environment of a run under MODULES (comma-separated; none: no mpilens at all),
+    writing into OUTPUT: a new directory each run, so that every run's MPI_Finalize does the
+    same work (a database already there, or another harness's, would change its count)."""
     # no periodic snapshot: its thread wakes up by the clock, which moves instruction counts
-    env = dict(os.environ, MPILENS_OUTPUT='/tmp/mpilens-bench-out', MPILENS_SNAPSHOT='0')
+    env = dict(os.environ, MPILENS_OUTPUT=output, MPILENS_SNAPSHOT='0')
     env.pop('MPILENS_MODULES', None)
     if modules:
         env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
@@ -47,22 +52,30 @@ def tool_env(build, modules):
 
 
 def run(build, np, modules, extra_mpirun='', args=()):
-    env = tool_env(build, modules)
+    output = tempfile.mkdtemp(prefix='mpilens-bench-')
+    env = tool_env(build, modules, os.path.join(output, 'run'))
     cmd = shlex.split(MPIRUN + ' ' + extra_mpirun) + ['-np', str(np),
                                                       os.path.join(build, 'bench', 'module_overhead')] + list(args)
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stdout
+    shutil.rmtree(output, ignore_errors=True)
     line = [l for l in out.splitlines() if '=' in l and not l.startswith('mpilens')][0]
     return {k: float(v) for k, v in (kv.split('=') for kv in line.split())}
 
 
 def instructions(build, modules, path, op, n, ompi_monitoring=False):
-    env = tool_env(build, modules)
+    output = tempfile.mkdtemp(prefix='mpilens-bench-')
+    env = tool_env(build, modules, os.path.join(output, 'run'))
     if ompi_monitoring:
         env['OMPI_MCA_pml_monitoring_enable'] = '1'
     cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
            os.path.join(build, 'bench', 'module_overhead'), '--only', path, str(op), str(n)]
     err = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stderr
-    return int([l for l in err.splitlines() if 'Collected' in l][0].split(':')[-1])
+    shutil.rmtree(output, ignore_errors=True)
+    collected = [l for l in err.splitlines() if 'Collected' in l]
+    if not collected:
+        sys.exit('module_overhead.py: callgrind run failed (%s, modules %r, %d operations):\n%s' %
+                 (path, modules, n, err[-2000:]))
+    return int(collected[0].split(':')[-1])
 
 
 def per_op(build, modules, path, op, ompi_monitoring=False, n=20000):
