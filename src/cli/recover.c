@@ -85,7 +85,9 @@ static int recover_module(const char *dir, const char *partial, const char *name
 
 int cli_recover_run(const char *dir, int *completed)
 {
-    *completed = 0;
+    int finished = 0; /* modules that completed a run's deferred work */
+    if (completed)
+        *completed = 0;
     char partial[4200];
     snprintf(partial, sizeof partial, "%s/partial", dir);
     struct dirent **entries;
@@ -104,13 +106,15 @@ int cli_recover_run(const char *dir, int *completed)
                 snprintf(last, sizeof last, "%s", name);
                 int r = recover_module(dir, partial, name);
                 recovered += r == 1;
-                *completed += r == 2;
+                finished += r == 2;
                 failed += r < 0;
             }
         }
         free(entries[i]);
     }
     free(entries);
+    if (completed)
+        *completed = finished;
     if (!failed) { /* temporary files of snapshots cut short go too */
         remove_files(partial, ".");
         rmdir(partial);

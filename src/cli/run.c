@@ -417,8 +417,7 @@ int cli_run(int argc, char **argv)
     }
     char partial[PATH_MAX + 16];
     snprintf(partial, sizeof partial, "%s/partial", output);
-    int completed = 0; /* modules that left their merge for after the job (trace:convert=after) */
-    int recovered = access(partial, F_OK) == 0 ? cli_recover_run(output, &completed) : 0;
+    int recovered = access(partial, F_OK) == 0 ? cli_recover_run(output, NULL) : 0;
     if (recovered > 0 && code == 0)
         code = 1; /* some rank did not reach MPI_Finalize although the launcher said 0 */
     if (directory_is_empty(output)) {

@@ -206,6 +206,16 @@ void lens_snapshot_install(const char *module, int rank, lens_snapshot_writer w)
         pthread_detach(ticker);
 }
 
+/* The directory of this rank's file (DIR/partial) into OUT; 0 if the file has none. */
+static int partial_dir(char *out, size_t len)
+{
+    snprintf(out, len, "%s", final_path);
+    char *slash = strrchr(out, '/');
+    if (slash)
+        *slash = '\0';
+    return slash != NULL;
+}
+
 /* No more snapshots; the rank's file removed, or kept (KEEP) for the CLI. */
 static void finish(int keep)
 {
@@ -223,12 +233,8 @@ static void finish(int keep)
         return;
     unlink(final_path);
     char partial[4200];
-    snprintf(partial, sizeof partial, "%s", final_path);
-    char *slash = strrchr(partial, '/');
-    if (slash) {
-        *slash = '\0';
+    if (partial_dir(partial, sizeof partial))
         rmdir(partial); /* the last rank to finish removes it */
-    }
 }
 
 void lens_snapshot_done(void)
@@ -241,13 +247,10 @@ void lens_snapshot_keep(const char *how)
     /* Another module's lens_snapshot_done, in this rank or another, removes the directory
      * when it finds it empty: made again, and saved again if it went in between. */
     char partial[4200];
-    snprintf(partial, sizeof partial, "%s", final_path);
-    char *slash = strrchr(partial, '/');
-    if (slash)
-        *slash = '\0';
-    int tries = 0;
+    int has_dir = partial_dir(partial, sizeof partial), tries = 0;
     do {
-        mkdir(partial, 0777);
+        if (has_dir)
+            mkdir(partial, 0777);
         save_to(tmp_signal, how);
     } while (access(final_path, F_OK) != 0 && ++tries < 10);
     finish(1);

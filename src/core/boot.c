@@ -215,9 +215,9 @@ void lens_preboot(int k)
     lens_voidfn trampoline = lens_slots[k].top.fn;
     lens_boot();
     if (lens_slots[k].top.fn == trampoline)
-        lens_die("%s was called %s: no MPI library to pass it to (is the program linked "
+        lens_die("%s was called%s: no MPI library to pass it to (is the program linked "
                  "with MPI?)",
-                 lens_function_names[k], boot_state == 1 ? "while mpilens was starting" : "");
+                 lens_function_names[k], boot_state == 1 ? " while mpilens was starting" : "");
 }
 
 __attribute__((constructor)) static void lens_constructor(void)
