@@ -47,6 +47,13 @@ typedef int (*mpilens_module_check_fn)(const char *key, const char *value, char 
  * key before main() (one line naming the module, the key and the keys it takes), and
  * `mpilens modules NAME` lists the lines. */
 
+/* Export as: const int mpilens_module_direct = 1;
+ * Optional: when the module is alone in the stack, the application's MPI_X jumps straight
+ * to its wrapper and the module's PMPI_X calls go straight to the library (no core code in
+ * between: about 45 instructions a call less). A module that exports it promises to find
+ * call sites with mpilens_site() (not mpilens_caller()), and not to depend on anything
+ * else the core's levels decide. Stacked with others, it is run like any module. */
+
 /* ---- Services the core offers (weak: NULL when mpilens is not loaded) ---- */
 
 /* Publish a named service (a function or data pointer and its size) for other modules.
@@ -69,6 +76,14 @@ int mpilens_module_count(void) __attribute__((weak));
 /* The application's call site (return address) of the MPI call being made on this thread,
  * as the core saw it enter the stack: read it at the start of a wrapper. */
 void *mpilens_caller(void) __attribute__((weak));
+/* The same for a module that exports mpilens_module_direct: give it the wrapper's own
+ * return address, mpilens_site(__builtin_return_address(0)), read in the MPI_X wrapper
+ * itself (not in a function it calls). A Fortran call gives the Fortran line's address. */
+void *mpilens_site(void *return_address) __attribute__((weak));
+/* Return addresses in [*lo, *lo + *span) need mpilens_site(); any other one is the call
+ * site itself, so a module can test inline and call mpilens_site() only inside the range
+ * (all of memory when the MPI library's Fortran bindings are loaded). Ask at MPI_Init. */
+void mpilens_site_range(unsigned long *lo, unsigned long *span) __attribute__((weak));
 /* Seconds the core took to start (resolve the library, load and link the modules). */
 double mpilens_boot_seconds(void) __attribute__((weak));
 /* The mpilens version string of the loaded core. */

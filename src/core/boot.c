@@ -36,6 +36,22 @@ static double seconds_now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+void *mpilens_site(void *return_address)
+{
+    void *site = (uintptr_t)return_address - lens_self_lo < lens_self_span
+                     ? lens_caller /* entered through a runner: the site it stored */
+                     : return_address;
+    if (LENS_UNLIKELY(lens_nbindings > 0))
+        return lens_fortran_caller(site);
+    return site;
+}
+
+void mpilens_site_range(unsigned long *lo, unsigned long *span)
+{
+    *lo = lens_nbindings > 0 ? 0 : lens_self_lo;
+    *span = lens_nbindings > 0 ? ~0ul : lens_self_span;
+}
+
 void *mpilens_caller(void)
 {
     if (LENS_UNLIKELY(lens_nbindings > 0))
@@ -204,6 +220,7 @@ void lens_boot(void)
         bottom[k] = lens_slots[k].real;
     lens_hooks_install(bottom);
     build_tables(bottom);
+    lens_solo_setup(bottom);
     free(bottom);
     call_module_inits();
     boot_seconds = seconds_now() - start;

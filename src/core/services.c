@@ -70,10 +70,11 @@ int mpilens_chain_length(const char *name)
     if (k < 0)
         return -1;
     lens_boot();
-    /* Walk the real dispatch table from the top, as a call from the application does. */
+    /* Walk the dispatch table from the application's level (a module alone in the stack is
+     * entered by a direct top hop, solo.c, but it is still visited). */
     int length = 0;
-    for (const struct lens_hop *hop = &lens_slots[k].top; !hop->direct && length <= lens_nmodules;
-         hop = &lens_slots[k].hops[hop->level])
+    for (const struct lens_hop *hop = &lens_slots[k].hops[0];
+         !hop->direct && length <= lens_nmodules; hop = &lens_slots[k].hops[hop->level])
         length++;
     return length;
 }

@@ -139,10 +139,17 @@ void prof_sites_prepare(void);
 uint64_t prof_sites_emit(struct lens_emitter *e, int rank);
 int prof_sites_check(const char *data, size_t len, uint64_t count);
 int prof_sites_write_recovered(const char *dir, const char *all, size_t len);
-/* The application's call site of the call being made (read at a wrapper's start). */
-static inline void *prof_caller(void)
+/* The application's call site of the call being made, read in the MPI_X wrapper itself
+ * (a macro: its return address is the one that counts; mpilens.h, mpilens_module_direct). */
+#define prof_caller() prof_site_of(__builtin_return_address(0))
+/* Return addresses that need the core to name their call site (mpilens_site_range): set at
+ * mpilens_module_init; until then every one asks the core, if there is one. */
+extern unsigned long prof_site_lo, prof_site_span;
+static inline __attribute__((always_inline)) void *prof_site_of(void *ra)
 {
-    return mpilens_caller ? mpilens_caller() : __builtin_return_address(0);
+    if (__builtin_expect((uintptr_t)ra - prof_site_lo >= prof_site_span, 1) || !mpilens_site)
+        return ra;
+    return mpilens_site(ra);
 }
 
 /* One call: its (communicator, operation, size bucket) cell and its (call site, operation)

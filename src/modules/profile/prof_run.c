@@ -20,8 +20,11 @@
 const char mpilens_module_description[] =
     "communicator-centric profile (calls, time, volume per communicator, operation and size) "
     "into mpilens.db";
+/* Alone in the stack, entered without the core's runners (mpilens.h): call sites come from mpilens_site() (prof.h). */
+const int mpilens_module_direct = 1;
 
 uint64_t prof_start_ticks;
+unsigned long prof_site_lo, prof_site_span = ~0ul;
 static MPI_Comm merge_comm = MPI_COMM_NULL;
 
 const char mpilens_module_arguments[] =
@@ -34,6 +37,8 @@ int mpilens_module_init(const struct mpilens_module_args *args)
     if (buckets)
         setenv("MPILENS_BUCKETS", buckets, 1);
     prof_setup(); /* a bad bucket list stops the run here, before main() */
+    if (mpilens_site_range)
+        mpilens_site_range(&prof_site_lo, &prof_site_span);
     return 0;
 }
 
