@@ -112,6 +112,8 @@ static struct table *table_rebuild(struct table *t)
 /* Caller holds registry_lock. */
 static void table_put(uintptr_t key, struct lens_comm *rec)
 {
+    if (lens_handles_changed)
+        lens_handles_changed();
     struct table *t = atomic_load(&comm_table);
     if (!t) {
         t = table_new(TABLE_MIN);
@@ -307,6 +309,8 @@ void lens_comm_forget(MPI_Comm comm)
 
 void lens_handle_drop(uintptr_t key)
 {
+    if (lens_handles_changed)
+        lens_handles_changed();
     pthread_mutex_lock(&registry_lock);
     struct table *t = atomic_load(&comm_table);
     for (size_t i = t ? hash_key(key) & t->mask : 0; t && t->slots[i].key != 0;

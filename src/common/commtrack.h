@@ -62,6 +62,9 @@ LENS_HIDDEN_API void lens_comm_forget(MPI_Comm comm);
 /* Optional hooks a module may define: a window was made on COMM, a window is being freed. */
 LENS_HIDDEN_API void lens_window_made(MPI_Win win, MPI_Comm comm) __attribute__((weak));
 LENS_HIDDEN_API void lens_window_freed(MPI_Win win) __attribute__((weak));
+/* A handle (communicator, window, file) was given a record or lost it: a module that caches
+ * by handle value forgets what it cached (a freed handle may come back as another object). */
+LENS_HIDDEN_API void lens_handles_changed(void) __attribute__((weak));
 /* The communicator a window was made on (MPI_COMM_WORLD's record if unknown). */
 LENS_HIDDEN_API struct lens_comm *lens_comm_of_win(MPI_Win win);
 

@@ -141,10 +141,6 @@ LENS_INTERNAL void lens_preboot(int k);
  * in the family it checked). No runner is reached before boot (see lens_preboot). */
 #define LENS_TOP_HOP(K) (&lens_slots[K].top)
 #define LENS_CALLER_HOP(K) (&lens_slots[K].hops[lens_level])
-/* A module alone in the stack and entered directly (solo.c) runs at level 0: a PMPI_X of
- * its own that reaches the step (one its GOT binding missed) goes below it, hops[1]. */
-extern LENS_INTERNAL uintptr_t lens_solo_lo, lens_solo_span;
-#define LENS_SOLO_CALLER(RA) LENS_UNLIKELY((RA) - lens_solo_lo < lens_solo_span)
 /* A step runner entered at level 0 is a call that entered the stack by PMPI_X (Open MPI's
  * Fortran bindings do that): its return address is the call site (fortran_sites.c). */
 #define LENS_SITE_LENS_TOP_HOP 0
@@ -152,11 +148,8 @@ extern LENS_INTERNAL uintptr_t lens_solo_lo, lens_solo_span;
 #define LENS_RUN(RET, T, K, FAM, HOP, ...)                                                         \
     const struct lens_hop *hop_ = HOP(K);                                                          \
     struct lens_context saved_ = lens_ctx;                                                         \
-    if (LENS_SITE_##HOP && saved_.level == 0) {                                                    \
-        if (LENS_SOLO_CALLER((uintptr_t)__builtin_return_address(0)))                              \
-            return ((T)lens_slots[K].hops[1].fn)(__VA_ARGS__);                                     \
+    if (LENS_SITE_##HOP && saved_.level == 0)                                                      \
         lens_caller = __builtin_return_address(0);                                                 \
-    }                                                                                              \
     lens_ctx = (struct lens_context){hop_->level, (FAM)};                                          \
     RET r_ = ((T)hop_->fn)(__VA_ARGS__);                                                           \
     lens_ctx = saved_;                                                                             \

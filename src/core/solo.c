@@ -11,13 +11,15 @@
  * mpilens_site(__builtin_return_address(0)) and never rely on the level they run at.
  *
  * The module's PMPI_X references are bound below it by writing the library's address into
- * its GOT slots (the relocations the dynamic linker filled with libmpilens's PMPI_X). A
- * reference this misses (a pointer the module looked up itself, an architecture whose
- * relocations we do not read) still works: the step sees a PMPI_X call at level 0 from the
- * module's code and sends it below the module (LENS_RUN, dispatch.h).
+ * its GOT slots (the relocations the dynamic linker filled with libmpilens's PMPI_X). The
+ * module is entered directly only when every one of them was bound: a PMPI_X reaching the
+ * core's step at level 0 from a module's tail call looks like the application's own, so the
+ * step cannot route it. (A module that opts in promises to call PMPI_X only through its own
+ * references, not through pointers it looks up itself.) Where we do not read the
+ * relocations (architectures other than x86-64 and aarch64) the module runs as when stacked.
  *
- * MPILENS_SOLO=off keeps the runners (for comparisons); MPILENS_SOLO=nopatch enters
- * directly but leaves the GOT alone (tests the fallback).
+ * MPILENS_SOLO=off keeps the runners (for comparisons); MPILENS_SOLO=report says, once,
+ * that it entered a module directly and how many references it bound.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,8 +33,6 @@
 #include "core.h"
 #include "dispatch.h"
 #include "lens_functions.h"
-
-LENS_INTERNAL uintptr_t lens_solo_lo, lens_solo_span;
 
 #if defined(__x86_64__)
 #define GOT_RELOC(type) ((type) == R_X86_64_GLOB_DAT || (type) == R_X86_64_JUMP_SLOT)
@@ -69,25 +69,28 @@ static uintptr_t dyn_address(const struct link_map *map, ElfW(Addr) value)
     return value < map->l_addr ? map->l_addr + value : value;
 }
 
-/* Writes ADDRESS into the GOT slot at SLOT (inside RELRO: made writable for the write). */
-static void write_slot(uintptr_t slot, lens_voidfn address, const struct relro_find *relro)
+/* Writes ADDRESS into the GOT slot at SLOT (inside RELRO: made writable for the write);
+ * returns 0, or -1 if it could not. */
+static int write_slot(uintptr_t slot, lens_voidfn address, const struct relro_find *relro)
 {
     uintptr_t page = slot & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
     size_t len = slot + sizeof(void *) - page; /* the slot's page(s) */
     int protected = slot >= relro->lo && slot < relro->hi;
     if (protected && mprotect((void *)page, len, PROT_READ | PROT_WRITE) != 0)
-        return; /* left as it was: the step's fallback routes it */
+        return -1;
     *(lens_voidfn *)slot = address;
     if (protected)
         mprotect((void *)page, len, PROT_READ);
+    return 0;
 }
 
-/* Binds the module's PMPI_X references to BELOW[X]; returns how many slots it wrote. */
+/* Binds the module's PMPI_X references to BELOW[X]; returns how many slots it wrote, or -1
+ * if one could not be written (or the relocations could not be read). */
 static int bind_below(const struct lens_module *mod, lens_voidfn *below)
 {
     struct link_map *map = NULL;
     if (dlinfo(mod->handle, RTLD_DI_LINKMAP, &map) != 0 || !map)
-        return 0;
+        return -1;
     const ElfW(Sym) *symtab = NULL;
     const char *strtab = NULL;
     const ElfW(Rela) *tables[2] = {NULL, NULL};
@@ -105,7 +108,7 @@ static int bind_below(const struct lens_module *mod, lens_voidfn *below)
         }
     }
     if (!symtab || !strtab || !plt_is_rela)
-        return 0;
+        return -1;
     struct relro_find relro = {map->l_addr, 0, 0};
     dl_iterate_phdr(find_relro, &relro);
     int written = 0;
@@ -121,7 +124,8 @@ static int bind_below(const struct lens_module *mod, lens_voidfn *below)
             int k = lens_function_index(name + 1); /* the table is by MPI_ name */
             if (k < 0 || !below[k])
                 continue;
-            write_slot(map->l_addr + r->r_offset, below[k], &relro);
+            if (write_slot(map->l_addr + r->r_offset, below[k], &relro) != 0)
+                return -1;
             written++;
         }
     }
@@ -131,7 +135,7 @@ static int bind_below(const struct lens_module *mod, lens_voidfn *below)
 static int bind_below(const struct lens_module *mod, lens_voidfn *below)
 {
     (void)mod, (void)below;
-    return 0;
+    return -1;
 }
 #endif
 
@@ -145,11 +149,13 @@ void lens_solo_setup(lens_voidfn *below)
     const struct lens_module *mod = &lens_modules[0];
     if (!lens_module_symbol(mod, "mpilens_module_direct"))
         return;
-    lens_solo_lo = mod->text_lo;
-    lens_solo_span = mod->text_span;
-    if (!(mode && strcmp(mode, "nopatch") == 0))
-        lens_solo_bound = bind_below(mod, below);
+    lens_solo_bound = bind_below(mod, below);
+    if (lens_solo_bound < 0)
+        return; /* run through the runners: any slot already bound still leads below it */
     for (int k = 0; k < lens_function_count; k++)
         if (mod->wrappers[k])
             lens_slots[k].top = (struct lens_hop){mod->wrappers[k], 0, 1};
+    if (mode && strcmp(mode, "report") == 0)
+        lens_say("%s alone: entered directly, %d PMPI references bound in its GOT",
+                 mod->spec.name, lens_solo_bound);
 }

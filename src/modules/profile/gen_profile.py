@@ -13,6 +13,7 @@ communicator/window/file creation, Init and Finalize are written by hand (prof_*
 Operation ids 0-75 follow mpisee's order, so its analysis script reads our database.
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'gen'))
@@ -206,28 +207,87 @@ def emit(ops_found, funcs):
     return '\n'.join(out)
 
 
+def fast_key(rec, nbytes):
+    """How a call of this operation is recognised from its own arguments (prof.h, struct
+    prof_last): (handle argument or None, count argument, datatype argument, bytes mode),
+    mode 'fixed' (bytes follow from count and datatype, or are 0) or 'status' (a receive:
+    bytes read from the status after the call); None: bytes depend on arrays or on
+    MPI_IN_PLACE, so the operation keeps the general path."""
+    m = re.fullmatch(r'prof_(?:comm|win|file)\((a\d+)\)', rec)
+    handle = m.group(1) if m else ('0' if rec == 'prof_mixed()' else None)
+    if handle is None:
+        return None
+    if nbytes == '0':
+        return handle, None, None, 'fixed'
+    m = re.fullmatch(r'prof_bytes\((a\d+), (a\d+)\)', nbytes)
+    if m:
+        return handle, m.group(1), m.group(2), 'fixed'
+    m = re.fullmatch(r'prof_received\((a\d+), (a\d+), (a\d+)\)', nbytes)
+    if m:
+        return handle, None, None, 'status'
+    return None
+
+
 def emit_one(name, func, op_id, rec, nbytes, fl):
-    """The wrapper of one binding (MPI_X or its large-count MPI_X_c) of operation op_id."""
+    """The wrapper of one binding (MPI_X or its large-count MPI_X_c) of operation op_id.
+    With a key (fast_key), a call like the one before (same call site, handle, count and
+    datatype) goes straight to its cells; any other takes prof_slow_X, which records it
+    and makes it the one to recognise."""
     ret, plist = func
     params = ', '.join('%s a%d%s' % (p[0], i, p[2]) for i, p in enumerate(plist))
     args = ', '.join('a%d' % i for i in range(len(plist)))
     vw = 1 if 'v' in fl else 0
-    post = ''
+    post = lambda rec_, bytes_: ''
     for f in fl:
         if f.startswith('req:') or f.startswith('persist:'):
-            n = f.split(':')[1]
-            post = '    if (rc_ == MPI_SUCCESS)\n        prof_request_remember(a%s, rec_, bytes_, %d);\n' % (
-                n, 1 if f.startswith('persist') else 0)
-    return ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
-            '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
-            '    void *site_ = prof_caller();\n'
-            '    uint64_t t0_ = prof_now();\n'
-            '    %s rc_ = PMPI_%s(%s);\n' % (ret, name, args) +
-            '    uint64_t t1_ = prof_now();\n'
+            n, persist = f.split(':')[1], 1 if f.startswith('persist') else 0
+            post = lambda rec_, bytes_, n=n, persist=persist: (
+                '    if (rc_ == MPI_SUCCESS)\n        prof_request_remember(a%s, %s, %s, %d);\n'
+                % (n, rec_, bytes_, persist))
+    key = fast_key(rec, nbytes)
+    timed = ('    uint64_t t0_ = prof_now();\n'
+             '    %s rc_ = PMPI_%s(%s);\n' % (ret, name, args) +
+             '    uint64_t t1_ = prof_now();\n')
+    if key is None:
+        return ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
+                '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
+                '    void *site_ = prof_caller();\n' + timed +
+                '    struct lens_comm *rec_ = %s;\n' % rec +
+                '    uint64_t bytes_ = %s;\n' % nbytes +
+                '    prof_record(%d, site_, rec_, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) +
+                post('rec_', 'bytes_') + '    return rc_;\n}\n')
+    handle, count, dtype, mode = key
+    keyset = ['l_->handle = (uintptr_t)%s;' % handle]
+    match = ['l_->site == site_', 'l_->handle == (uintptr_t)%s' % handle]
+    if count:
+        keyset += ['l_->count = (int64_t)%s;' % count, 'l_->type = (uintptr_t)%s;' % dtype]
+        match += ['l_->count == (int64_t)%s' % count, 'l_->type == (uintptr_t)%s' % dtype]
+    keyset.append('l_->bytes = bytes_;')
+    slow = ('static __attribute__((noinline)) %s prof_slow_%s(void *site_, %s)\n{\n' % (ret, name, params) +
+            timed +
             '    struct lens_comm *rec_ = %s;\n' % rec +
             '    uint64_t bytes_ = %s;\n' % nbytes +
-            '    prof_record(%d, site_, rec_, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) + post +
-            '    return rc_;\n}\n')
+            '    if (prof_record_cells(%d, site_, rec_, bytes_, %d, t1_ - t0_)) {\n' % (op_id, vw) +
+            '        struct prof_last *l_ = &prof_last[%d];\n' % op_id +
+            ''.join('        %s\n' % k for k in keyset) + '    }\n' +
+            post('rec_', 'bytes_') + '    return rc_;\n}\n')
+    if mode == 'fixed':
+        record = '        prof_hit(l_, l_->bytes, t1_ - t0_);\n'
+        bytes_ = 'l_->bytes'
+    else:  # a receive: the bytes come from the status, and may change the bucket
+        record = ('        uint64_t bytes_ = %s;\n' % nbytes +
+                  '        prof_record(%d, site_, l_->rec, bytes_, %d, t1_ - t0_);\n' % (op_id, vw))
+        bytes_ = 'bytes_'
+    fast = ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
+            '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
+            '    void *site_ = prof_caller();\n'
+            '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
+            '    if (LENS_LIKELY_PROF(%s && !prof_threaded)) {\n' % ' && '.join(match) +
+            ''.join('    ' + line + '\n' for line in timed.rstrip('\n').split('\n')) + record +
+            ''.join('    ' + line + '\n' for line in post('l_->rec', bytes_).rstrip('\n').split('\n') if line) +
+            '        return rc_;\n    }\n'
+            '    return prof_slow_%s(site_, %s);\n}\n' % (name, args))
+    return slow + fast
 
 
 def main():

@@ -162,33 +162,54 @@ struct prof_last {
     int64_t lo, hi; /* the bucket: lo < bytes <= hi */
     struct prof_cell *cell;
     struct prof_site_cell *site_cell;
+    /* The generated wrappers' key (gen_profile.py): the call's own arguments that chose rec
+     * and bytes (the handle of its communicator, window or file; count and datatype), so
+     * that a call like the one before is recognised before it computes anything. handle
+     * PROF_NO_KEY: none. Forgotten whenever a handle or a datatype may change meaning. */
+    uintptr_t handle, type;
+    int64_t count;
+    uint64_t bytes;
 };
+#define PROF_NO_KEY (~(uintptr_t)0)
 extern struct prof_last prof_last[PROF_MAX_OPS];
-void prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
-                      uint64_t ticks);
-static inline __attribute__((always_inline)) void
-prof_record(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw, uint64_t ticks)
+/* Adds the call and, when it can, makes prof_last[op] its cells: returns 1 then. */
+int prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
+                     uint64_t ticks);
+void prof_last_forget(void); /* every generated key: a handle or a datatype was freed */
+
+/* A call whose key matched: its cells are prof_last[op]'s, its bytes the key's. */
+static inline __attribute__((always_inline)) void prof_hit(struct prof_last *l, uint64_t bytes,
+                                                           uint64_t ticks)
+{
+    struct prof_cell *c = l->cell;
+    c->calls++;
+    c->time_ticks += ticks;
+    c->volume += bytes;
+    c->max_ticks = ticks > c->max_ticks ? ticks : c->max_ticks;
+    struct prof_site_cell *s = l->site_cell;
+    s->calls++;
+    s->ticks += ticks;
+    s->volume += bytes;
+    s->max_ticks = ticks > s->max_ticks ? ticks : s->max_ticks;
+    s->min_ticks = s->min_ticks == 0 || ticks < s->min_ticks ? ticks : s->min_ticks;
+    prof_mpi_ticks += ticks;
+}
+/* Returns 1 when prof_last[op] holds the call's cells afterwards. */
+static inline __attribute__((always_inline)) int
+prof_record_cells(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
+                  uint64_t ticks)
 {
     struct prof_last *l = &prof_last[op];
     if (__builtin_expect(l->rec == rec && l->site == site && (int64_t)bytes > l->lo &&
                              (int64_t)bytes <= l->hi && !prof_threaded,
                          1)) {
-        struct prof_cell *c = l->cell;
-        c->calls++;
-        c->time_ticks += ticks;
-        c->volume += bytes;
-        c->max_ticks = ticks > c->max_ticks ? ticks : c->max_ticks;
-        struct prof_site_cell *s = l->site_cell;
-        s->calls++;
-        s->ticks += ticks;
-        s->volume += bytes;
-        s->max_ticks = ticks > s->max_ticks ? ticks : s->max_ticks;
-        s->min_ticks = s->min_ticks == 0 || ticks < s->min_ticks ? ticks : s->min_ticks;
-        prof_mpi_ticks += ticks;
-        return;
+        prof_hit(l, bytes, ticks);
+        return 1;
     }
-    prof_record_slow(op, site, rec, bytes, vw, ticks);
+    return prof_record_slow(op, site, rec, bytes, vw, ticks);
 }
+#define prof_record(op, site, rec, bytes, vw, ticks)                                               \
+    ((void)prof_record_cells(op, site, rec, bytes, vw, ticks))
 
 /* prof_snapshot.c: this rank's profile saved however the rank ends (snapshot.h) */
 void prof_snapshot_install(int rank, int size);

@@ -86,6 +86,10 @@ void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns
 
 struct lens_type_slot prof_type_cache[LENS_TYPE_SLOTS];
 struct prof_last prof_last[PROF_MAX_OPS];
+__attribute__((constructor)) static void prof_last_start(void)
+{
+    prof_last_forget();
+}
 struct lens_comm *prof_world;
 
 uint64_t prof_bytes_slow(int64_t count, MPI_Datatype type)
@@ -93,30 +97,46 @@ uint64_t prof_bytes_slow(int64_t count, MPI_Datatype type)
     return lens_type_bytes_fill(prof_type_cache, count, type, !prof_threaded);
 }
 
+void prof_last_forget(void)
+{
+    for (int op = 0; op < PROF_MAX_OPS; op++)
+        prof_last[op].handle = PROF_NO_KEY;
+}
+
+/* commtrack.h's hook: a communicator, window or file handle changed meaning. */
+void lens_handles_changed(void)
+{
+    prof_last_forget();
+}
+
 /* A freed datatype's handle may be reused for another type: forget the cached sizes. */
 int MPI_Type_free(MPI_Datatype *type)
 {
     memset(prof_type_cache, 0, sizeof prof_type_cache);
+    prof_last_forget();
     return PMPI_Type_free(type);
 }
 
-void prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
-                      uint64_t ticks)
+int prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
+                     uint64_t ticks)
 {
     prof_add(rec, op, bytes, vw, ticks);
     prof_site_add(site, op, bytes, ticks);
     if (prof_threaded)
-        return;
+        return 0;
     struct prof_site_cell *s = prof_site_cell(site, op);
     if (!s)
-        return; /* no site, or the table is full: the slow path counts the drop */
+        return 0; /* no site, or the table is full: the slow path counts the drop */
     int b = vw ? 0 : bucket_of(bytes);
-    prof_last[op] = (struct prof_last){rec,
-                                       site,
-                                       vw || b == 0 ? INT64_MIN : prof_bounds[b - 1],
-                                       vw || b == prof_nbuckets - 1 ? INT64_MAX : prof_bounds[b],
-                                       &row_of(rec, op)[b],
-                                       s};
+    prof_last[op] = (struct prof_last){.rec = rec,
+                                       .site = site,
+                                       .lo = vw || b == 0 ? INT64_MIN : prof_bounds[b - 1],
+                                       .hi = vw || b == prof_nbuckets - 1 ? INT64_MAX
+                                                                         : prof_bounds[b],
+                                       .cell = &row_of(rec, op)[b],
+                                       .site_cell = s,
+                                       .handle = PROF_NO_KEY};
+    return 1;
 }
 
 /* As MPI_Get_count: whole elements of TYPE received, else (a partial element) the posted

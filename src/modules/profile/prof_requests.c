@@ -303,38 +303,64 @@ static struct lens_comm *single_charge(const MPI_Request *req)
     return lookup(req, &e) ? e.rec : prof_comm(MPI_COMM_WORLD);
 }
 
-/* Wait and Test of one request. Without threads, a request found in its direct slot is
- * charged and dropped there inline; anything else takes single_charge and single_done. */
-#define SINGLE_CALL(OP, REQ, CALL)                                                                 \
-    if (!prof_on)                                                                                  \
-        return CALL;                                                                               \
-    void *site_ = prof_caller();                                                                   \
+/* Wait and Test of one request, the general way: charged to the request's communicator
+ * (found once before the call) and dropped after it if it completed. */
+#define SINGLE_SLOW(OP, REQ, CALL)                                                                 \
     MPI_Request before_ = *(REQ);                                                                  \
-    struct prof_req *d_ = prof_direct_slot(REQ);                                                   \
-    uintptr_t handle_ = handle_value(before_);                                                     \
-    int hit_ = !prof_threaded && d_->key == (uintptr_t)(REQ) && d_->other == handle_ &&            \
-               before_ != MPI_REQUEST_NULL;                                                        \
-    struct lens_comm *rec_ = hit_ ? d_->rec : single_charge(REQ);                                  \
+    struct lens_comm *rec_ = single_charge(REQ);                                                   \
     uint64_t t0_ = prof_now();                                                                     \
     int rc_ = CALL;                                                                                \
     uint64_t t1_ = prof_now();                                                                     \
     prof_record(OP, site_, rec_, 0, 0, t1_ - t0_);                                                 \
-    if (hit_ && *(REQ) == MPI_REQUEST_NULL && d_->key == (uintptr_t)(REQ) &&                       \
-        d_->other == handle_ && !d_->persistent) {                                                 \
-        d_->key = EMPTY;                                                                           \
-        prof_direct_live--;                                                                        \
-    } else if (!hit_)                                                                              \
-        single_done(REQ, before_);                                                                 \
+    single_done(REQ, before_);                                                                     \
     return rc_
+
+/* Without threads, a request found in its direct slot whose communicator and call site are
+ * those of the operation's last call goes straight to its cells (prof.h) and is dropped
+ * from its slot inline; anything else takes SLOW (SINGLE_SLOW in a function of its own). */
+#define SINGLE_CALL(OP, REQ, CALL, SLOW)                                                           \
+    if (!prof_on)                                                                                  \
+        return CALL;                                                                               \
+    void *site_ = prof_caller();                                                                   \
+    struct prof_req *d_ = prof_direct_slot(REQ);                                                   \
+    struct prof_last *l_ = &prof_last[OP];                                                         \
+    if (LENS_LIKELY_PROF(!prof_threaded && d_->key == (uintptr_t)(REQ) &&                          \
+                         *(REQ) != MPI_REQUEST_NULL && d_->other == handle_value(*(REQ)) &&        \
+                         l_->rec == d_->rec && l_->site == site_)) {                               \
+        uint64_t t0_ = prof_now();                                                                 \
+        int rc_ = CALL;                                                                            \
+        uint64_t t1_ = prof_now();                                                                 \
+        prof_hit(l_, 0, t1_ - t0_);                                                                \
+        /* completed: forgotten (the slot is still this place's: nothing can store another     \
+         * request at this place while the call runs) */                                       \
+        if (*(REQ) == MPI_REQUEST_NULL && d_->key == (uintptr_t)(REQ) && !d_->persistent) {        \
+            d_->key = EMPTY;                                                                       \
+            prof_direct_live--;                                                                    \
+        }                                                                                          \
+        return rc_;                                                                                \
+    }                                                                                              \
+    return SLOW
+
+static __attribute__((noinline)) int wait_slow(void *site_, MPI_Request *req, MPI_Status *status)
+{
+    SINGLE_SLOW(PROF_OP_Wait, req, PMPI_Wait(req, status));
+}
+
+static __attribute__((noinline)) int test_slow(void *site_, MPI_Request *req, int *flag,
+                                               MPI_Status *status)
+{
+    SINGLE_SLOW(PROF_OP_Test, req, PMPI_Test(req, flag, status));
+}
 
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
-    SINGLE_CALL(PROF_OP_Wait, req, PMPI_Wait(req, status));
+    SINGLE_CALL(PROF_OP_Wait, req, PMPI_Wait(req, status), wait_slow(site_, req, status));
 }
 
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
-    SINGLE_CALL(PROF_OP_Test, req, PMPI_Test(req, flag, status));
+    SINGLE_CALL(PROF_OP_Test, req, PMPI_Test(req, flag, status),
+                test_slow(site_, req, flag, status));
 }
 
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
