@@ -46,9 +46,7 @@ LENS_HIDDEN void lens_die(const char *fmt, ...) __attribute__((format(printf, 1,
 LENS_HIDDEN int lens_env_rank(void);
 /* Replaces the library functions of MPI_Init/Init_thread/Finalize with the core's hooks. */
 LENS_HIDDEN void lens_hooks_install(lens_voidfn *bottom);
-/* A single module that allows it is entered without runners and bound to BELOW (solo.c);
- * lens_solo_bound: how many of its GOT slots were bound. */
+/* A single module that allows it is entered without runners and bound to BELOW (solo.c). */
 LENS_HIDDEN void lens_solo_setup(lens_voidfn *below);
-extern LENS_HIDDEN int lens_solo_bound;
 
 #endif

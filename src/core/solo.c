@@ -93,18 +93,32 @@ static int bind_below(const struct lens_module *mod, lens_voidfn *below)
         return -1;
     const ElfW(Sym) *symtab = NULL;
     const char *strtab = NULL;
-    const ElfW(Rela) *tables[2] = {NULL, NULL};
+    const ElfW(Rela) * tables[2] = {NULL, NULL};
     size_t sizes[2] = {0, 0};
     int plt_is_rela = 1;
     for (const ElfW(Dyn) *d = map->l_ld; d->d_tag != DT_NULL; d++) {
         switch (d->d_tag) {
-        case DT_SYMTAB: symtab = (const ElfW(Sym) *)dyn_address(map, d->d_un.d_ptr); break;
-        case DT_STRTAB: strtab = (const char *)dyn_address(map, d->d_un.d_ptr); break;
-        case DT_RELA: tables[0] = (const ElfW(Rela) *)dyn_address(map, d->d_un.d_ptr); break;
-        case DT_RELASZ: sizes[0] = d->d_un.d_val; break;
-        case DT_JMPREL: tables[1] = (const ElfW(Rela) *)dyn_address(map, d->d_un.d_ptr); break;
-        case DT_PLTRELSZ: sizes[1] = d->d_un.d_val; break;
-        case DT_PLTREL: plt_is_rela = d->d_un.d_val == DT_RELA; break;
+        case DT_SYMTAB:
+            symtab = (const ElfW(Sym) *)dyn_address(map, d->d_un.d_ptr);
+            break;
+        case DT_STRTAB:
+            strtab = (const char *)dyn_address(map, d->d_un.d_ptr);
+            break;
+        case DT_RELA:
+            tables[0] = (const ElfW(Rela) *)dyn_address(map, d->d_un.d_ptr);
+            break;
+        case DT_RELASZ:
+            sizes[0] = d->d_un.d_val;
+            break;
+        case DT_JMPREL:
+            tables[1] = (const ElfW(Rela) *)dyn_address(map, d->d_un.d_ptr);
+            break;
+        case DT_PLTRELSZ:
+            sizes[1] = d->d_un.d_val;
+            break;
+        case DT_PLTREL:
+            plt_is_rela = d->d_un.d_val == DT_RELA;
+            break;
         }
     }
     if (!symtab || !strtab || !plt_is_rela)
@@ -139,8 +153,6 @@ static int bind_below(const struct lens_module *mod, lens_voidfn *below)
 }
 #endif
 
-int lens_solo_bound;
-
 void lens_solo_setup(lens_voidfn *below)
 {
     const char *mode = getenv("MPILENS_SOLO");
@@ -149,13 +161,13 @@ void lens_solo_setup(lens_voidfn *below)
     const struct lens_module *mod = &lens_modules[0];
     if (!lens_module_symbol(mod, "mpilens_module_direct"))
         return;
-    lens_solo_bound = bind_below(mod, below);
-    if (lens_solo_bound < 0)
+    int bound = bind_below(mod, below);
+    if (bound < 0)
         return; /* run through the runners: any slot already bound still leads below it */
     for (int k = 0; k < lens_function_count; k++)
         if (mod->wrappers[k])
             lens_slots[k].top = (struct lens_hop){mod->wrappers[k], 0, 1};
     if (mode && strcmp(mode, "report") == 0)
-        lens_say("%s alone: entered directly, %d PMPI references bound in its GOT",
-                 mod->spec.name, lens_solo_bound);
+        lens_say("%s alone: entered directly, %d PMPI references bound in its GOT", mod->spec.name,
+                 bound);
 }

@@ -30,3 +30,11 @@ trace_view() {
             op = ""; if (match($0, /Operation: [A-Z_]*/)) op = substr($0, RSTART, RLENGTH)
             print $2, $1, op, c }' | sort | uniq -c
 }
+
+# require_views: skip the test (77) where the views cannot be made: no trace module, no
+# sqlite3 or otf2-print.
+require_views() {
+    [ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
+    command -v sqlite3 > /dev/null && command -v otf2-print > /dev/null ||
+        { echo "SKIP: sqlite3 or otf2-print missing"; exit 77; }
+}

@@ -8,9 +8,7 @@
 # alone, and the third-party tool must count what it counts preloaded alone.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/isolation_views.sh"
-[ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
-command -v sqlite3 > /dev/null && command -v otf2-print > /dev/null ||
-    { echo "SKIP: sqlite3 or otf2-print missing"; exit 77; }
+require_views
 
 # run NAME MODULES: the application under MODULES, into directory NAME.
 run() {

@@ -20,7 +20,8 @@
 
 const char mpilens_module_description[] =
     "who sends how much to whom: per-peer matrices (p2p, coll, rma, io), size histograms";
-/* Alone in the stack, entered without the core's runners (mpilens.h): the monitor needs neither call sites nor levels. */
+/* Alone in the stack, entered without the core's runners (mpilens.h): the monitor needs neither
+ * call sites nor levels. */
 const int mpilens_module_direct = 1;
 
 static int start_at_init = 1;

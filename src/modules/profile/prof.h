@@ -196,8 +196,7 @@ static inline __attribute__((always_inline)) void prof_hit(struct prof_last *l, 
 }
 /* Returns 1 when prof_last[op] holds the call's cells afterwards. */
 static inline __attribute__((always_inline)) int
-prof_record_cells(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
-                  uint64_t ticks)
+prof_record_cells(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw, uint64_t ticks)
 {
     struct prof_last *l = &prof_last[op];
     if (__builtin_expect(l->rec == rec && l->site == site && (int64_t)bytes > l->lo &&

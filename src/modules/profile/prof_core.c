@@ -128,14 +128,14 @@ int prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, 
     if (!s)
         return 0; /* no site, or the table is full: the slow path counts the drop */
     int b = vw ? 0 : bucket_of(bytes);
-    prof_last[op] = (struct prof_last){.rec = rec,
-                                       .site = site,
-                                       .lo = vw || b == 0 ? INT64_MIN : prof_bounds[b - 1],
-                                       .hi = vw || b == prof_nbuckets - 1 ? INT64_MAX
-                                                                         : prof_bounds[b],
-                                       .cell = &row_of(rec, op)[b],
-                                       .site_cell = s,
-                                       .handle = PROF_NO_KEY};
+    prof_last[op] =
+        (struct prof_last){.rec = rec,
+                           .site = site,
+                           .lo = vw || b == 0 ? INT64_MIN : prof_bounds[b - 1],
+                           .hi = vw || b == prof_nbuckets - 1 ? INT64_MAX : prof_bounds[b],
+                           .cell = &row_of(rec, op)[b],
+                           .site_cell = s,
+                           .handle = PROF_NO_KEY};
     return 1;
 }
 

@@ -331,8 +331,8 @@ static struct lens_comm *single_charge(const MPI_Request *req)
         int rc_ = CALL;                                                                            \
         uint64_t t1_ = prof_now();                                                                 \
         prof_hit(l_, 0, t1_ - t0_);                                                                \
-        /* completed: forgotten (the slot is still this place's: nothing can store another     \
-         * request at this place while the call runs) */                                       \
+        /* completed: forgotten (the slot is still this place's: nothing can store another         \
+         * request at this place while the call runs) */                                           \
         if (*(REQ) == MPI_REQUEST_NULL && d_->key == (uintptr_t)(REQ) && !d_->persistent) {        \
             d_->key = EMPTY;                                                                       \
             prof_direct_live--;                                                                    \
