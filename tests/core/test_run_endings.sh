@@ -109,6 +109,19 @@ for how in exit abort segv kill; do
     # those up to its last periodic save (about step 20)
     traced "$how" 1 "$([ $how = kill ] && echo 10 || echo 30)"
 done
+# The profile alone (entered directly, its calls added up in its keys: prof.h, prof_last):
+# rank 1's save at its exit holds every call it made, exactly.
+"$MPILENS" run -m profile -o alone_exit -- $MPIRUN -np 4 "$APPS/long_app" 40 exit > alone_exit.log 2>&1
+check_eq "profile alone, rank 1 exits at step 30: exactly its 30 Sendrecv and Allreduce" \
+    "Allreduce 30 120
+Sendrecv 30 30720
+Allreduce 30
+Sendrecv 30" "$(sqlite3 -separator ' ' alone_exit/mpilens.db "SELECT o.operation, SUM(p.calls),
+        SUM(p.volume) FROM profile p JOIN operations o ON o.id = p.operation_id WHERE p.rank = 1
+        AND o.operation IN ('Sendrecv', 'Allreduce') GROUP BY 1 ORDER BY 1;
+    SELECT o.operation, SUM(cp.calls) FROM callsite_profile cp JOIN operations o
+        ON o.id = cp.operation_id WHERE cp.rank = 1 AND o.operation IN ('Sendrecv', 'Allreduce')
+        GROUP BY 1 ORDER BY 1")"
 check_match "exit: rank 1's ending is named" "$("$MPILENS" report exit 2>&1 | head -1)" \
     "rank 1: exit without MPI_Finalize"
 check_match "abort: rank 1's ending is named" "$("$MPILENS" report abort 2>&1 | head -1)" \

@@ -1,7 +1,8 @@
 # test_profile_exact.sh: the profile module on an application with known communication
 # (tests/apps/profile_app.c, 4 ranks): exact calls and volumes per communicator, operation,
 # bucket and rank, read back from the real SQLite database; communicator names; a freed
-# communicator keeps its data; a Waitall over two communicators goes to "mixed".
+# communicator keeps its data; a Waitall over two communicators goes to "mixed"; receives
+# charged the bytes of their status.
 source "$(dirname "$0")/../core/lib.sh"
 
 out=$("$MPILENS" run -m profile -o run -- $MPIRUN -np 4 "$APPS/profile_app" "$WORK/f.out" 2>&1)
@@ -55,6 +56,28 @@ check_eq "ranks table: 4 ranks with host and times" "4 4 4" \
     "$(q "SELECT COUNT(*), SUM(host <> ''), SUM(net_time > 0 AND mpi_time > 0 AND mpi_time <= net_time) FROM ranks")"
 check_eq "metadata" "4|128,1024,8192,65536,262144,1048576,33554432|0.1.0" \
     "$(sqlite3 "$db" "SELECT (SELECT value FROM metadata WHERE key='Processes'), (SELECT value FROM metadata WHERE key='Buckets'), (SELECT value FROM metadata WHERE key='mpilens version')")"
+
+# Receives charged from their status (tests/apps/recv_sizes.c), alone (keyed calls) and
+# through the core's runners (MPILENS_SOLO=off): per bucket and per call site.
+for solo in on off; do
+    MPILENS_SOLO=$solo "$MPILENS" run -m profile -o sizes_$solo -- $MPIRUN -np 2 "$APPS/recv_sizes" > /dev/null 2>&1
+    check_eq "solo $solo: receives by their status's bytes (48 or 1200 B of a 24 B type; a partial int: posted 16 B; ignored: posted)" \
+        "Recv 1 0 6 256
+Recv 1 2 3 6000
+Send 0 0 6 250
+Send 0 2 3 6000
+25 Send 6 1440
+27 Recv 6 1440
+30 Send 1 10
+32 Recv 1 16
+35 Send 2 4800
+37 Recv 2 4800" "$(sqlite3 -separator ' ' sizes_$solo/mpilens.db "SELECT o.operation, p.rank, p.bucket, p.calls,
+        p.volume FROM profile p JOIN operations o ON o.id = p.operation_id WHERE o.operation
+        IN ('Send', 'Recv') ORDER BY 1, 2, 3;
+    SELECT c.line, o.operation, cp.calls, cp.volume FROM callsite_profile cp JOIN callsites c
+        ON c.id = cp.callsite_id JOIN operations o ON o.id = cp.operation_id WHERE o.operation
+        IN ('Send', 'Recv') ORDER BY 1")"
+done
 
 # Buckets chosen at launch.
 out=$(MPILENS_BUCKETS=1000,10000 "$MPILENS" run -m profile -o run2 -- $MPIRUN -np 4 "$APPS/profile_app" "$WORK/f2.out" 2>&1)

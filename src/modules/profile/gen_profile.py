@@ -209,84 +209,111 @@ def emit(ops_found, funcs):
 
 def fast_key(rec, nbytes):
     """How a call of this operation is recognised from its own arguments (prof.h, struct
-    prof_last): (handle argument or None, count argument, datatype argument, bytes mode),
-    mode 'fixed' (bytes follow from count and datatype, or are 0) or 'status' (a receive:
-    bytes read from the status after the call); None: bytes depend on arrays or on
-    MPI_IN_PLACE, so the operation keeps the general path."""
+    prof_last): (handle argument, count argument or None, datatype argument or None, status
+    argument or None); a status: a receive, whose bytes are read from it after the call.
+    None: bytes depend on arrays or on MPI_IN_PLACE, so the operation keeps the general path."""
     m = re.fullmatch(r'prof_(?:comm|win|file)\((a\d+)\)', rec)
     handle = m.group(1) if m else ('0' if rec == 'prof_mixed()' else None)
     if handle is None:
         return None
     if nbytes == '0':
-        return handle, None, None, 'fixed'
+        return handle, None, None, None
     m = re.fullmatch(r'prof_bytes\((a\d+), (a\d+)\)', nbytes)
     if m:
-        return handle, m.group(1), m.group(2), 'fixed'
+        return handle, m.group(1), m.group(2), None
     m = re.fullmatch(r'prof_received\((a\d+), (a\d+), (a\d+)\)', nbytes)
     if m:
-        return handle, None, None, 'status'
+        return handle, m.group(2), m.group(3), m.group(1)
     return None
+
+
+def indent(text, by='    '):
+    return ''.join(by + line + '\n' if line else '\n' for line in text.rstrip('\n').split('\n'))
 
 
 def emit_one(name, func, op_id, rec, nbytes, fl):
     """The wrapper of one binding (MPI_X or its large-count MPI_X_c) of operation op_id.
-    With a key (fast_key), a call like the one before (same call site, handle, count and
-    datatype) goes straight to its cells; any other takes prof_slow_X, which records it
-    and makes it the one to recognise."""
+    With a key (fast_key), a call like the one before (same return address, handle, count
+    and datatype) adds itself to the operation's pending calls (prof.h) and does nothing
+    else; any other takes prof_slow_X, the general path, which makes it the one to
+    recognise."""
     ret, plist = func
     params = ', '.join('%s a%d%s' % (p[0], i, p[2]) for i, p in enumerate(plist))
     args = ', '.join('a%d' % i for i in range(len(plist)))
     vw = 1 if 'v' in fl else 0
-    post = lambda rec_, bytes_: ''
+    post = lambda rec_, bytes_, keyed=False: ''
     for f in fl:
         if f.startswith('req:') or f.startswith('persist:'):
             n, persist = f.split(':')[1], 1 if f.startswith('persist') else 0
-            post = lambda rec_, bytes_, n=n, persist=persist: (
-                '    if (rc_ == MPI_SUCCESS)\n        prof_request_remember(a%s, %s, %s, %d);\n'
-                % (n, rec_, bytes_, persist))
+            post = lambda rec_, bytes_, keyed=False, n=n, persist=persist: (
+                'if (rc_ == MPI_SUCCESS)\n    prof_request_remember%s(a%s, %s, %s, %d);\n'
+                % ('_keyed' if keyed else '', n, rec_, bytes_, persist))
     key = fast_key(rec, nbytes)
-    timed = ('    uint64_t t0_ = prof_now();\n'
-             '    %s rc_ = PMPI_%s(%s);\n' % (ret, name, args) +
-             '    uint64_t t1_ = prof_now();\n')
+    timed = lambda clock: ('uint64_t t0_ = %s();\n' % clock +
+                           '%s rc_ = PMPI_%s(%s);\n' % (ret, name, args) +
+                           'uint64_t t1_ = %s();\n' % clock)
     if key is None:
         return ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
                 '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
-                '    void *site_ = prof_caller();\n' + timed +
+                '    void *site_ = prof_caller();\n' + indent(timed('prof_now')) +
                 '    struct lens_comm *rec_ = %s;\n' % rec +
                 '    uint64_t bytes_ = %s;\n' % nbytes +
                 '    prof_record(%d, site_, rec_, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) +
-                post('rec_', 'bytes_') + '    return rc_;\n}\n')
-    handle, count, dtype, mode = key
+                indent(post('rec_', 'bytes_')) + '    return rc_;\n}\n')
+    handle, count, dtype, status = key
+    match = ['l_->handle == (uintptr_t)%s' % handle]
     keyset = ['l_->handle = (uintptr_t)%s;' % handle]
-    match = ['l_->site == site_', 'l_->handle == (uintptr_t)%s' % handle]
     if count:
-        keyset += ['l_->count = (int64_t)%s;' % count, 'l_->type = (uintptr_t)%s;' % dtype]
         match += ['l_->count == (int64_t)%s' % count, 'l_->type == (uintptr_t)%s' % dtype]
-    keyset.append('l_->bytes = bytes_;')
-    slow = ('static __attribute__((noinline)) %s prof_slow_%s(void *site_, %s)\n{\n' % (ret, name, params) +
-            timed +
-            '    struct lens_comm *rec_ = %s;\n' % rec +
-            '    uint64_t bytes_ = %s;\n' % nbytes +
-            '    if (prof_record_cells(%d, site_, rec_, bytes_, %d, t1_ - t0_)) {\n' % (op_id, vw) +
-            '        struct prof_last *l_ = &prof_last[%d];\n' % op_id +
-            ''.join('        %s\n' % k for k in keyset) + '    }\n' +
-            post('rec_', 'bytes_') + '    return rc_;\n}\n')
-    if mode == 'fixed':
-        record = '        prof_hit(l_, l_->bytes, t1_ - t0_);\n'
-        bytes_ = 'l_->bytes'
-    else:  # a receive: the bytes come from the status, and may change the bucket
-        record = ('        uint64_t bytes_ = %s;\n' % nbytes +
-                  '        prof_record(%d, site_, l_->rec, bytes_, %d, t1_ - t0_);\n' % (op_id, vw))
-        bytes_ = 'bytes_'
-    fast = ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
+        keyset += ['l_->count = (int64_t)%s;' % count, 'l_->type = (uintptr_t)%s;' % dtype]
+    if status:  # the key's bytes: a receive with MPI_STATUS_IGNORE
+        keyset += ['l_->bytes = prof_bytes(%s, %s);' % (count, dtype),
+                   'l_->size_mask = prof_size_mask(%s);' % dtype]
+    else:
+        keyset.append('l_->bytes = bytes_;')
+    keyset += ['l_->ra = prof_ra_is_site(ra_) ? ra_ : NULL;', 'l_->keyed = 1;']
+    # The general path. A call site only the core can name (stacked, Fortran) has no ra in
+    # the key: such a call is recognised here, after its site is known.
+    if status:
+        general = ('struct lens_comm *rec_ = %s;\n' % rec +
+                   'uint64_t bytes_ = %s;\n' % nbytes +
+                   'if (prof_record_cells(%d, site_, rec_, bytes_, %d, t1_ - t0_)) {\n' % (op_id, vw) +
+                   indent('\n'.join(keyset)) + '}\n')
+    else:
+        general = ('struct lens_comm *rec_;\nuint64_t bytes_;\n'
+                   'if (l_->keyed && l_->site == site_ && %s) {\n' % ' && '.join(match) +
+                   '    rec_ = l_->rec;\n    bytes_ = l_->bytes;\n'
+                   '    prof_pend(l_, bytes_, t1_ - t0_);\n'
+                   '} else {\n' +
+                   '    rec_ = %s;\n' % rec +
+                   '    bytes_ = %s;\n' % nbytes +
+                   '    if (prof_record_cells(%d, site_, rec_, bytes_, %d, t1_ - t0_)) {\n' % (op_id, vw) +
+                   indent('\n'.join(keyset), '        ') + '    }\n}\n')
+    slow = ('static __attribute__((noinline)) %s prof_slow_%s(void *ra_, %s)\n{\n' % (ret, name, params) +
             '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
-            '    void *site_ = prof_caller();\n'
+            '    void *site_ = prof_site_of(ra_);\n'
             '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
-            '    if (LENS_LIKELY_PROF(%s && !prof_threaded)) {\n' % ' && '.join(match) +
-            ''.join('    ' + line + '\n' for line in timed.rstrip('\n').split('\n')) + record +
-            ''.join('    ' + line + '\n' for line in post('l_->rec', bytes_).rstrip('\n').split('\n') if line) +
-            '        return rc_;\n    }\n'
-            '    return prof_slow_%s(site_, %s);\n}\n' % (name, args))
+            indent(timed('prof_now')) + indent(general) + indent(post('rec_', 'bytes_')) +
+            '    return rc_;\n}\n')
+    if status:  # bytes from the status: a whole number of elements, in the key's bucket
+        record = ('uint64_t bytes_ = %s == MPI_STATUS_IGNORE ? l_->bytes : lens_status_bytes(%s);\n'
+                  % (status, status) +
+                  'if (LENS_LIKELY_PROF((%s == MPI_STATUS_IGNORE || !(bytes_ & l_->size_mask)) &&\n'
+                  % status +
+                  '                     (int64_t)bytes_ > l_->lo && (int64_t)bytes_ <= l_->hi))\n'
+                  '    prof_pend(l_, bytes_, t1_ - t0_);\n'
+                  'else\n'
+                  '    prof_received_other(%d, l_, %s, %s, %s, t1_ - t0_);\n' % (op_id, status, count, dtype))
+    else:
+        record = 'prof_pend(l_, l_->bytes, t1_ - t0_);\n'
+    fast = ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
+            '    void *ra_ = __builtin_return_address(0);\n'
+            '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
+            '    if (LENS_LIKELY_PROF(l_->ra == ra_ && %s)) {\n' % ' && '.join(match) +
+            indent(timed('prof_tick') + record + post('l_->rec', 'l_->bytes', True) + 'return rc_;\n',
+                   '        ') +
+            '    }\n'
+            '    return prof_slow_%s(ra_, %s);\n}\n' % (name, args))
     return slow + fast
 
 

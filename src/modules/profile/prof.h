@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "commtrack.h"
+#include "status_bytes.h"
 #include "lens_counts.h"
 #include "type_sizes.h"
 #include "prof_op_ids.h"
@@ -154,47 +155,75 @@ static inline __attribute__((always_inline)) void *prof_site_of(void *ra)
 
 /* One call: its (communicator, operation, size bucket) cell and its (call site, operation)
  * cell. Without threads, the last cells of each operation are kept with what chose them
- * (record, site, the bucket's bounds): a call like the one before (the common case: a loop)
- * adds to them directly, a few instructions, no lookup. */
+ * (record, site, the bucket's bounds), and the calls that go to them are added up in
+ * prof_last itself (calls, ticks, volume, longest and shortest: "pending") and folded into
+ * both cells only when the operation's cells change, at MPI_Finalize (prof_fold_all) or,
+ * without writing, when a snapshot reads them (prof_cell_now, prof_site_now): a call like
+ * the one before (the common case: a loop) costs a few additions, no lookup. */
 struct prof_last {
+    /* The generated wrappers' key (gen_profile.py): the application's return address and
+     * the call's own arguments that chose rec and bytes (the handle of its communicator,
+     * window or file; count and datatype), so that a call like the one before is
+     * recognised before it computes anything. ra NULL: no key (none is set under threads,
+     * without the time-stamp counter on x86-64, before MPI_Init or after MPI_Finalize, or
+     * for a return address whose call site only the core can name). Forgotten whenever a
+     * handle or a datatype may change meaning. */
+    void *ra;
+    int keyed; /* handle, type, count, bytes, size_mask hold a key (ra may be NULL) */
+    uintptr_t handle, type;
+    int64_t count;
+    uint64_t bytes;     /* of a call with the key (receives: with MPI_STATUS_IGNORE) */
+    uint64_t size_mask; /* receives: the datatype's size - 1 if a power of two, else ~0 */
+    /* The cells and what chose them. */
     struct lens_comm *rec;
     void *site;
     int64_t lo, hi; /* the bucket: lo < bytes <= hi */
     struct prof_cell *cell;
     struct prof_site_cell *site_cell;
-    /* The generated wrappers' key (gen_profile.py): the call's own arguments that chose rec
-     * and bytes (the handle of its communicator, window or file; count and datatype), so
-     * that a call like the one before is recognised before it computes anything. handle
-     * PROF_NO_KEY: none. Forgotten whenever a handle or a datatype may change meaning. */
-    uintptr_t handle, type;
-    int64_t count;
-    uint64_t bytes;
+    /* Pending: the calls added to cell and site_cell since they were last folded. */
+    uint64_t calls, ticks, volume, max_ticks, min_ticks /* UINT64_MAX: none */;
 };
-#define PROF_NO_KEY (~(uintptr_t)0)
 extern struct prof_last prof_last[PROF_MAX_OPS];
-/* Adds the call and, when it can, makes prof_last[op] its cells: returns 1 then. */
+/* Adds the call and, when it can, makes prof_last[op] its cells: returns 1 then, if a key
+ * may be set too (prof_keys_on). */
 int prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
                      uint64_t ticks);
 void prof_last_forget(void); /* every generated key: a handle or a datatype was freed */
-
-/* A call whose key matched: its cells are prof_last[op]'s, its bytes the key's. */
-static inline __attribute__((always_inline)) void prof_hit(struct prof_last *l, uint64_t bytes,
-                                                           uint64_t ticks)
+void prof_fold_all(void);    /* every operation's pending calls into its cells */
+/* Keys may be set: no threads, and on x86-64 the time-stamp counter (a keyed call reads
+ * prof_tick() without testing prof_use_tsc). Set at MPI_Init. */
+extern int prof_keys_on;
+static inline uint64_t prof_tick(void)
 {
-    struct prof_cell *c = l->cell;
-    c->calls++;
-    c->time_ticks += ticks;
-    c->volume += bytes;
-    c->max_ticks = ticks > c->max_ticks ? ticks : c->max_ticks;
-    struct prof_site_cell *s = l->site_cell;
-    s->calls++;
-    s->ticks += ticks;
-    s->volume += bytes;
-    s->max_ticks = ticks > s->max_ticks ? ticks : s->max_ticks;
-    s->min_ticks = s->min_ticks == 0 || ticks < s->min_ticks ? ticks : s->min_ticks;
-    prof_mpi_ticks += ticks;
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#else
+    return prof_now();
+#endif
 }
-/* Returns 1 when prof_last[op] holds the call's cells afterwards. */
+/* Whether a return address is itself the call site (else only the core can name it). */
+static inline int prof_ra_is_site(void *ra)
+{
+    return (uintptr_t)ra - prof_site_lo >= prof_site_span || !mpilens_site;
+}
+
+/* Adds a call to prof_last L's pending calls. */
+static inline __attribute__((always_inline)) void prof_pend(struct prof_last *l, uint64_t bytes,
+                                                            uint64_t ticks)
+{
+    l->calls++;
+    l->ticks += ticks;
+    l->volume += bytes;
+    l->max_ticks = ticks > l->max_ticks ? ticks : l->max_ticks;
+    l->min_ticks = ticks < l->min_ticks ? ticks : l->min_ticks;
+}
+/* A cell as it is now: with the pending calls of prof_last[op] if they go to it (read only:
+ * snapshots may run in a signal handler or beside the application's thread). */
+struct prof_cell prof_cell_now(const struct prof_cell *c, int op);
+struct prof_site_cell prof_site_now(const struct prof_site_cell *c, int op);
+uint64_t prof_mpi_ticks_now(void);
+
+/* Returns 1 when prof_last[op] holds the call's cells afterwards and a key may be set. */
 static inline __attribute__((always_inline)) int
 prof_record_cells(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw, uint64_t ticks)
 {
@@ -202,13 +231,23 @@ prof_record_cells(int op, void *site, struct lens_comm *rec, uint64_t bytes, int
     if (__builtin_expect(l->rec == rec && l->site == site && (int64_t)bytes > l->lo &&
                              (int64_t)bytes <= l->hi && !prof_threaded,
                          1)) {
-        prof_hit(l, bytes, ticks);
-        return 1;
+        prof_pend(l, bytes, ticks);
+        return prof_keys_on;
     }
     return prof_record_slow(op, site, rec, bytes, vw, ticks);
 }
 #define prof_record(op, site, rec, bytes, vw, ticks)                                               \
     ((void)prof_record_cells(op, site, rec, bytes, vw, ticks))
+/* A keyed receive whose bytes (from its status) are not a whole number of elements of a
+ * size that is a power of two, or fall outside the key's bucket: recorded the general way. */
+void prof_received_other(int op, struct prof_last *l, const MPI_Status *status, int64_t count,
+                         MPI_Datatype type, uint64_t ticks);
+/* The size mask of a receive's key (struct prof_last). */
+static inline uint64_t prof_size_mask(MPI_Datatype type)
+{
+    uint64_t size = prof_bytes(1, type);
+    return size & (size - 1) ? ~(uint64_t)0 : size ? size - 1 : 0;
+}
 
 /* prof_snapshot.c: this rank's profile saved however the rank ends (snapshot.h) */
 void prof_snapshot_install(int rank, int size);
@@ -241,6 +280,15 @@ static inline uintptr_t prof_handle_value(MPI_Request req)
     memcpy(&key, &req, sizeof req < sizeof key ? sizeof req : sizeof key);
     return key == 0 || key == UINTPTR_MAX ? key ^ 1 : key;
 }
+/* A live request's handle as it is (prof_handle_value's fix-up never applies to one: Open
+ * MPI's are pointers, MPICH's have their kind bits set): what the keyed paths store and
+ * compare in the direct table. */
+static inline uintptr_t prof_handle_raw(MPI_Request req)
+{
+    uintptr_t key = 0;
+    memcpy(&key, &req, sizeof req < sizeof key ? sizeof req : sizeof key);
+    return key;
+}
 void prof_request_remember_slow(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
                                 int persistent);
 static inline void prof_request_remember(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
@@ -250,6 +298,24 @@ static inline void prof_request_remember(MPI_Request *where, struct lens_comm *r
     if (LENS_LIKELY_PROF(!prof_threaded && d->key == 0 && prof_mapped_live == 0 && where &&
                          *where != MPI_REQUEST_NULL)) {
         *d = (struct prof_req){(uintptr_t)where, prof_handle_value(*where), rec, bytes, persistent};
+        prof_direct_live++;
+        return;
+    }
+    prof_request_remember_slow(where, rec, bytes, persistent);
+}
+/* The same after a keyed call (no threads) that succeeded: the call filled *where with a
+ * live request. */
+static inline __attribute__((always_inline)) void
+prof_request_remember_keyed(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
+                            int persistent)
+{
+    struct prof_req *d = prof_direct_slot(where);
+    if (LENS_LIKELY_PROF(d->key == 0 && prof_mapped_live == 0)) {
+        d->key = (uintptr_t)where;
+        d->other = prof_handle_raw(*where);
+        d->rec = rec;
+        d->bytes = bytes;
+        d->persistent = persistent;
         prof_direct_live++;
         return;
     }

@@ -86,9 +86,11 @@ void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ns
 
 struct lens_type_slot prof_type_cache[LENS_TYPE_SLOTS];
 struct prof_last prof_last[PROF_MAX_OPS];
+int prof_keys_on;
 __attribute__((constructor)) static void prof_last_start(void)
 {
-    prof_last_forget();
+    for (int op = 0; op < PROF_MAX_OPS; op++)
+        prof_last[op].min_ticks = UINT64_MAX;
 }
 struct lens_comm *prof_world;
 
@@ -99,8 +101,10 @@ uint64_t prof_bytes_slow(int64_t count, MPI_Datatype type)
 
 void prof_last_forget(void)
 {
-    for (int op = 0; op < PROF_MAX_OPS; op++)
-        prof_last[op].handle = PROF_NO_KEY;
+    for (int op = 0; op < PROF_MAX_OPS; op++) {
+        prof_last[op].ra = NULL;
+        prof_last[op].keyed = 0;
+    }
 }
 
 /* commtrack.h's hook: a communicator, window or file handle changed meaning. */
@@ -117,6 +121,79 @@ int MPI_Type_free(MPI_Datatype *type)
     return PMPI_Type_free(type);
 }
 
+static uint64_t max_of(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* The shortest of a site cell's (0: none yet) and pending's (UINT64_MAX: none). */
+static uint64_t min_of(uint64_t cell, uint64_t pending)
+{
+    return cell == 0 || pending < cell ? pending : cell;
+}
+
+/* prof_last L's pending calls into its cells. */
+static void fold(struct prof_last *l)
+{
+    if (!l->calls)
+        return;
+    struct prof_cell *c = l->cell;
+    c->calls += l->calls;
+    c->time_ticks += l->ticks;
+    c->volume += l->volume;
+    c->max_ticks = max_of(c->max_ticks, l->max_ticks);
+    struct prof_site_cell *s = l->site_cell;
+    s->calls += l->calls;
+    s->ticks += l->ticks;
+    s->volume += l->volume;
+    s->max_ticks = max_of(s->max_ticks, l->max_ticks);
+    s->min_ticks = min_of(s->min_ticks, l->min_ticks);
+    prof_mpi_ticks += l->ticks;
+    l->calls = l->ticks = l->volume = l->max_ticks = 0;
+    l->min_ticks = UINT64_MAX;
+}
+
+void prof_fold_all(void)
+{
+    for (int op = 0; op < PROF_MAX_OPS; op++)
+        fold(&prof_last[op]);
+}
+
+struct prof_cell prof_cell_now(const struct prof_cell *c, int op)
+{
+    struct prof_cell now = *c;
+    const struct prof_last *l = &prof_last[op];
+    if (l->cell == c && l->calls) {
+        now.calls += l->calls;
+        now.time_ticks += l->ticks;
+        now.volume += l->volume;
+        now.max_ticks = max_of(now.max_ticks, l->max_ticks);
+    }
+    return now;
+}
+
+struct prof_site_cell prof_site_now(const struct prof_site_cell *c, int op)
+{
+    struct prof_site_cell now = *c;
+    const struct prof_last *l = &prof_last[op];
+    if (l->site_cell == c && l->calls) {
+        now.calls += l->calls;
+        now.ticks += l->ticks;
+        now.volume += l->volume;
+        now.max_ticks = max_of(now.max_ticks, l->max_ticks);
+        now.min_ticks = min_of(now.min_ticks, l->min_ticks);
+    }
+    return now;
+}
+
+uint64_t prof_mpi_ticks_now(void)
+{
+    uint64_t ticks = prof_mpi_ticks;
+    for (int op = 0; op < PROF_MAX_OPS; op++)
+        ticks += prof_last[op].ticks;
+    return ticks;
+}
+
 int prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
                      uint64_t ticks)
 {
@@ -128,19 +205,25 @@ int prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, 
     if (!s)
         return 0; /* no site, or the table is full: the slow path counts the drop */
     int b = vw ? 0 : bucket_of(bytes);
-    prof_last[op] =
-        (struct prof_last){.rec = rec,
-                           .site = site,
-                           .lo = vw || b == 0 ? INT64_MIN : prof_bounds[b - 1],
-                           .hi = vw || b == prof_nbuckets - 1 ? INT64_MAX : prof_bounds[b],
-                           .cell = &row_of(rec, op)[b],
-                           .site_cell = s,
-                           .handle = PROF_NO_KEY};
-    return 1;
+    struct prof_last *l = &prof_last[op];
+    fold(l);
+    l->ra = NULL;
+    l->keyed = 0;
+    l->rec = rec;
+    l->site = site;
+    l->lo = vw || b == 0 ? INT64_MIN : prof_bounds[b - 1];
+    l->hi = vw || b == prof_nbuckets - 1 ? INT64_MAX : prof_bounds[b];
+    l->cell = &row_of(rec, op)[b];
+    l->site_cell = s;
+    return prof_keys_on;
 }
 
-/* As MPI_Get_count: whole elements of TYPE received, else (a partial element) the posted
- * count. The status's bytes are read without a library call (status_bytes.h). */
+void prof_received_other(int op, struct prof_last *l, const MPI_Status *status, int64_t count,
+                         MPI_Datatype type, uint64_t ticks)
+{
+    prof_record(op, l->site, l->rec, prof_received(status, count, type), 0, ticks);
+}
+
 uint64_t prof_received_slow(const MPI_Status *status, int64_t count, MPI_Datatype type)
 {
     uint64_t size = prof_bytes(1, type);

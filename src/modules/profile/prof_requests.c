@@ -303,37 +303,24 @@ static struct lens_comm *single_charge(const MPI_Request *req)
     return lookup(req, &e) ? e.rec : prof_comm(MPI_COMM_WORLD);
 }
 
-/* Wait and Test of one request, the general way: charged to the request's communicator
- * (found once before the call) and dropped after it if it completed. */
-#define SINGLE_SLOW(OP, REQ, CALL)                                                                 \
-    MPI_Request before_ = *(REQ);                                                                  \
-    struct lens_comm *rec_ = single_charge(REQ);                                                   \
-    uint64_t t0_ = prof_now();                                                                     \
-    int rc_ = CALL;                                                                                \
-    uint64_t t1_ = prof_now();                                                                     \
-    prof_record(OP, site_, rec_, 0, 0, t1_ - t0_);                                                 \
-    single_done(REQ, before_);                                                                     \
-    return rc_
-
-/* Without threads, a request found in its direct slot whose communicator and call site are
- * those of the operation's last call goes straight to its cells (prof.h) and is dropped
- * from its slot inline; anything else takes SLOW (SINGLE_SLOW in a function of its own). */
+/* Without threads, a request found in its direct slot, called from the operation's keyed
+ * return address with the communicator of its key (prof.h), adds itself to the pending
+ * calls and is dropped from its slot inline; anything else takes SLOW (SINGLE_GENERAL in a
+ * function of its own, which makes the call the operation's key). A slot holds a live
+ * request (never MPI_REQUEST_NULL), so a matching handle is one. */
 #define SINGLE_CALL(OP, REQ, CALL, SLOW)                                                           \
-    if (!prof_on)                                                                                  \
-        return CALL;                                                                               \
-    void *site_ = prof_caller();                                                                   \
+    void *ra_ = __builtin_return_address(0);                                                       \
     struct prof_req *d_ = prof_direct_slot(REQ);                                                   \
     struct prof_last *l_ = &prof_last[OP];                                                         \
-    if (LENS_LIKELY_PROF(!prof_threaded && d_->key == (uintptr_t)(REQ) &&                          \
-                         *(REQ) != MPI_REQUEST_NULL && d_->other == handle_value(*(REQ)) &&        \
-                         l_->rec == d_->rec && l_->site == site_)) {                               \
-        uint64_t t0_ = prof_now();                                                                 \
+    if (LENS_LIKELY_PROF(l_->ra == ra_ && d_->key == (uintptr_t)(REQ) &&                           \
+                         d_->other == prof_handle_raw(*(REQ)) && l_->rec == d_->rec)) {            \
+        uint64_t t0_ = prof_tick();                                                                \
         int rc_ = CALL;                                                                            \
-        uint64_t t1_ = prof_now();                                                                 \
-        prof_hit(l_, 0, t1_ - t0_);                                                                \
+        uint64_t t1_ = prof_tick();                                                                \
+        prof_pend(l_, 0, t1_ - t0_);                                                               \
         /* completed: forgotten (the slot is still this place's: nothing can store another         \
          * request at this place while the call runs) */                                           \
-        if (*(REQ) == MPI_REQUEST_NULL && d_->key == (uintptr_t)(REQ) && !d_->persistent) {        \
+        if (*(REQ) == MPI_REQUEST_NULL && !d_->persistent) {                                       \
             d_->key = EMPTY;                                                                       \
             prof_direct_live--;                                                                    \
         }                                                                                          \
@@ -341,26 +328,42 @@ static struct lens_comm *single_charge(const MPI_Request *req)
     }                                                                                              \
     return SLOW
 
-static __attribute__((noinline)) int wait_slow(void *site_, MPI_Request *req, MPI_Status *status)
+/* The general Wait or Test of one request; a call charged to the communicator of the
+ * operation's last cells from a return address that is its own call site becomes the key. */
+#define SINGLE_GENERAL(OP, REQ, CALL)                                                              \
+    if (!prof_on)                                                                                  \
+        return CALL;                                                                               \
+    void *site_ = prof_site_of(ra_);                                                               \
+    MPI_Request before_ = *(REQ);                                                                  \
+    struct lens_comm *rec_ = single_charge(REQ);                                                   \
+    uint64_t t0_ = prof_now();                                                                     \
+    int rc_ = CALL;                                                                                \
+    uint64_t t1_ = prof_now();                                                                     \
+    if (prof_record_cells(OP, site_, rec_, 0, 0, t1_ - t0_) && prof_ra_is_site(ra_))               \
+        prof_last[OP].ra = ra_;                                                                    \
+    single_done(REQ, before_);                                                                     \
+    return rc_
+
+static __attribute__((noinline)) int wait_slow(void *ra_, MPI_Request *req, MPI_Status *status)
 {
-    SINGLE_SLOW(PROF_OP_Wait, req, PMPI_Wait(req, status));
+    SINGLE_GENERAL(PROF_OP_Wait, req, PMPI_Wait(req, status));
 }
 
-static __attribute__((noinline)) int test_slow(void *site_, MPI_Request *req, int *flag,
+static __attribute__((noinline)) int test_slow(void *ra_, MPI_Request *req, int *flag,
                                                MPI_Status *status)
 {
-    SINGLE_SLOW(PROF_OP_Test, req, PMPI_Test(req, flag, status));
+    SINGLE_GENERAL(PROF_OP_Test, req, PMPI_Test(req, flag, status));
 }
 
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
-    SINGLE_CALL(PROF_OP_Wait, req, PMPI_Wait(req, status), wait_slow(site_, req, status));
+    SINGLE_CALL(PROF_OP_Wait, req, PMPI_Wait(req, status), wait_slow(ra_, req, status));
 }
 
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
     SINGLE_CALL(PROF_OP_Test, req, PMPI_Test(req, flag, status),
-                test_slow(site_, req, flag, status));
+                test_slow(ra_, req, flag, status));
 }
 
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])

@@ -49,6 +49,11 @@ static void started(uint64_t t0, int op, void *site)
     prof_world = lens_comm(MPI_COMM_WORLD);
     PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm);
     prof_start_ticks = t0;
+#if defined(__x86_64__)
+    prof_keys_on = !prof_threaded && prof_use_tsc;
+#else
+    prof_keys_on = !prof_threaded;
+#endif
     prof_on = 1;
     prof_record_slow(op, site, prof_comm(MPI_COMM_WORLD), 0, 0, prof_now() - t0);
     int rank = 0, size = 1;
@@ -93,6 +98,9 @@ int MPI_Finalize(void)
         return PMPI_Finalize();
     uint64_t now = prof_now();
     prof_on = 0;
+    prof_keys_on = 0;
+    prof_last_forget(); /* every call goes the general way, which sees prof_on */
+    prof_fold_all();
     prof_clock_stop();
     double net = (now - prof_start_ticks) * prof_seconds_per_tick;
     int rank;

@@ -185,8 +185,11 @@ uint64_t prof_sites_emit(struct lens_emitter *e, int rank)
 {
     uint64_t n = 0;
     for (int i = 0; i < SITES; i++) {
-        const struct prof_site_cell *c = &cells[i];
-        if (!c->key || !c->calls)
+        if (!cells[i].key)
+            continue;
+        const struct prof_site_cell now = prof_site_now(&cells[i], (int)(cells[i].key >> 56)),
+                                    *c = &now;
+        if (!c->calls)
             continue;
         uintptr_t a = (uintptr_t)(c->key & 0x00ffffffffffffffull);
         const struct site_object *o = NULL;

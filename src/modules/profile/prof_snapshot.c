@@ -47,16 +47,17 @@ static void pass(struct lens_emitter *e, int what)
             for (int op = 0; data && op < prof_op_count; op++) {
                 struct prof_cell *row = atomic_load(&data->rows[op]);
                 for (int b = 0; row && b < prof_nbuckets; b++) {
-                    if (!row[b].calls)
+                    struct prof_cell cell = prof_cell_now(&row[b], op);
+                    if (!cell.calls)
                         continue;
                     struct wire_row w = {.rank = me.rank,
                                          .comm = index,
                                          .op = (int16_t)op,
                                          .bucket = (int16_t)b,
-                                         .calls = row[b].calls,
-                                         .time_ns = (uint64_t)(row[b].time_ticks * ns_per_tick),
-                                         .max_ns = (uint64_t)(row[b].max_ticks * ns_per_tick),
-                                         .volume = row[b].volume};
+                                         .calls = cell.calls,
+                                         .time_ns = (uint64_t)(cell.time_ticks * ns_per_tick),
+                                         .max_ns = (uint64_t)(cell.max_ticks * ns_per_tick),
+                                         .volume = cell.volume};
                     lens_emit(e, &w, sizeof w);
                 }
             }
@@ -74,7 +75,7 @@ static int write_snapshot(int fd)
 {
     prof_clock_stop(); /* ticks to seconds, as at MPI_Finalize (clock_gettime only) */
     me.net_s = (prof_now() - prof_start_ticks) * prof_seconds_per_tick;
-    me.mpi_s = prof_mpi_ticks * prof_seconds_per_tick;
+    me.mpi_s = prof_mpi_ticks_now() * prof_seconds_per_tick;
     uint64_t counts[4] = {1, 0, 0, 0};
     for (int what = 0; what < 3; what++) {
         struct lens_emitter count = {.fd = -1};
