@@ -12,9 +12,10 @@ database write) for 8 ranks x 100 communicators x 5 operations.
 With --callgrind it counts instructions instead (valgrind, one rank sending to itself with
 Isend/Recv/Wait, steady from run to run): per operation, the instructions the module adds
 over the library's own PMPI_ path, and what Open MPI's monitoring adds to the library path,
-each from the difference of runs with N and 2N operations. A module may carry arguments:
-trace:convert=after is the trace without its conversion to OTF2 at MPI_Finalize (mpilens run
-converts after the job), so what the application itself pays.
+each from the difference of runs with N and 2N operations. A module may carry arguments.
+The harness preloads the modules without mpilens run, so `trace` converts to OTF2 at
+MPI_Finalize (the default there); trace:convert=after is the trace as mpilens run starts it
+by default (it converts after the job), so what the application itself pays.
 
 With --check MODULE:MSG:ALLREDUCE,... (and --callgrind) it measures only those modules' 0-byte
 message and Allreduce, prints them beside the limits, and exits 1 if one is past its limit

@@ -267,7 +267,7 @@ static char **forwarding_command(char **command)
 {
     static const char *const vars[] = {"LD_PRELOAD",       "MPILENS_MODULES", "MPILENS_CONF",
                                        "MPILENS_OUTPUT",   "MPILENS_CLI",     "MPILENS_MODULE_PATH",
-                                       "MPILENS_SNAPSHOT", "MPILENS_LAUNCHER"};
+                                       "MPILENS_SNAPSHOT", "MPILENS_LAUNCHER", "MPILENS_TRACE_CONVERT"};
     int n = 0;
     while (command[n])
         n++;
@@ -335,6 +335,10 @@ static int set_environment(const struct run_options *opt, const char *output)
     }
     setenv("MPILENS_OUTPUT", output, 1);
     setenv("MPILENS_CLI", "1", 1);
+    /* The trace's conversion to OTF2 after the job, by this process (several at once:
+     * trc_recover.c), so the application pays for recording only; trace:convert=finalize
+     * (the module's argument wins over this) or the variable set before keeps it in the ranks. */
+    setenv("MPILENS_TRACE_CONVERT", "after", 0);
     char launcher[4096];
     launcher_part(opt->command, launcher, sizeof launcher);
     if (launcher[0])

@@ -1,12 +1,13 @@
 # test_trace.sh: the trace module writes an OTF2 archive that OTF2's own reader
 # (otf2-print) opens (intercommunicator messages included): exact counts of regions, messages and collectives per communicator
 # (named as in the profile), definitions, clock offsets, and bytes per event; the same
-# events when the conversion is left for after the job (trace:convert=after).
+# events when the conversion is left for after the job (trace:convert=after, mpilens run's
+# default, by several processes at once).
 source "$(dirname "$0")/../core/lib.sh"
 command -v otf2-print > /dev/null || { echo "SKIP: otf2-print (otf2-tools) not installed"; exit 77; }
 [ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
 
-out=$("$MPILENS" run -m trace -o ring -- $MPIRUN -np 4 "$APPS/ring" 3 2>&1)
+out=$("$MPILENS" run -m trace:convert=finalize -o ring -- $MPIRUN -np 4 "$APPS/ring" 3 2>&1)
 check_has "traced application ran" "$out" "ring ok: 4 ranks, 3 rounds"
 events=$(otf2-print ring/trace/traces.otf2 2>&1)
 check_eq "12 MPI_SEND and 12 MPI_RECV events (4 ranks x 3 rounds)" "12 12" \
@@ -52,6 +53,17 @@ check_eq "convert=after: not marked incomplete" "" \
     "$(sqlite3 after/mpilens.db "SELECT value FROM metadata WHERE key = 'Incomplete'" 2> /dev/null)"
 out=$("$MPILENS" analyze after --launcher "$MPIRUN" 2>&1); status=$?
 check_eq "convert=after: the trace is analyzed (a complete run)" "0" "$status"
+# mpilens run's default is convert=after, by several processes at once (3 here for 4 ranks:
+# shares of 2, 1 and 1 ranks), into the same events; convert=finalize or the variable wins.
+check_eq "mpilens run tells the ranks convert=after unless MPILENS_TRACE_CONVERT says otherwise" \
+    "after finalize" "$("$MPILENS" run -o env1 -- $MPIRUN -np 1 sh -c 'echo $MPILENS_TRACE_CONVERT' 2>/dev/null | head -1) \
+$(MPILENS_TRACE_CONVERT=finalize "$MPILENS" run -o env2 -- $MPIRUN -np 1 sh -c 'echo $MPILENS_TRACE_CONVERT' 2>/dev/null | head -1)"
+MPILENS_CONVERT_JOBS=3 "$MPILENS" run -m trace -o default -- $MPIRUN -np 4 "$APPS/ring" 3 > /dev/null 2>&1
+check_eq "default: converted by 3 processes after the job into the same events" "$(events_of ring)" "$(events_of default)"
+check_eq "default: event counts in the definitions, no logs, saved files or converters' archives left" \
+    "$(otf2-print -G ring/trace/traces.otf2 2>/dev/null | grep -o 'Events: [0-9]*' | sort | tr '\n' ' ')no no " \
+    "$(otf2-print -G default/trace/traces.otf2 2>/dev/null | grep -o 'Events: [0-9]*' | sort | tr '\n' ' ')$([ -e default/trace/log ] && echo yes || echo no) \
+$([ -e default/partial ] && echo yes || echo no) $(ls default/trace | grep convert)"
 # Without the CLI: the logs wait in DIR/trace/log and mpilens recover DIR converts them.
 MPILENS_OUTPUT=$WORK/plain MPILENS_MODULES=profile,trace:convert=after \
     mpi 4 "$APPS/ring" 3 > /dev/null 2>&1

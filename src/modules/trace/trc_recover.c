@@ -7,14 +7,19 @@
  * filled and at each snapshot) and its local definitions (DIR/partial/trace.RANK, the
  * snapshot). The definitions are merged as rank 0 merges them at MPI_Finalize
  * (trc_defs.c), every log is converted into its rank's OTF2 event file (trc_convert.c:
- * each ends at its last trustworthy event, with its open calls closed there), and the
+ * each ends at its last trustworthy event, with its open calls closed there; by several
+ * processes at once, convert_all), and the
  * archive is written in DIR/trace, readable by any OTF2 reader. A rank that saved nothing
  * gets an empty event file. The run is marked incomplete in DIR/mpilens.db; `mpilens
  * analyze` refuses such a run (docs/modules.md says why), `mpilens export` draws it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rundb.h"
@@ -45,6 +50,103 @@ static int absorb(void *ctx, const char *data, size_t len, int32_t *world)
     r->maps[rank] = map;
     *world = n;
     return 0;
+}
+
+/* How many processes convert: MPILENS_CONVERT_JOBS, else the processors online; at most
+ * one per rank. */
+static int converters(int nranks)
+{
+    const char *env = getenv("MPILENS_CONVERT_JOBS");
+    long n = env && atoi(env) > 0 ? atoi(env) : sysconf(_SC_NPROCESSORS_ONLN);
+    return (int)(n < 1 ? 1 : n > nranks ? nranks : n);
+}
+
+/* Converter W of NW: ranks W, W + NW, ... into an OTF2 archive of its own (DIR/convert.W,
+ * the same chunk sizes as the run's archive), whose event files then move into the run's
+ * archive (an event file does not depend on its archive). Each rank's events per thread and
+ * last time go to RESULTS (shared with the parent): most + 1 numbers a rank. 0 or -1. */
+static int convert_share(const char *dir, const struct recovery *r, const uint32_t *nthreads,
+                         uint32_t most, int w, int nw, uint64_t *results)
+{
+    char sub[4300];
+    snprintf(sub, sizeof sub, "%s/convert.%d", dir, w);
+    OTF2_Archive *archive = trc_archive_open(sub, r->nranks);
+    if (!archive)
+        return -1;
+    OTF2_Archive_SetSerialCollectiveCallbacks(archive);
+    OTF2_Archive_OpenEvtFiles(archive);
+    for (int k = w; k < r->nranks; k += nw) {
+        uint64_t *mine = results + (size_t)k * (most + 1);
+        mine[most] = trc_convert_rank(archive, dir, &r->maps[k], mine);
+    }
+    OTF2_Archive_CloseEvtFiles(archive);
+    OTF2_Archive_Close(archive);
+    int rc = 0;
+    for (int k = w; k < r->nranks; k += nw)
+        for (uint32_t t = 0; t < nthreads[k]; t++) {
+            unsigned long long loc = trc_location(k, t, r->maps[k].first_extra);
+            char from[4400], to[4400];
+            snprintf(from, sizeof from, "%s/traces/%llu.evt", sub, loc);
+            snprintf(to, sizeof to, "%s/traces/%llu.evt", dir, loc);
+            if (rename(from, to) != 0) {
+                fprintf(stderr, "mpilens: trace: cannot move %s to %s: %s\n", from, to,
+                        strerror(errno));
+                rc = -1;
+            }
+        }
+    char sub_traces[4400];
+    snprintf(sub_traces, sizeof sub_traces, "%s/traces", sub);
+    trc_remove_files(sub_traces, 1);
+    trc_remove_files(sub, 1);
+    return rc;
+}
+
+/* Every rank's event logs into the run's archive in DIR, by converters(nranks) processes
+ * at once (the ranks convert in parallel at MPI_Finalize; after the job, the CLI does).
+ * EVENTS[location] gets each location's event count; returns the last time stamp, or
+ * UINT64_MAX with ERR said. */
+static uint64_t convert_all(const char *dir, const struct recovery *r, const uint32_t *nthreads,
+                            uint32_t most, uint64_t *events, char *err, size_t errlen)
+{
+    char traces[4300];
+    snprintf(traces, sizeof traces, "%s/traces", dir);
+    mkdir(traces, 0777);
+    size_t bytes = (size_t)r->nranks * (most + 1) * sizeof(uint64_t);
+    uint64_t *results = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (results == MAP_FAILED) {
+        snprintf(err, errlen, "%s: cannot convert the event logs (%s)", dir, strerror(errno));
+        return UINT64_MAX;
+    }
+    int nw = converters(r->nranks), failed = 0;
+    pid_t *pids = calloc((size_t)nw, sizeof *pids);
+    fflush(NULL);
+    for (int w = 0; w < nw; w++) {
+        pids[w] = fork();
+        if (pids[w] == 0)
+            _exit(convert_share(dir, r, nthreads, most, w, nw, results) == 0 ? 0 : 1);
+        if (pids[w] < 0 && convert_share(dir, r, nthreads, most, w, nw, results) != 0)
+            failed = 1; /* no process to spare: this one converts the share */
+    }
+    for (int w = 0; w < nw; w++) {
+        int status = 0;
+        if (pids[w] > 0 && (waitpid(pids[w], &status, 0) != pids[w] || !WIFEXITED(status) ||
+                            WEXITSTATUS(status) != 0))
+            failed = 1;
+    }
+    free(pids);
+    uint64_t last = 0;
+    for (int k = 0; k < r->nranks; k++) {
+        const uint64_t *mine = results + (size_t)k * (most + 1);
+        for (uint32_t t = 0; t < nthreads[k]; t++)
+            events[trc_location(k, t, r->maps[k].first_extra)] = mine[t];
+        last = mine[most] > last ? mine[most] : last;
+    }
+    munmap(results, bytes);
+    if (failed) {
+        snprintf(err, errlen, "%s: converting the event logs to OTF2 failed (see above)", dir);
+        return UINT64_MAX;
+    }
+    return last;
 }
 
 __attribute__((visibility("default"))) int mpilens_module_recover(const char *dir, char *err,
@@ -82,17 +184,17 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
         nthreads[k] = r.maps[k].head.nthreads ? r.maps[k].head.nthreads : 1;
         most = nthreads[k] > most ? nthreads[k] : most;
     }
-    uint64_t *events = calloc((size_t)r.nranks * most, sizeof *events);
-    uint64_t *mine = calloc(most, sizeof *mine);
-    OTF2_Archive_OpenEvtFiles(archive);
-    for (int k = 0; k < r.nranks; k++) {
+    for (int k = 0; k < r.nranks; k++)
         r.maps[k].first_extra = trc_first_extra(k, nthreads, r.nranks);
-        uint64_t last = trc_convert_rank(archive, trace_dir, &r.maps[k], mine);
-        r.merged.t_max = last > r.merged.t_max ? last : r.merged.t_max;
-        for (uint32_t t = 0; t < nthreads[k]; t++)
-            events[trc_location(k, t, r.maps[k].first_extra)] = mine[t];
+    uint64_t *events = calloc((size_t)r.nranks * most, sizeof *events);
+    uint64_t last = convert_all(trace_dir, &r, nthreads, most, events, err, errlen);
+    if (last == UINT64_MAX) {
+        OTF2_Archive_Close(archive);
+        free(events);
+        free(nthreads);
+        goto done;
     }
-    OTF2_Archive_CloseEvtFiles(archive);
+    r.merged.t_max = last > r.merged.t_max ? last : r.merged.t_max;
     OTF2_Archive_OpenDefFiles(archive);
     uint32_t first_group = trc_defs_first_group(&r.merged);
     for (int k = 0; k < r.nranks; k++)
@@ -102,7 +204,6 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     trc_defs_write_global(archive, &r.merged, r.nranks, nthreads, events);
     OTF2_Archive_Close(archive);
     free(events);
-    free(mine);
     free(nthreads);
     char logs[4300];
     snprintf(logs, sizeof logs, "%s/log", trace_dir);
