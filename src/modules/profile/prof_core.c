@@ -132,22 +132,31 @@ static uint64_t min_of(uint64_t cell, uint64_t pending)
     return cell == 0 || pending < cell ? pending : cell;
 }
 
-/* prof_last L's pending calls into its cells. */
-static void fold(struct prof_last *l)
+/* L's pending calls added to a copy of (or to) its cells. */
+static void add_pending(struct prof_cell *c, const struct prof_last *l)
 {
-    if (!l->calls)
-        return;
-    struct prof_cell *c = l->cell;
     c->calls += l->calls;
     c->time_ticks += l->ticks;
     c->volume += l->volume;
     c->max_ticks = max_of(c->max_ticks, l->max_ticks);
-    struct prof_site_cell *s = l->site_cell;
+}
+
+static void add_pending_site(struct prof_site_cell *s, const struct prof_last *l)
+{
     s->calls += l->calls;
     s->ticks += l->ticks;
     s->volume += l->volume;
     s->max_ticks = max_of(s->max_ticks, l->max_ticks);
     s->min_ticks = min_of(s->min_ticks, l->min_ticks);
+}
+
+/* prof_last L's pending calls into its cells. */
+static void fold(struct prof_last *l)
+{
+    if (!l->calls)
+        return;
+    add_pending(l->cell, l);
+    add_pending_site(l->site_cell, l);
     prof_mpi_ticks += l->ticks;
     l->calls = l->ticks = l->volume = l->max_ticks = 0;
     l->min_ticks = UINT64_MAX;
@@ -162,27 +171,16 @@ void prof_fold_all(void)
 struct prof_cell prof_cell_now(const struct prof_cell *c, int op)
 {
     struct prof_cell now = *c;
-    const struct prof_last *l = &prof_last[op];
-    if (l->cell == c && l->calls) {
-        now.calls += l->calls;
-        now.time_ticks += l->ticks;
-        now.volume += l->volume;
-        now.max_ticks = max_of(now.max_ticks, l->max_ticks);
-    }
+    if (prof_last[op].cell == c && prof_last[op].calls)
+        add_pending(&now, &prof_last[op]);
     return now;
 }
 
 struct prof_site_cell prof_site_now(const struct prof_site_cell *c, int op)
 {
     struct prof_site_cell now = *c;
-    const struct prof_last *l = &prof_last[op];
-    if (l->site_cell == c && l->calls) {
-        now.calls += l->calls;
-        now.ticks += l->ticks;
-        now.volume += l->volume;
-        now.max_ticks = max_of(now.max_ticks, l->max_ticks);
-        now.min_ticks = min_of(now.min_ticks, l->min_ticks);
-    }
+    if (prof_last[op].site_cell == c && prof_last[op].calls)
+        add_pending_site(&now, &prof_last[op]);
     return now;
 }
 
