@@ -265,9 +265,10 @@ static int is_open_mpi_launcher(const char *cmd)
 /* The command with Open MPI's `-x VAR` flags inserted after the launcher. */
 static char **forwarding_command(char **command)
 {
-    static const char *const vars[] = {"LD_PRELOAD",       "MPILENS_MODULES", "MPILENS_CONF",
-                                       "MPILENS_OUTPUT",   "MPILENS_CLI",     "MPILENS_MODULE_PATH",
-                                       "MPILENS_SNAPSHOT", "MPILENS_LAUNCHER", "MPILENS_TRACE_CONVERT"};
+    static const char *const vars[] = {
+        "LD_PRELOAD",       "MPILENS_MODULES",  "MPILENS_CONF",
+        "MPILENS_OUTPUT",   "MPILENS_CLI",      "MPILENS_MODULE_PATH",
+        "MPILENS_SNAPSHOT", "MPILENS_LAUNCHER", "MPILENS_TRACE_CONVERT"};
     int n = 0;
     while (command[n])
         n++;

@@ -305,9 +305,10 @@ static inline void prof_request_remember(MPI_Request *where, struct lens_comm *r
 }
 /* The same after a keyed call (no threads) that succeeded: the call filled *where with a
  * live request. */
-static inline __attribute__((always_inline)) void
-prof_request_remember_keyed(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
-                            int persistent)
+static inline __attribute__((always_inline)) void prof_request_remember_keyed(MPI_Request *where,
+                                                                              struct lens_comm *rec,
+                                                                              uint64_t bytes,
+                                                                              int persistent)
 {
     struct prof_req *d = prof_direct_slot(where);
     if (LENS_LIKELY_PROF(d->key == 0 && prof_mapped_live == 0)) {

@@ -362,8 +362,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
 
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
-    SINGLE_CALL(PROF_OP_Test, req, PMPI_Test(req, flag, status),
-                test_slow(ra_, req, flag, status));
+    SINGLE_CALL(PROF_OP_Test, req, PMPI_Test(req, flag, status), test_slow(ra_, req, flag, status));
 }
 
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])

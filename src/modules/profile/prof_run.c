@@ -20,7 +20,8 @@
 const char mpilens_module_description[] =
     "communicator-centric profile (calls, time, volume per communicator, operation and size) "
     "into mpilens.db";
-/* Alone in the stack, entered without the core's runners (mpilens.h): call sites come from mpilens_site() (prof.h). */
+/* Alone in the stack, entered without the core's runners (mpilens.h): call sites come from
+ * mpilens_site() (prof.h). */
 const int mpilens_module_direct = 1;
 
 uint64_t prof_start_ticks;

@@ -112,7 +112,8 @@ static uint64_t convert_all(const char *dir, const struct recovery *r, const uin
     snprintf(traces, sizeof traces, "%s/traces", dir);
     mkdir(traces, 0777);
     size_t bytes = (size_t)r->nranks * (most + 1) * sizeof(uint64_t);
-    uint64_t *results = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    uint64_t *results =
+        mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (results == MAP_FAILED) {
         snprintf(err, errlen, "%s: cannot convert the event logs (%s)", dir, strerror(errno));
         return UINT64_MAX;

@@ -868,7 +868,8 @@ NONBLOCKING_SCAN(Iexscan, R_Iexscan, OTF2_COLLECTIVE_OP_EXSCAN)
 
 const char mpilens_module_description[] =
     "OTF2 event trace per rank (MPI regions, messages, collectives, clock offsets) in DIR/trace";
-/* Alone in the stack, entered without the core's runners (mpilens.h): the trace needs neither call sites nor levels. */
+/* Alone in the stack, entered without the core's runners (mpilens.h): the trace needs neither call
+ * sites nor levels. */
 const int mpilens_module_direct = 1;
 
 /* trace:buffer=SIZE (bytes, or with K, M or G): the event buffer of each rank. */
