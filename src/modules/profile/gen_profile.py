@@ -210,20 +210,27 @@ def emit(ops_found, funcs):
 def fast_key(rec, nbytes):
     """How a call of this operation is recognised from its own arguments (prof.h, struct
     prof_last): (handle argument, count argument or None, datatype argument or None, status
-    argument or None); a status: a receive, whose bytes are read from it after the call.
+    argument or None, guard or None); a status: a receive, whose bytes are read from it after
+    the call; a guard: the condition under which count and datatype give the bytes (not in
+    place), without which the call takes the general path.
     None: bytes depend on arrays or on MPI_IN_PLACE, so the operation keeps the general path."""
     m = re.fullmatch(r'prof_(?:comm|win|file)\((a\d+)\)', rec)
     handle = m.group(1) if m else ('0' if rec == 'prof_mixed()' else None)
     if handle is None:
         return None
     if nbytes == '0':
-        return handle, None, None, None
+        return handle, None, None, None, None
     m = re.fullmatch(r'prof_bytes\((a\d+), (a\d+)\)', nbytes)
     if m:
-        return handle, m.group(1), m.group(2), None
+        return handle, m.group(1), m.group(2), None, None
     m = re.fullmatch(r'prof_received\((a\d+), (a\d+), (a\d+)\)', nbytes)
     if m:
-        return handle, m.group(2), m.group(3), m.group(1)
+        return handle, m.group(2), m.group(3), m.group(1), None
+    # in place or not: only a call that is not in place is keyed (its count and datatype)
+    m = re.fullmatch(r'\((a\d+) == MPI_IN_PLACE \? prof_bytes\((a\d+), (a\d+)\) : '
+                     r'prof_bytes\((a\d+), (a\d+)\)\)', nbytes)
+    if m:
+        return handle, m.group(4), m.group(5), None, '%s != MPI_IN_PLACE' % m.group(1)
     return None
 
 
@@ -260,8 +267,8 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
                 '    uint64_t bytes_ = %s;\n' % nbytes +
                 '    prof_record(%d, site_, rec_, bytes_, %d, t1_ - t0_);\n' % (op_id, vw) +
                 indent(post('rec_', 'bytes_')) + '    return rc_;\n}\n')
-    handle, count, dtype, status = key
-    match = ['l_->handle == (uintptr_t)%s' % handle]
+    handle, count, dtype, status, guard = key
+    match = ['l_->handle == (uintptr_t)%s' % handle] + ([guard] if guard else [])
     keyset = ['l_->handle = (uintptr_t)%s;' % handle]
     if count:
         match += ['l_->count == (int64_t)%s' % count, 'l_->type == (uintptr_t)%s' % dtype]
@@ -287,7 +294,8 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
                    '} else {\n' +
                    '    rec_ = %s;\n' % rec +
                    '    bytes_ = %s;\n' % nbytes +
-                   '    if (prof_record_cells(%d, site_, rec_, bytes_, %d, t1_ - t0_)) {\n' % (op_id, vw) +
+                   '    if (prof_record_cells(%d, site_, rec_, bytes_, %d, t1_ - t0_)%s) {\n'
+                   % (op_id, vw, ' && ' + guard if guard else '') +
                    indent('\n'.join(keyset), '        ') + '    }\n}\n')
     slow = ('static __attribute__((noinline)) %s prof_slow_%s(void *ra_, %s)\n{\n' % (ret, name, params) +
             '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
