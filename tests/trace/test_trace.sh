@@ -64,6 +64,22 @@ check_eq "default: event counts in the definitions, no logs, saved files or conv
     "$(otf2-print -G ring/trace/traces.otf2 2>/dev/null | grep -o 'Events: [0-9]*' | sort | tr '\n' ' ')no no " \
     "$(otf2-print -G default/trace/traces.otf2 2>/dev/null | grep -o 'Events: [0-9]*' | sort | tr '\n' ' ')$([ -e default/trace/log ] && echo yes || echo no) \
 $([ -e default/partial ] && echo yes || echo no) $(ls default/trace | grep convert)"
+# The event log's clock (trc_log.h): the time-stamp counter where the kernel keeps its clock
+# with it, mapped to CLOCK_MONOTONIC's nanoseconds when converted; MPILENS_TRACE_CLOCK=monotonic
+# reads clock_gettime instead. Either way every event lies between its location's two clock
+# offsets (read with clock_gettime at MPI_Init and MPI_Finalize), and the events are the same.
+# (test_analyze.sh checks the scale: the waits measure the programs' delays.)
+outside() {
+    { otf2-print -C "$1/trace/traces.otf2" 2> /dev/null | awk '$1 == "CLOCK_OFFSET" {gsub(",", "", $4); print "C", $2, $4}'
+      otf2-print "$1/trace/traces.otf2" 2> /dev/null | awk '$1 ~ /^[A-Z_]+$/ && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ {print "E", $2, $3}'; } |
+        awk '$1 == "C" { if (!($2 in lo) || $3 < lo[$2]) lo[$2] = $3; if ($3 > hi[$2]) hi[$2] = $3 }
+             $1 == "E" { n++; if (!($2 in lo) || $3 < lo[$2] || $3 > hi[$2]) bad++ }
+             END { print (n > 0 ? "events" : "none"), bad + 0 }'
+}
+MPILENS_TRACE_CLOCK=monotonic "$MPILENS" run -m trace -o mono -- $MPIRUN -np 4 "$APPS/ring" 3 > /dev/null 2>&1
+check_eq "clock: every event between its location's start and end (log clock, clock_gettime)" \
+    "events 0 events 0" "$(outside default) $(outside mono)"
+check_eq "MPILENS_TRACE_CLOCK=monotonic: the same events" "$(events_of ring)" "$(events_of mono)"
 # Without the CLI: the logs wait in DIR/trace/log and mpilens recover DIR converts them.
 MPILENS_OUTPUT=$WORK/plain MPILENS_MODULES=profile,trace:convert=after \
     mpi 4 "$APPS/ring" 3 > /dev/null 2>&1

@@ -70,7 +70,7 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
 static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRef location)
 {
     (void)user, (void)type, (void)location;
-    return trc_now();
+    return trc_clock_ns();
 }
 
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
@@ -99,7 +99,9 @@ OTF2_Archive *trc_archive_open(const char *dir, int nranks)
 struct state {
     OTF2_EvtWriter *w;
     const struct trc_defs_head *h;
-    uint64_t last;
+    double ns_per_tick;
+    uint64_t last_log; /* the last record's time in the log's clock (ticks or ns) */
+    uint64_t last;     /* ... in ns */
     uint32_t stack[256];
     int depth;
 };
@@ -146,10 +148,11 @@ static int ids_known(const struct state *s, const struct trc_record *r)
 /* Writes R; 0, or -1 where the log stops being trustworthy. */
 static int convert_one(struct state *s, const struct trc_record *r)
 {
-    if (r->kind >= TK_KINDS || r->time < s->last || !ids_known(s, r))
+    if (r->kind >= TK_KINDS || r->time < s->last_log || !ids_known(s, r))
         return -1;
     OTF2_EvtWriter *w = s->w;
-    OTF2_TimeStamp t = r->time;
+    OTF2_TimeStamp t = trc_time_ns(s->h, s->ns_per_tick, r->time);
+    s->last_log = r->time;
     s->last = t;
     switch ((enum trc_kind)r->kind) {
     case TK_ENTER:
@@ -264,7 +267,7 @@ int trc_convert(OTF2_EvtWriter *w, const char *log_path, const struct trc_defs_h
     FILE *f = fopen(log_path, "rb");
     if (!f)
         return -1;
-    struct state s = {.w = w, .h = h};
+    struct state s = {.w = w, .h = h, .ns_per_tick = trc_ns_per_tick(h)};
     enum { CHUNK = 1 << 20 };
     char *buf = malloc(CHUNK); /* records stay 8-byte aligned in it: their sizes are 16, 48 */
     size_t have = 0, n;

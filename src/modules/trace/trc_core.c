@@ -77,7 +77,7 @@ static int rank, size;
 static struct lens_comm **locals; /* local comm id -> record */
 static uint32_t nlocals;
 static int64_t offset_start, offset_end;
-static uint64_t time_start, time_end;
+static uint64_t time_start, time_end, tick_start;
 
 struct trc_comm_data {
     uint32_t id_plus_one;
@@ -169,13 +169,13 @@ static int64_t clock_offset(void)
             if (rank == 0) {
                 uint64_t t;
                 PMPI_Recv(&t, 1, MPI_UINT64_T, peer, 0, trc_world, MPI_STATUS_IGNORE);
-                t = trc_now();
+                t = trc_clock_ns();
                 PMPI_Send(&t, 1, MPI_UINT64_T, peer, 0, trc_world);
             } else if (rank == peer) {
-                uint64_t t0 = trc_now(), remote_time, t1;
+                uint64_t t0 = trc_clock_ns(), remote_time, t1;
                 PMPI_Send(&t0, 1, MPI_UINT64_T, 0, 0, trc_world);
                 PMPI_Recv(&remote_time, 1, MPI_UINT64_T, 0, 0, trc_world, MPI_STATUS_IGNORE);
-                t1 = trc_now();
+                t1 = trc_clock_ns();
                 if (t1 - t0 < best_rtt) {
                     best_rtt = t1 - t0;
                     best = (int64_t)(t0 + (t1 - t0) / 2) - (int64_t)remote_time;
@@ -210,6 +210,9 @@ void trc_local_head(struct trc_defs_head *h)
     h->rank = rank;
     h->time_start = time_start;
     h->offset_start = offset_start;
+    h->ticks = (uint32_t)trc_use_tsc;
+    h->tick_start = tick_start;
+    trc_clock_pair(&h->tick_saved, &h->ns_saved);
     h->ncomms = nlocals;
     h->nmembers = 0;
     for (uint32_t i = 0; i < h->ncomms; i++)
@@ -252,6 +255,7 @@ static int write_snapshot(int fd)
 
 void trc_start(void)
 {
+    trc_clock_setup();
     PMPI_Comm_dup(MPI_COMM_WORLD, &trc_world);
     PMPI_Comm_rank(trc_world, &rank);
     PMPI_Comm_size(trc_world, &size);
@@ -275,7 +279,7 @@ void trc_start(void)
         return;
     }
     offset_start = clock_offset();
-    time_start = trc_now();
+    trc_clock_pair(&tick_start, &time_start);
     trc_user_publish();
     trc_on = 1;
     lens_snapshot_install("trace", rank, write_snapshot);
@@ -365,7 +369,7 @@ void trc_finish(void)
         return;
     trc_user_close();
     trc_on = 0;
-    time_end = trc_now();
+    time_end = trc_clock_ns();
     offset_end = clock_offset();
     for (uint32_t t = 0; t < trc_thread_count(); t++)
         trc_log_close(&trc_thread_at(t)->log);

@@ -25,14 +25,33 @@
 struct trc_defs_head {
     char magic[8];
     int32_t world_size, rank;
-    uint64_t time_start, time_end; /* time_end 0: not known (a snapshot) */
+    uint64_t time_start, time_end; /* ns; time_end 0: not known (a snapshot) */
     int64_t offset_start, offset_end;
+    /* The event log's clock (trc_now): time-stamp counter ticks if ticks, else ns. Ticks
+     * read with time_start, and a (tick, ns) pair read together when this blob was written
+     * (at MPI_Finalize, or at the latest save): trc_time_ns maps between them. */
+    uint64_t tick_start, tick_saved, ns_saved;
     uint32_t ncomms, nmembers, nwindows, ngroups, nnames;
     uint32_t nthreads; /* threads traced: locations RANK + world_size x thread */
     uint32_t nfiles;   /* MPI-IO handles opened (then: uint32 local comm, uint32 amode, name) */
-    uint32_t spare;
+    uint32_t ticks;
 };
-#define TRC_DEFS_MAGIC "TRCDEFS2"
+#define TRC_DEFS_MAGIC "TRCDEFS3"
+/* Nanoseconds per tick of the rank's event log (1 for a log kept in ns). */
+static inline double trc_ns_per_tick(const struct trc_defs_head *h)
+{
+    if (!h->ticks || h->tick_saved <= h->tick_start || h->ns_saved <= h->time_start)
+        return 1.0;
+    return (double)(h->ns_saved - h->time_start) / (double)(h->tick_saved - h->tick_start);
+}
+/* An event log time T in nanoseconds (NS_PER_TICK: trc_ns_per_tick(h)). */
+static inline uint64_t trc_time_ns(const struct trc_defs_head *h, double ns_per_tick, uint64_t t)
+{
+    if (!h->ticks)
+        return t;
+    return (uint64_t)((int64_t)h->time_start +
+                      (int64_t)((double)(int64_t)(t - h->tick_start) * ns_per_tick));
+}
 /* How many local ids a blob maps (the merge's ids: comms, windows, groups, names, files). */
 static inline uint32_t trc_defs_nids(const struct trc_defs_head *h)
 {
