@@ -3,7 +3,8 @@
  * Everything a save needs is prepared at install time (the paths, the writer); a save
  * itself calls only open, write, fsync-free close, rename and the module's writer, so it
  * may run in a signal handler. The periodic thread and a signal handler write to
- * different temporary names, so one never renames the other's half-written file.
+ * different temporary names, so one never renames the other's half-written file, and a
+ * save that ends the rank is never replaced by an older periodic one (save_to).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -78,14 +79,33 @@ int lens_emit_flush(struct lens_emitter *e)
 }
 
 static atomic_int saving; /* saves under way (lens_snapshot_done waits for the thread's) */
+/* A save that ends the rank (a signal, MPI_Abort, exit, MPI_Finalize's keep) has begun; the
+ * periodic thread is writing one. The periodic one, begun earlier and slower, must not
+ * rename its older record over the last: it does not rename once an ending save began, and
+ * an ending save waits (bounded: it may run in a handler that interrupted the thread) for
+ * the periodic one to be done before it renames. */
+static atomic_int ending_began, periodic_busy;
+
+/* Before an ending save renames: the periodic save under way, if any, is done (up to 2 s). */
+static void wait_periodic(void)
+{
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 2000 && atomic_load(&periodic_busy); i++)
+        nanosleep(&ms, NULL);
+}
 
 static void save_to(const char *tmp, const char *how)
 {
+    int periodic = tmp == tmp_thread;
     atomic_fetch_add(&saving, 1);
-    if (!writer || atomic_load(&finished)) {
+    if (!writer || atomic_load(&finished) || (periodic && atomic_load(&ending_began))) {
         atomic_fetch_sub(&saving, 1);
         return;
     }
+    if (periodic)
+        atomic_store(&periodic_busy, 1);
+    else
+        atomic_store(&ending_began, 1);
     int saved_errno = errno;
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
@@ -99,11 +119,15 @@ static void save_to(const char *tmp, const char *how)
         memcpy(t.how, how, n < sizeof t.how - 1 ? n : sizeof t.how - 1);
         ok = ok && length >= 0 && lens_write_all(fd, &t, sizeof t) == 0;
         close(fd);
-        if (ok)
+        if (!periodic)
+            wait_periodic();
+        if (ok && !(periodic && atomic_load(&ending_began)))
             rename(tmp, final_path);
         else
             unlink(tmp);
     }
+    if (periodic)
+        atomic_store(&periodic_busy, 0);
     errno = saved_errno;
     atomic_fetch_sub(&saving, 1);
 }
@@ -160,6 +184,14 @@ static void at_exit(void)
 static void *tick(void *arg)
 {
     unsigned seconds = (unsigned)(uintptr_t)arg;
+    /* the signals that end a rank from outside go to the application's threads: an ending
+     * save never interrupts this thread's own (wait_periodic would wait for it in vain) */
+    sigset_t outside;
+    sigemptyset(&outside);
+    const int from_outside[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU, SIGURG};
+    for (size_t i = 0; i < sizeof from_outside / sizeof *from_outside; i++)
+        sigaddset(&outside, from_outside[i]);
+    pthread_sigmask(SIG_BLOCK, &outside, NULL);
     while (!atomic_load(&finished)) {
         struct timespec ts = {seconds, 0};
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
