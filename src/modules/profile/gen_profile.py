@@ -279,32 +279,8 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
     else:
         keyset.append('l_->bytes = bytes_;')
     keyset += ['l_->ra = prof_ra_is_site(ra_) ? ra_ : NULL;', 'l_->keyed = 1;']
-    # The general path. A call site only the core can name (stacked, Fortran) has no ra in
-    # the key: such a call is recognised here, after its site is known.
-    if status:
-        general = ('struct lens_comm *rec_ = %s;\n' % rec +
-                   'uint64_t bytes_ = %s;\n' % nbytes +
-                   'if (prof_record_cells(%d, site_, rec_, bytes_, %d, t1_ - t0_)) {\n' % (op_id, vw) +
-                   indent('\n'.join(keyset)) + '}\n')
-    else:
-        general = ('struct lens_comm *rec_;\nuint64_t bytes_;\n'
-                   'if (l_->keyed && l_->site == site_ && %s) {\n' % ' && '.join(match) +
-                   '    rec_ = l_->rec;\n    bytes_ = l_->bytes;\n'
-                   '    prof_pend(l_, bytes_, t1_ - t0_);\n'
-                   '} else {\n' +
-                   '    rec_ = %s;\n' % rec +
-                   '    bytes_ = %s;\n' % nbytes +
-                   '    if (prof_record_cells(%d, site_, rec_, bytes_, %d, t1_ - t0_)%s) {\n'
-                   % (op_id, vw, ' && ' + guard if guard else '') +
-                   indent('\n'.join(keyset), '        ') + '    }\n}\n')
-    slow = ('static __attribute__((noinline)) %s prof_slow_%s(void *ra_, %s)\n{\n' % (ret, name, params) +
-            '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
-            '    void *site_ = prof_site_of(ra_);\n'
-            '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
-            indent(timed('prof_now')) + indent(general) + indent(post('rec_', 'bytes_')) +
-            '    return rc_;\n}\n')
     if status:  # bytes from the status: a whole number of elements, in the key's bucket
-        record = ('uint64_t bytes_ = %s == MPI_STATUS_IGNORE ? l_->bytes : lens_status_bytes(%s);\n'
+        record = ('bytes_ = %s == MPI_STATUS_IGNORE ? l_->bytes : lens_status_bytes(%s);\n'
                   % (status, status) +
                   'if (LENS_LIKELY_PROF((%s == MPI_STATUS_IGNORE || !(bytes_ & l_->size_mask)) &&\n'
                   % status +
@@ -313,7 +289,26 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
                   'else\n'
                   '    prof_received_other(%d, l_, %s, %s, %s, t1_ - t0_);\n' % (op_id, status, count, dtype))
     else:
-        record = 'prof_pend(l_, l_->bytes, t1_ - t0_);\n'
+        record = 'bytes_ = l_->bytes;\nprof_pend(l_, bytes_, t1_ - t0_);\n'
+    # The general path. A call site only the core can name (stacked, Fortran) has no ra in
+    # the key: such a call is recognised here, after its site is known.
+    general = ('struct lens_comm *rec_;\nuint64_t bytes_;\n'
+               'if (l_->keyed && l_->site == site_ && %s) {\n' % ' && '.join(match) +
+               '    rec_ = l_->rec;\n' + indent(record) +
+               '} else {\n' +
+               '    rec_ = %s;\n' % rec +
+               '    bytes_ = %s;\n' % nbytes +
+               '    if (prof_record_cells(%d, site_, rec_, bytes_, %d, t1_ - t0_)%s) {\n'
+               % (op_id, vw, ' && ' + guard if guard else '') +
+               indent('\n'.join(keyset), '        ') + '    }\n}\n')
+    # ra_ last: the wrapper's own arguments stay where they are for the call
+    slow = ('static __attribute__((noinline)) %s prof_slow_%s(%s, void *ra_)\n{\n' % (ret, name, params) +
+            '    if (!prof_on)\n        return PMPI_%s(%s);\n' % (name, args) +
+            '    void *site_ = prof_site_of(ra_);\n'
+            '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
+            indent(timed('prof_now')) + indent(general) + indent(post('rec_', 'bytes_')) +
+            '    return rc_;\n}\n')
+    record = 'uint64_t ' + record if status else 'prof_pend(l_, l_->bytes, t1_ - t0_);\n'
     fast = ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
             '    void *ra_ = __builtin_return_address(0);\n'
             '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
@@ -321,7 +316,7 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
             indent(timed('prof_tick') + record + post('l_->rec', 'l_->bytes', True) + 'return rc_;\n',
                    '        ') +
             '    }\n'
-            '    return prof_slow_%s(ra_, %s);\n}\n' % (name, args))
+            '    return prof_slow_%s(%s, ra_);\n}\n' % (name, args))
     return slow + fast
 
 
