@@ -303,52 +303,48 @@ static struct lens_comm *single_charge(const MPI_Request *req)
     return lookup(req, &e) ? e.rec : prof_comm(MPI_COMM_WORLD);
 }
 
-/* Without threads, a request found in its direct slot, called from the operation's keyed
- * return address with the communicator of its key (prof.h), adds itself to the pending
- * calls and is dropped from its slot inline; anything else takes SLOW (SINGLE_GENERAL in a
- * function of its own, which makes the call the operation's key). A slot holds a live
- * request (never MPI_REQUEST_NULL), so a matching handle is one. */
-#define SINGLE_CALL(OP, REQ, CALL, SLOW)                                                           \
-    void *ra_ = __builtin_return_address(0);                                                       \
-    struct prof_req *d_ = prof_direct_slot(REQ);                                                   \
-    struct prof_last *l_ = &prof_last[OP];                                                         \
-    if (LENS_LIKELY_PROF(l_->ra == ra_ && d_->key == (uintptr_t)(REQ) &&                           \
-                         d_->other == prof_handle_raw(*(REQ)) && l_->rec == d_->rec)) {            \
-        uint64_t t0_ = prof_tick();                                                                \
+/* The request in its direct slot, whose communicator is that of prof_last L_'s cells: the
+ * call, timed with CLOCK, adds itself to the pending sums and, completed, is forgotten
+ * (the slot is still this place's: nothing can store another request at this place while
+ * the call runs). A slot holds a live request (never MPI_REQUEST_NULL), so a matching
+ * handle is one. */
+#define SINGLE_IN_SLOT(REQ)                                                                        \
+    (d_->key == (uintptr_t)(REQ) && d_->other == prof_handle_raw(*(REQ)) && l_->rec == d_->rec)
+#define SINGLE_PENDING(REQ, CALL, CLOCK)                                                           \
+    do {                                                                                           \
+        uint64_t t0_ = CLOCK();                                                                    \
         int rc_ = CALL;                                                                            \
-        uint64_t t1_ = prof_tick();                                                                \
+        uint64_t t1_ = CLOCK();                                                                    \
         prof_pend(l_, 0, t1_ - t0_);                                                               \
-        /* completed: forgotten (the slot is still this place's: nothing can store another         \
-         * request at this place while the call runs) */                                           \
         if (*(REQ) == MPI_REQUEST_NULL && !d_->persistent) {                                       \
             d_->key = EMPTY;                                                                       \
             prof_direct_live--;                                                                    \
         }                                                                                          \
         return rc_;                                                                                \
-    }                                                                                              \
+    } while (0)
+
+/* Without threads, such a request called from the operation's keyed return address (prof.h)
+ * takes SINGLE_PENDING inline; anything else takes SLOW (SINGLE_GENERAL in a function of its
+ * own, which makes the call the operation's key). */
+#define SINGLE_CALL(OP, REQ, CALL, SLOW)                                                           \
+    void *ra_ = __builtin_return_address(0);                                                       \
+    struct prof_req *d_ = prof_direct_slot(REQ);                                                   \
+    struct prof_last *l_ = &prof_last[OP];                                                         \
+    if (LENS_LIKELY_PROF(l_->ra == ra_ && SINGLE_IN_SLOT(REQ)))                                    \
+        SINGLE_PENDING(REQ, CALL, prof_tick);                                                      \
     return SLOW
 
 /* The general Wait or Test of one request; a call charged to the communicator of the
- * operation's last cells from a return address that is its own call site becomes the key. */
+ * operation's last cells from a return address that is its own call site becomes the key.
+ * A call site only the core can name (stacked, Fortran) is recognised here by the site. */
 #define SINGLE_GENERAL(OP, REQ, CALL)                                                              \
     if (!prof_on)                                                                                  \
         return CALL;                                                                               \
     void *site_ = prof_site_of(ra_);                                                               \
     struct prof_req *d_ = prof_direct_slot(REQ);                                                   \
     struct prof_last *l_ = &prof_last[OP];                                                         \
-    /* a call site only the core can name (stacked, Fortran): the key's test with the site */      \
-    if (!prof_threaded && l_->site == site_ && d_->key == (uintptr_t)(REQ) &&                      \
-        d_->other == prof_handle_raw(*(REQ)) && l_->rec == d_->rec) {                              \
-        uint64_t t0_ = prof_now();                                                                 \
-        int rc_ = CALL;                                                                            \
-        uint64_t t1_ = prof_now();                                                                 \
-        prof_pend(l_, 0, t1_ - t0_);                                                               \
-        if (*(REQ) == MPI_REQUEST_NULL && !d_->persistent) {                                       \
-            d_->key = EMPTY;                                                                       \
-            prof_direct_live--;                                                                    \
-        }                                                                                          \
-        return rc_;                                                                                \
-    }                                                                                              \
+    if (!prof_threaded && l_->site == site_ && SINGLE_IN_SLOT(REQ))                                \
+        SINGLE_PENDING(REQ, CALL, prof_now);                                                       \
     MPI_Request before_ = *(REQ);                                                                  \
     struct lens_comm *rec_ = single_charge(REQ);                                                   \
     uint64_t t0_ = prof_now();                                                                     \
