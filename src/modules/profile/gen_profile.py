@@ -280,7 +280,7 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
         keyset.append('l_->bytes = bytes_;')
     keyset += ['l_->ra = prof_ra_is_site(ra_) ? ra_ : NULL;', 'l_->keyed = 1;']
     if status:  # bytes from the status: a whole number of elements, in the key's bucket
-        record = ('bytes_ = %s == MPI_STATUS_IGNORE ? l_->bytes : lens_status_bytes(%s);\n'
+        keyed_record = ('bytes_ = %s == MPI_STATUS_IGNORE ? l_->bytes : lens_status_bytes(%s);\n'
                   % (status, status) +
                   'if (LENS_LIKELY_PROF((%s == MPI_STATUS_IGNORE || !(bytes_ & l_->size_mask)) &&\n'
                   % status +
@@ -289,12 +289,12 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
                   'else\n'
                   '    prof_received_other(%d, l_, %s, %s, %s, t1_ - t0_);\n' % (op_id, status, count, dtype))
     else:
-        record = 'bytes_ = l_->bytes;\nprof_pend(l_, bytes_, t1_ - t0_);\n'
+        keyed_record = 'bytes_ = l_->bytes;\nprof_pend(l_, bytes_, t1_ - t0_);\n'
     # The general path. A call site only the core can name (stacked, Fortran) has no ra in
     # the key: such a call is recognised here, after its site is known.
     general = ('struct lens_comm *rec_;\nuint64_t bytes_;\n'
                'if (l_->keyed && l_->site == site_ && %s) {\n' % ' && '.join(match) +
-               '    rec_ = l_->rec;\n' + indent(record) +
+               '    rec_ = l_->rec;\n' + indent(keyed_record) +
                '} else {\n' +
                '    rec_ = %s;\n' % rec +
                '    bytes_ = %s;\n' % nbytes +
@@ -308,12 +308,13 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
             '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
             indent(timed('prof_now')) + indent(general) + indent(post('rec_', 'bytes_')) +
             '    return rc_;\n}\n')
-    record = 'uint64_t ' + record if status else 'prof_pend(l_, l_->bytes, t1_ - t0_);\n'
+    # the fast path records as the slow path's keyed branch, bytes_ declared there
+    fast_record = 'uint64_t ' + keyed_record if status else 'prof_pend(l_, l_->bytes, t1_ - t0_);\n'
     fast = ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
             '    void *ra_ = __builtin_return_address(0);\n'
             '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
             '    if (LENS_LIKELY_PROF(l_->ra == ra_ && %s)) {\n' % ' && '.join(match) +
-            indent(timed('prof_tick') + record + post('l_->rec', 'l_->bytes', True) + 'return rc_;\n',
+            indent(timed('prof_tick') + fast_record + post('l_->rec', 'l_->bytes', True) + 'return rc_;\n',
                    '        ') +
             '    }\n'
             '    return prof_slow_%s(%s, ra_);\n}\n' % (name, args))

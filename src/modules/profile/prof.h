@@ -273,21 +273,20 @@ static inline struct prof_req *prof_direct_slot(const MPI_Request *where)
 {
     return &prof_direct[((uintptr_t)where >> 3) & (PROF_DIRECT - 1)];
 }
-/* A handle as a key (never 0 or all ones, which mark free and dropped slots). */
-static inline uintptr_t prof_handle_value(MPI_Request req)
-{
-    uintptr_t key = 0;
-    memcpy(&key, &req, sizeof req < sizeof key ? sizeof req : sizeof key);
-    return key == 0 || key == UINTPTR_MAX ? key ^ 1 : key;
-}
-/* A live request's handle as it is (prof_handle_value's fix-up never applies to one: Open
- * MPI's are pointers, MPICH's have their kind bits set): what the keyed paths store and
- * compare in the direct table. */
+/* A live request's handle as it is (Open MPI's are pointers, MPICH's have their kind bits
+ * set: never 0 or all ones): what the keyed paths store and compare in the direct table. */
 static inline uintptr_t prof_handle_raw(MPI_Request req)
 {
     uintptr_t key = 0;
     memcpy(&key, &req, sizeof req < sizeof key ? sizeof req : sizeof key);
     return key;
+}
+/* A handle as a key (never 0 or all ones, which mark free and dropped slots): for a live
+ * request, prof_handle_raw's value. */
+static inline uintptr_t prof_handle_value(MPI_Request req)
+{
+    uintptr_t key = prof_handle_raw(req);
+    return key == 0 || key == UINTPTR_MAX ? key ^ 1 : key;
 }
 void prof_request_remember_slow(MPI_Request *where, struct lens_comm *rec, uint64_t bytes,
                                 int persistent);

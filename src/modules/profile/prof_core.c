@@ -222,6 +222,8 @@ void prof_received_other(int op, struct prof_last *l, const MPI_Status *status, 
     prof_record(op, l->site, l->rec, prof_received(status, count, type), 0, ticks);
 }
 
+/* As MPI_Get_count: whole elements of TYPE received, else (a partial element) the posted
+ * count. The status's bytes are read without a library call (status_bytes.h). */
 uint64_t prof_received_slow(const MPI_Status *status, int64_t count, MPI_Datatype type)
 {
     uint64_t size = prof_bytes(1, type);
