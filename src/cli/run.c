@@ -26,7 +26,9 @@
 #include "modspec.h"
 #include "ompi_import.h"
 #include "prof_buckets.h"
+#include "run_claim.h"
 #include "run_job.h"
+#include "rundb.h"
 
 static const char usage[] =
     "usage: mpilens run [-m MODULES] [-c CONFIG] [-o DIR] -- LAUNCHER ARGS...\n"
@@ -52,6 +54,11 @@ static const char usage[] =
     "                      (`mpilens matrix DIR --kind lib_coll`: collectives as the\n"
     "                      library transported them; lib_p2p: the point-to-point it saw)\n"
     "  -h, --help          this text\n"
+    "\n"
+    "Exit status: the application's when it failed; otherwise 0, or 3 when its results\n"
+    "are incomplete (a write failed, for example a full disk, or a rank did not reach\n"
+    "MPI_Finalize: the last line says why; `mpilens recover DIR` finishes once there is\n"
+    "room); 2 when mpilens refused to start the job (nothing was run).\n"
     "\n"
     "example: mpilens run -m monitor -- mpirun -np 4 ./app\n";
 
@@ -108,6 +115,9 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
             "run: no command to run%s%s; write mpilens run -m MODULES -- mpirun -np 4 ./app", "",
             "");
     opt->command = argv + i;
+    const char *env = getenv("MPILENS_OUTPUT"); /* as a preloaded run would use it */
+    if (!opt->output && env && *env)
+        opt->output = env;
     return 0;
 }
 
@@ -308,6 +318,7 @@ static int new_default_directory(char *out, size_t len)
     return -1;
 }
 
+/* 1 if PATH holds nothing but the claim file (run_claim.h). */
 static int directory_is_empty(const char *path)
 {
     DIR *dir = opendir(path);
@@ -316,9 +327,39 @@ static int directory_is_empty(const char *path)
     struct dirent *e;
     int empty = 1;
     while (empty && (e = readdir(dir)))
-        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+                strcmp(e->d_name, LENS_CLAIM_FILE) == 0;
     closedir(dir);
     return empty;
+}
+
+/* The problems the ranks recorded (run_claim.h): the first one, and how many. */
+struct problems {
+    char first[LENS_CLAIM_SLOT];
+    int count;
+};
+
+/* Each problem not printed by its rank (the second of a kind; 3 at most) is said here. */
+static void add_problem(const char *key, const char *text, int said, void *ctx)
+{
+    (void)key;
+    struct problems *p = ctx;
+    if (!p->count++)
+        snprintf(p->first, sizeof p->first, "%s", text);
+    if (!said && p->count <= 4)
+        fprintf(stderr, "mpilens: %s\n", text);
+}
+
+/* When a write failed but the database can be written, it says that the run is incomplete
+ * and why (metadata `Incomplete`, added to what is there). */
+static void mark_incomplete(const char *output, const char *why)
+{
+    char path[PATH_MAX + 32], err[1024];
+    snprintf(path, sizeof path, "%s/%s", output, RUNDB_FILE);
+    if (access(path, F_OK) != 0)
+        return;
+    if (rundb_note_incomplete(path, why, err, sizeof err) != 0)
+        fprintf(stderr, "mpilens: %s\n", err);
 }
 
 static int set_environment(const struct run_options *opt, const char *output)
@@ -367,6 +408,16 @@ static int ask_ompi_monitoring(const char *output, char *prefix, size_t len)
     return 0;
 }
 
+/* The claim file goes when the run is over (while still held: a run waiting for it finds
+ * it gone and makes its own, lens_claim_take). */
+static void unlink_claim(const char *output, int claim)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", output, LENS_CLAIM_FILE);
+    unlink(path);
+    (void)claim; /* still held until closed: nobody can take it in between */
+}
+
 int cli_run(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
@@ -388,11 +439,16 @@ int cli_run(int argc, char **argv)
         snprintf(output, sizeof output, "%s", opt.output);
     else
         default_output(opt.command, output, sizeof output);
-    if (opt.output && access(output, F_OK) == 0 && !directory_is_empty(output))
+    struct stat st;
+    if (opt.output && stat(output, &st) == 0 && !S_ISDIR(st.st_mode))
+        return fail("run -o %s: not a directory (an existing file has that name); give a "
+                    "directory, made if missing%s",
+                    output, "");
+    int existed = opt.output && access(output, F_OK) == 0;
+    if (existed && !directory_is_empty(output))
         return fail("run -o %s: already holds results (of an earlier run?); give a new "
                     "directory, or remove this one first%s",
                     output, "");
-    int existed = opt.output && access(output, F_OK) == 0; /* and empty */
     if (opt.output ? lens_make_dirs(output) != 0
                    : new_default_directory(output, sizeof output) != 0)
         return fail("run -o %s: cannot create or write the output directory (%s); choose a "
@@ -400,6 +456,27 @@ int cli_run(int argc, char **argv)
                     output, strerror(errno));
     if (realpath(output, absolute))
         snprintf(output, sizeof output, "%s", absolute);
+    /* the claim: held until this command ends; a second run into DIR is refused here */
+    int claim = -1;
+    char holder[LENS_CLAIM_SLOT];
+    int taken = lens_claim_take(output, &claim, holder, sizeof holder);
+    if (taken < 0) {
+        int why = errno;
+        if (!existed)
+            rmdir(output);
+        return fail("run -o %s: cannot write in the output directory (%s); free space or "
+                    "choose a writable directory",
+                    output, strerror(why));
+    }
+    if (taken > 0)
+        return fail("run -o %s: in use by %s; wait for it, or give another directory", output,
+                    holder);
+    if (existed && !directory_is_empty(output)) { /* a run that ended just before */
+        close(claim);
+        return fail("run -o %s: already holds results (of an earlier run?); give a new "
+                    "directory, or remove this one first%s",
+                    output, "");
+    }
     if ((rc = set_environment(&opt, output)) != 0)
         return rc;
     char ompi_prefix[PATH_MAX + 64] = "";
@@ -426,8 +503,19 @@ int cli_run(int argc, char **argv)
     char partial[PATH_MAX + 16];
     snprintf(partial, sizeof partial, "%s/partial", output);
     int recovered = access(partial, F_OK) == 0 ? cli_recover_run(output, NULL) : 0;
-    if (recovered > 0 && code == 0)
-        code = 1; /* some rank did not reach MPI_Finalize although the launcher said 0 */
+    struct problems problems = {"", 0};
+    lens_problems_read(output, add_problem, &problems);
+    if (recovered < 0 && !problems.count++)
+        snprintf(problems.first, sizeof problems.first,
+                 "what the ranks saved could not be merged (said above); it stays in %s for "
+                 "`mpilens recover %s`",
+                 partial, output);
+    if (problems.count)
+        mark_incomplete(output, problems.first);
+    int incomplete = recovered != 0 || problems.count > 0;
+    if (incomplete && code == 0)
+        code = LENS_EXIT_INCOMPLETE; /* the application succeeded; its results did not all */
+    unlink_claim(output, claim);
     if (directory_is_empty(output)) {
         if (!existed)
             rmdir(output);
@@ -436,6 +524,13 @@ int cli_run(int argc, char **argv)
         else
             fprintf(stderr, "mpilens: job ended abnormally (status %d%s); no results were kept\n",
                     code, signal_received ? ", stopped by a signal" : "");
+    } else if (problems.count) {
+        char more[64] = "";
+        if (problems.count > 1)
+            snprintf(more, sizeof more, " (and %d more problem%s)",
+                     problems.count - 1, problems.count > 2 ? "s" : "");
+        fprintf(stderr, "mpilens: results incomplete in %s (status %d): %s%s\n", output, code,
+                problems.first, more);
     } else if (code == 0) {
         fprintf(stderr, "mpilens: results in %s (status 0)\n", output);
     } else {
@@ -443,5 +538,6 @@ int cli_run(int argc, char **argv)
                 code, signal_received ? ", stopped by a signal" : "", output,
                 recovered > 0 ? " (marked incomplete: mpilens report says which ranks)" : "");
     }
+    close(claim);
     return code;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commtrack.h"
+#include "rundb.h"
 
 #define GROW(ptr, n, extra) ptr = realloc(ptr, ((n) + (extra) + 1) * sizeof *(ptr))
 
@@ -128,11 +129,11 @@ int lens_comm_set_write(sqlite3 *db, const struct lens_comm_set *set, int *ids)
     sqlite3_stmt *st;
     int rc = 0;
     sqlite3_stmt *find;
-    sqlite3_prepare_v2(db,
+    rundb_prepare(db,
                        "INSERT OR IGNORE INTO communicators (name, size, creator, members) "
                        "VALUES (?, ?, ?, ?)",
                        -1, &st, NULL);
-    sqlite3_prepare_v2(db, "SELECT id FROM communicators WHERE name = ?", -1, &find, NULL);
+    rundb_prepare(db, "SELECT id FROM communicators WHERE name = ?", -1, &find, NULL);
     for (size_t i = 0; i < set->ncomms; i++) {
         const struct lens_wire_comm *c = &set->comms[i];
         char name[64];
@@ -147,8 +148,7 @@ int lens_comm_set_write(sqlite3 *db, const struct lens_comm_set *set, int *ids)
         sqlite3_bind_int(st, 2, c->size);
         sqlite3_bind_text(st, 3, creator_of(c->letter), -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 4, members, -1, SQLITE_TRANSIENT);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
+        rc |= rundb_step(st) != 0;
         free(members);
         sqlite3_bind_text(find, 1, name, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(find) == SQLITE_ROW)

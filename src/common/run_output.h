@@ -6,4 +6,11 @@
 
 __attribute__((visibility("hidden"))) const char *lens_run_output_dir(void);
 
+/* A write of this rank failed: TEXT (printf-style: "MODULE: FILE: system's error; what was
+ * kept") is said on stderr, once per job for its KEY when the run has a claim file
+ * (run_claim.h, written by `mpilens run`), and recorded there so that the command ends
+ * with it and a non-zero status. */
+__attribute__((visibility("hidden"), format(printf, 2, 3))) void
+lens_run_problem(const char *key, const char *fmt, ...);
+
 #endif

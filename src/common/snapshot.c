@@ -78,6 +78,20 @@ int lens_emit_flush(struct lens_emitter *e)
     return e->failed ? -1 : 0;
 }
 
+/* The error of the last save that could not be written (0: it was), said by the periodic
+ * thread and lens_snapshot_keep (a signal handler cannot print). */
+static atomic_int failed_errno;
+
+/* Says once per job (run_problem.c) that FAILED_ERRNO kept a save from being written:
+ * "FILE: WHAT: error; CONSEQUENCE". */
+static void say_failed_save(const char *what, const char *consequence)
+{
+    int e = atomic_exchange(&failed_errno, 0);
+    if (e)
+        lens_run_problem("snapshot", "%s: %s: %s; %s", final_path, what, strerror(e),
+                         consequence);
+}
+
 static atomic_int saving; /* saves under way (lens_snapshot_done waits for the thread's) */
 /* A save that ends the rank (a signal, MPI_Abort, exit, MPI_Finalize's keep) has begun; the
  * periodic thread is writing one. The periodic one, begun earlier and slower, must not
@@ -108,6 +122,8 @@ static void save_to(const char *tmp, const char *how)
         atomic_store(&ending_began, 1);
     int saved_errno = errno;
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        atomic_store(&failed_errno, errno);
     if (fd >= 0) {
         int ok = writer(fd) == 0;
         off_t length = lseek(fd, 0, SEEK_CUR);
@@ -118,7 +134,12 @@ static void save_to(const char *tmp, const char *how)
         size_t n = strlen(how);
         memcpy(t.how, how, n < sizeof t.how - 1 ? n : sizeof t.how - 1);
         ok = ok && length >= 0 && lens_write_all(fd, &t, sizeof t) == 0;
-        close(fd);
+        if (!ok)
+            atomic_store(&failed_errno, errno ? errno : ENOSPC);
+        if (close(fd) != 0 && ok) {
+            atomic_store(&failed_errno, errno);
+            ok = 0;
+        }
         if (!periodic)
             wait_periodic();
         if (ok && !(periodic && atomic_load(&ending_began)))
@@ -200,6 +221,8 @@ static void *tick(void *arg)
         clock_gettime(CLOCK_MONOTONIC, &t0);
         save_to(tmp_thread, "last periodic snapshot (its end was not seen)");
         clock_gettime(CLOCK_MONOTONIC, &t1);
+        say_failed_save("cannot save the periodic snapshot",
+                        "if the job dies now, what was recorded since the last save is lost");
         if (verbose) { /* MPILENS_SNAPSHOT_VERBOSE: what each periodic save costs */
             struct stat st;
             fprintf(stderr, "mpilens: snapshot %s: %lld bytes in %.6f s\n", final_path,
@@ -285,6 +308,8 @@ void lens_snapshot_keep(const char *how)
             mkdir(partial, 0777);
         save_to(tmp_signal, how);
     } while (access(final_path, F_OK) != 0 && ++tries < 10);
+    say_failed_save("cannot save this rank's record for the merge after the job",
+                    "it is lost");
     finish(1);
 }
 

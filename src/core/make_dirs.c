@@ -21,5 +21,12 @@ int lens_make_dirs(const char *path)
     }
     if (mkdir(buf, 0755) != 0 && errno != EEXIST)
         return -1;
+    struct stat st;
+    if (stat(buf, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR; /* an existing file of that name */
+        return -1;
+    }
     return access(buf, W_OK);
 }

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "rundb.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,19 +34,81 @@ const char rundb_monitor_schema[] =
     "CREATE TABLE IF NOT EXISTS monitor_io (phase_id INTEGER, rank INTEGER, file TEXT,"
     "  reads INTEGER, bytes_read INTEGER, writes INTEGER, bytes_written INTEGER);";
 
+/* The first failure of a write since rundb_begin (writes run in one thread at a time:
+ * MPI_Finalize on rank 0, or the CLI). */
+static char first_failure[1024];
+
+/* SQLite's text for DB's last error, with the system's when a file operation failed. */
+static void describe_error(sqlite3 *db, const char *text, char *out, size_t len)
+{
+    int sys = db ? sqlite3_system_errno(db) : 0;
+    int code = db ? sqlite3_errcode(db) & 0xff : 0;
+    if (sys && (code == SQLITE_FULL || code == SQLITE_IOERR || code == SQLITE_CANTOPEN ||
+                code == SQLITE_READONLY))
+        snprintf(out, len, "SQLite: %s (%s)", text, strerror(sys));
+    else
+        snprintf(out, len, "SQLite: %s", text);
+}
+
+static void note_failure(sqlite3 *db, const char *text)
+{
+    if (!first_failure[0])
+        describe_error(db, text, first_failure, sizeof first_failure);
+}
+
 int rundb_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
     char *msg = NULL;
     if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
         return 0;
-    snprintf(err, errlen, "SQLite: %s", msg ? msg : "unknown error");
+    describe_error(db, msg ? msg : sqlite3_errmsg(db), err, errlen);
+    note_failure(db, msg ? msg : sqlite3_errmsg(db));
     sqlite3_free(msg);
     return -1;
+}
+
+int rundb_prepare(sqlite3 *db, const char *sql, int nbyte, sqlite3_stmt **st, const char **tail)
+{
+    int rc = sqlite3_prepare_v2(db, sql, nbyte, st, tail);
+    if (rc != SQLITE_OK)
+        note_failure(db, sqlite3_errmsg(db));
+    return rc;
+}
+
+int rundb_step(sqlite3_stmt *st)
+{
+    if (!st)
+        return -1; /* its preparation failed, and said why */
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        note_failure(sqlite3_db_handle(st), sqlite3_errmsg(sqlite3_db_handle(st)));
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+int rundb_failure_take(char *err, size_t errlen)
+{
+    if (!first_failure[0])
+        return 0;
+    snprintf(err, errlen, "%s", first_failure);
+    first_failure[0] = '\0';
+    return 1;
+}
+
+/* "PATH: MESSAGE" in ERR, unless it names the file already. */
+static void prefix_path(const struct rundb *run, char *err, size_t errlen)
+{
+    if (strstr(err, run->path))
+        return;
+    char copy[2048];
+    snprintf(copy, sizeof copy, "%s", err);
+    snprintf(err, errlen, "%s: %s", run->path, copy);
 }
 
 int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen)
 {
     memset(run, 0, sizeof *run);
+    first_failure[0] = '\0';
     snprintf(run->path, sizeof run->path, "%s/%s", dir, RUNDB_FILE);
     const char *target = run->path;
     if (access(run->path, F_OK) != 0) {
@@ -55,10 +118,12 @@ int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen)
         target = run->temp_path;
     }
     if (sqlite3_open(target, &run->db) != SQLITE_OK) {
+        int sys = run->db ? sqlite3_system_errno(run->db) : 0;
         snprintf(err, errlen,
-                 "%s: cannot create the database (%s); choose a writable output "
+                 "%s: cannot create the database (%s%s%s%s); choose a writable output "
                  "directory",
-                 target, run->db ? sqlite3_errmsg(run->db) : "out of memory");
+                 target, run->db ? sqlite3_errmsg(run->db) : "out of memory", sys ? ": " : "",
+                 sys ? strerror(sys) : "", "");
         sqlite3_close(run->db);
         run->db = NULL;
         return -1;
@@ -67,6 +132,7 @@ int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen)
     snprintf(sql, sizeof sql, "PRAGMA journal_mode=DELETE; BEGIN; PRAGMA user_version=%d;",
              RUNDB_SCHEMA_VERSION);
     if (rundb_exec(run->db, sql, err, errlen) || rundb_exec(run->db, shared_schema, err, errlen)) {
+        prefix_path(run, err, errlen);
         rundb_abort(run);
         return -1;
     }
@@ -75,14 +141,17 @@ int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen)
 
 int rundb_commit(struct rundb *run, char *err, size_t errlen)
 {
-    if (rundb_exec(run->db, "COMMIT;", err, errlen) != 0) {
+    /* a statement that failed before (its writer went on) leaves nothing half-written */
+    if (rundb_failure_take(err, errlen) || rundb_exec(run->db, "COMMIT;", err, errlen) != 0) {
+        prefix_path(run, err, errlen);
         rundb_abort(run);
         return -1;
     }
     sqlite3_close(run->db);
     run->db = NULL;
     if (run->temp_path[0] && rename(run->temp_path, run->path) != 0) {
-        snprintf(err, errlen, "%s: cannot move the database into place", run->path);
+        snprintf(err, errlen, "%s: cannot move the database into place (%s)", run->path,
+                 strerror(errno));
         unlink(run->temp_path);
         return -1;
     }
@@ -98,6 +167,34 @@ void rundb_abort(struct rundb *run)
     }
     if (run->temp_path[0])
         unlink(run->temp_path);
+}
+
+int rundb_note_incomplete(const char *path, const char *why, char *err, size_t errlen)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+                     sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
+                     sqlite3_prepare_v2(
+                         db,
+                         "INSERT INTO metadata (key, value) VALUES ('Incomplete', ?1) "
+                         "ON CONFLICT(key) DO UPDATE SET value = CASE WHEN instr(value, ?1) "
+                         "THEN value ELSE value || '; ' || ?1 END",
+                         -1, &st, NULL) == SQLITE_OK
+                 ? 0
+                 : -1;
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, why, -1, SQLITE_TRANSIENT);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    }
+    if (rc != 0) {
+        char text[1024];
+        describe_error(db, db ? sqlite3_errmsg(db) : "cannot open", text, sizeof text);
+        snprintf(err, errlen, "%s: cannot mark the run incomplete: %s", path, text);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rc;
 }
 
 int rundb_open_read(const char *path, sqlite3 **db, char *err, size_t errlen)

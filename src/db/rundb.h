@@ -28,8 +28,22 @@ void rundb_abort(struct rundb *run);
  * the monitor module, and by `mpilens run --ompi-monitoring` for the library's own matrix. */
 extern const char rundb_monitor_schema[];
 
-/* Runs SQL without results; 0 or -1 with err. */
+/* Runs SQL without results; 0 or -1 with err (SQLite's text, and the system's when a
+ * file operation failed: "database or disk is full (No space left on device)"). */
 int rundb_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
+
+/* Writers' statements: prepared, stepped and reset through these, the first failure of a
+ * write keeps its own text (read after a reset or finalize, SQLite's would say "not an
+ * error"). Same arguments as sqlite3_prepare_v2; SQLITE_OK or SQLite's code. */
+int rundb_prepare(sqlite3 *db, const char *sql, int nbyte, sqlite3_stmt **st, const char **tail);
+/* Steps ST (NULL: a statement that failed to prepare) and resets it: 0 when it ran. */
+int rundb_step(sqlite3_stmt *st);
+/* The first failure since rundb_begin (or the last take) into ERR, cleared; 0 if none. */
+int rundb_failure_take(char *err, size_t errlen);
+
+/* Adds WHY to the metadata `Incomplete` of the database at PATH (after what it says
+ * already, "; "-separated): a write of the run failed. 0, or -1 with err. */
+int rundb_note_incomplete(const char *path, const char *why, char *err, size_t errlen);
 
 /* Opens path read-only and checks it is an mpilens database. 0, or -1 with a one-line
  * message in err naming the file and what to do. */

@@ -125,13 +125,34 @@ int MPI_Finalize(void)
     mon_set_on(0);
     mon_flush("run");
     static const struct lens_merge_ops ops = {mon_set_pack, mon_set_absorb};
-    if (lens_tree_merge(merge_comm, &mon_local, &ops)) {
+    /* merged into a copy: mon_local stays this rank's own, for the snapshot kept when
+     * the database cannot be written */
+    struct mon_set merged;
+    memset(&merged, 0, sizeof merged);
+    int len = 0;
+    void *mine = mon_set_pack(&mon_local, &len);
+    mon_set_absorb(&merged, mine, len);
+    free(mine);
+    int written = 1;
+    if (lens_tree_merge(merge_comm, &merged, &ops)) {
         char err[1024] = "";
-        if (mon_set_write(&mon_local, lens_run_output_dir(), err, sizeof err) != 0)
-            fprintf(stderr, "mpilens: monitor: %s\n", err);
+        const char *dir = lens_run_output_dir();
+        if (mon_set_write(&merged, dir, err, sizeof err) != 0) {
+            written = 0;
+            lens_run_problem("monitor",
+                             "monitor: %s; every rank's record is kept in %s/partial for "
+                             "`mpilens recover %s` once there is room",
+                             err, dir, dir);
+        }
     }
-    lens_snapshot_done(); /* the database is the result: this rank's snapshot goes (and no
-                             save reads mon_local once it is freed) */
+    mon_set_free(&merged);
+    PMPI_Bcast(&written, 1, MPI_INT, 0, merge_comm);
+    /* the database is the result: this rank's snapshot goes (and no save reads mon_local
+     * once it is freed); kept for `mpilens recover` when the database could not be written */
+    if (written)
+        lens_snapshot_done();
+    else
+        lens_snapshot_keep("results not written at MPI_Finalize");
     mon_set_free(&mon_local);
     PMPI_Comm_free(&merge_comm);
     return PMPI_Finalize();

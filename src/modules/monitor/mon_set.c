@@ -131,15 +131,14 @@ static int write_rows(sqlite3 *db, const struct mon_set *s, const int *comm_ids)
 {
     sqlite3_stmt *st;
     int rc = 0;
-    sqlite3_prepare_v2(db, "INSERT INTO monitor_phases VALUES (?, ?)", -1, &st, NULL);
+    rundb_prepare(db, "INSERT INTO monitor_phases VALUES (?, ?)", -1, &st, NULL);
     for (size_t i = 0; i < s->nphases; i++) {
         sqlite3_bind_int(st, 1, (int)i);
         sqlite3_bind_text(st, 2, s->phases[i].name, -1, SQLITE_STATIC);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
+        rc |= rundb_step(st) != 0;
     }
     sqlite3_finalize(st);
-    sqlite3_prepare_v2(db, "INSERT INTO monitor_matrix VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+    rundb_prepare(db, "INSERT INTO monitor_matrix VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL);
     for (size_t i = 0; i < s->nrows; i++) {
         const struct mon_row *r = &s->rows[i];
         sqlite3_bind_int(st, 1, r->phase);
@@ -148,11 +147,10 @@ static int write_rows(sqlite3 *db, const struct mon_set *s, const int *comm_ids)
         sqlite3_bind_int(st, 4, r->dst);
         sqlite3_bind_int64(st, 5, (sqlite3_int64)r->count);
         sqlite3_bind_int64(st, 6, (sqlite3_int64)r->bytes);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
+        rc |= rundb_step(st) != 0;
     }
     sqlite3_finalize(st);
-    sqlite3_prepare_v2(db, "INSERT INTO monitor_histogram VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
+    rundb_prepare(db, "INSERT INTO monitor_histogram VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
     for (size_t i = 0; i < s->nhist; i++) {
         const struct mon_hist_row *r = &s->hist[i];
         sqlite3_bind_int(st, 1, r->phase);
@@ -160,11 +158,10 @@ static int write_rows(sqlite3 *db, const struct mon_set *s, const int *comm_ids)
         sqlite3_bind_int(st, 3, r->dst);
         sqlite3_bind_int(st, 4, r->bin);
         sqlite3_bind_int64(st, 5, (sqlite3_int64)r->count);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
+        rc |= rundb_step(st) != 0;
     }
     sqlite3_finalize(st);
-    sqlite3_prepare_v2(db, "INSERT INTO monitor_collectives VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
+    rundb_prepare(db, "INSERT INTO monitor_collectives VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
                        &st, NULL);
     for (size_t i = 0; i < s->ncoll; i++) {
         const struct mon_coll_row *r = &s->coll[i];
@@ -173,11 +170,10 @@ static int write_rows(sqlite3 *db, const struct mon_set *s, const int *comm_ids)
         sqlite3_bind_int(st, 3, r->rank);
         for (int v = 0; v < 6; v++)
             sqlite3_bind_int64(st, 4 + v, (sqlite3_int64)r->v[v]);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
+        rc |= rundb_step(st) != 0;
     }
     sqlite3_finalize(st);
-    sqlite3_prepare_v2(db, "INSERT INTO monitor_io VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+    rundb_prepare(db, "INSERT INTO monitor_io VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
     for (size_t i = 0; i < s->nio; i++) {
         const struct mon_io_row *r = &s->io[i];
         sqlite3_bind_int(st, 1, r->phase);
@@ -185,8 +181,7 @@ static int write_rows(sqlite3 *db, const struct mon_set *s, const int *comm_ids)
         sqlite3_bind_text(st, 3, r->file, -1, SQLITE_STATIC);
         for (int v = 0; v < 4; v++)
             sqlite3_bind_int64(st, 4 + v, (sqlite3_int64)r->v[v]);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
+        rc |= rundb_step(st) != 0;
     }
     sqlite3_finalize(st);
     return rc ? -1 : 0;
@@ -202,16 +197,16 @@ static int write_world(sqlite3 *db)
     for (int r = 0; r < mon_nprocs; r++)
         used += snprintf(members + used, cap - used, "%s%d", r ? "," : "", r);
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db,
-                                "INSERT OR IGNORE INTO communicators (name, size, creator, members)"
-                                " VALUES ('W0.0', ?, 'MPI_COMM_WORLD', ?)",
-                                -1, &st, NULL) == SQLITE_OK
+    int rc = rundb_prepare(db,
+                           "INSERT OR IGNORE INTO communicators (name, size, creator, members)"
+                           " VALUES ('W0.0', ?, 'MPI_COMM_WORLD', ?)",
+                           -1, &st, NULL) == SQLITE_OK
                  ? 0
                  : -1;
     if (rc == 0) {
         sqlite3_bind_int(st, 1, mon_nprocs);
         sqlite3_bind_text(st, 2, members, -1, SQLITE_STATIC);
-        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        rc = rundb_step(st);
         sqlite3_finalize(st);
     }
     free(members);
@@ -233,11 +228,13 @@ int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t er
             "INSERT OR IGNORE INTO metadata VALUES ('mpilens version', '" MPILENS_VERSION "');",
             err, errlen);
     sqlite3_stmt *st;
-    if (rc == 0 &&
-        sqlite3_prepare_v2(run.db, "INSERT OR IGNORE INTO metadata VALUES ('Processes', ?)", -1,
-                           &st, NULL) == SQLITE_OK) {
+    if (rc == 0) {
+        rc = rundb_prepare(run.db, "INSERT OR IGNORE INTO metadata VALUES ('Processes', ?)", -1,
+                           &st, NULL) == SQLITE_OK
+                 ? 0
+                 : -1;
         sqlite3_bind_text(st, 1, procs, -1, SQLITE_STATIC);
-        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        rc |= rundb_step(st);
         sqlite3_finalize(st);
     }
     if (rc == 0)
@@ -248,9 +245,10 @@ int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t er
         rc = write_rows(run.db, s, ids);
     free(ids);
     if (rc != 0) {
-        if (!err[0])
+        char why[1024] = "";
+        if (rundb_failure_take(why, sizeof why) || !err[0])
             snprintf(err, errlen, "%s: writing the monitor tables failed: %s", run.path,
-                     sqlite3_errmsg(run.db));
+                     why[0] ? why : "unknown error");
         rundb_abort(&run);
         return -1;
     }

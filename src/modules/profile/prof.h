@@ -130,8 +130,19 @@ struct prof_site_cell {
 void prof_site_add(void *site, int op, uint64_t bytes, uint64_t ticks);
 /* The cell of (site, op), claimed if new; NULL without a site or when the table is full. */
 struct prof_site_cell *prof_site_cell(void *site, int op);
-/* At MPI_Finalize, collective over COMM: rank 0 names the sites and writes them into DIR. */
-void prof_sites_finish(MPI_Comm comm, const char *dir);
+/* The ranks' call sites as written into the database: every rank's cells one after the
+ * other (ALL, LEN bytes), and how many cells the full tables dropped. */
+struct prof_sites_blob {
+    char *all;
+    size_t len;
+    uint64_t lost;
+};
+/* At MPI_Finalize, collective over COMM: every rank's cells gathered into rank 0's BLOB. */
+void prof_sites_gather(MPI_Comm comm, struct prof_sites_blob *blob);
+/* Names the sites of BLOB and writes them into DB, inside the caller's transaction. 0, or
+ * -1 (rundb_failure_take says why). */
+struct sqlite3;
+int prof_sites_write(struct sqlite3 *db, const struct prof_sites_blob *blob);
 /* Snapshots (prof_snapshot.c): the table of loaded objects (at MPI_Init); the cells as
  * records into an emitter, signal-safe (returns how many); a recovered section's check;
  * writing recovered records (ranks' sections one after the other) into DIR's database. */
@@ -139,7 +150,6 @@ struct lens_emitter;
 void prof_sites_prepare(void);
 uint64_t prof_sites_emit(struct lens_emitter *e, int rank);
 int prof_sites_check(const char *data, size_t len, uint64_t count);
-int prof_sites_write_recovered(const char *dir, const char *all, size_t len);
 /* The application's call site of the call being made, read in the MPI_X wrapper itself
  * (a macro: its return address is the one that counts; mpilens.h, mpilens_module_direct). */
 #define prof_caller() prof_site_of(__builtin_return_address(0))

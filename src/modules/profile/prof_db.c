@@ -30,11 +30,11 @@ static const char profile_schema[] =
 static int put_meta(sqlite3 *db, const char *key, const char *value)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO metadata VALUES (?, ?)", -1, &st, NULL))
+    if (rundb_prepare(db, "INSERT OR REPLACE INTO metadata VALUES (?, ?)", -1, &st, NULL))
         return -1;
     sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    int rc = rundb_step(st);
     sqlite3_finalize(st);
     return rc;
 }
@@ -93,42 +93,39 @@ static int write_tables(sqlite3 *db, const struct profile_set *set)
 {
     sqlite3_stmt *st;
     int rc = 0;
-    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO ranks VALUES (?, ?, ?, ?)", -1, &st, NULL);
+    rundb_prepare(db, "INSERT OR REPLACE INTO ranks VALUES (?, ?, ?, ?)", -1, &st, NULL);
     for (size_t i = 0; i < set->nranks; i++) {
         sqlite3_bind_int(st, 1, set->ranks[i].rank);
         sqlite3_bind_text(st, 2, set->ranks[i].host, -1, SQLITE_TRANSIENT);
         sqlite3_bind_double(st, 3, set->ranks[i].net_s);
         sqlite3_bind_double(st, 4, set->ranks[i].mpi_s);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
+        rc |= rundb_step(st) != 0;
     }
     sqlite3_finalize(st);
 
-    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO buckets VALUES (?, ?, ?)", -1, &st, NULL);
+    rundb_prepare(db, "INSERT OR REPLACE INTO buckets VALUES (?, ?, ?)", -1, &st, NULL);
     for (int b = 0; b < prof_nbuckets; b++) {
         int64_t lo = b == 0 ? 0 : prof_bounds[b - 1] + 1;
         int64_t hi = b == prof_nbuckets - 1 ? 2147483647 : prof_bounds[b];
         sqlite3_bind_int(st, 1, b);
         sqlite3_bind_int64(st, 2, lo);
         sqlite3_bind_int64(st, 3, hi < lo ? lo : hi);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
+        rc |= rundb_step(st) != 0;
     }
     sqlite3_finalize(st);
 
-    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO operations VALUES (?, ?, ?)", -1, &st, NULL);
+    rundb_prepare(db, "INSERT OR REPLACE INTO operations VALUES (?, ?, ?)", -1, &st, NULL);
     for (int op = 0; op < prof_op_count; op++) {
         sqlite3_bind_int(st, 1, op);
         sqlite3_bind_text(st, 2, prof_ops[op].name, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 3, prof_ops[op].kind, -1, SQLITE_STATIC);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
+        rc |= rundb_step(st) != 0;
     }
     sqlite3_finalize(st);
 
     int *ids = calloc(set->comms.ncomms + 1, sizeof *ids);
     rc |= lens_comm_set_write(db, &set->comms, ids);
-    sqlite3_prepare_v2(db, "INSERT INTO profile VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+    rundb_prepare(db, "INSERT INTO profile VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
     for (size_t i = 0; i < set->nrows; i++) {
         const struct wire_row *r = &set->rows[i];
         sqlite3_bind_int(st, 1, r->rank);
@@ -139,25 +136,26 @@ static int write_tables(sqlite3 *db, const struct profile_set *set)
         sqlite3_bind_double(st, 6, r->time_ns * 1e-9);
         sqlite3_bind_double(st, 7, r->max_ns * 1e-9);
         sqlite3_bind_int64(st, 8, (sqlite3_int64)r->volume);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
+        rc |= rundb_step(st) != 0;
     }
     sqlite3_finalize(st);
     free(ids);
     return rc ? -1 : 0;
 }
 
-int prof_db_write(const struct profile_set *set, const char *dir, double wall, char *err,
-                  size_t errlen)
+int prof_db_write(const struct profile_set *set, const char *dir, double wall,
+                  const struct prof_sites_blob *sites, char *err, size_t errlen)
 {
     struct rundb run;
     if (rundb_begin(&run, dir, err, errlen) != 0)
         return -1;
     if (rundb_exec(run.db, profile_schema, err, errlen) != 0 ||
-        write_metadata(run.db, set, wall) != 0 || write_tables(run.db, set) != 0) {
-        if (!err[0])
+        write_metadata(run.db, set, wall) != 0 || write_tables(run.db, set) != 0 ||
+        (sites && prof_sites_write(run.db, sites) != 0)) {
+        char why[1024] = "";
+        if (rundb_failure_take(why, sizeof why) || !err[0])
             snprintf(err, errlen, "%s: writing the profile failed: %s", run.path,
-                     sqlite3_errmsg(run.db));
+                     why[0] ? why : "unknown error");
         rundb_abort(&run);
         return -1;
     }

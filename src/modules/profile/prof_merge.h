@@ -46,8 +46,11 @@ int prof_merge_packed_checked(struct profile_set *set, const char *buf, size_t l
 size_t prof_packed_size(const char *buf, size_t len);
 /* The command line the metadata records (a snapshot's, at recovery); NULL: this process's. */
 extern const char *prof_run_command;
-/* Writes the merged set into DIR/mpilens.db; 0 or -1 with err. */
-int prof_db_write(const struct profile_set *set, const char *dir, double wall, char *err,
-                  size_t errlen);
+/* Writes the merged set and the call sites (SITES, NULL: none) into DIR/mpilens.db, in one
+ * transaction: all or nothing. 0, or -1 with err ("PATH: SQLite: database or disk is full
+ * (No space left on device)"). */
+struct prof_sites_blob;
+int prof_db_write(const struct profile_set *set, const char *dir, double wall,
+                  const struct prof_sites_blob *sites, char *err, size_t errlen);
 
 #endif

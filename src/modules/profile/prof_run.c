@@ -110,15 +110,28 @@ int MPI_Finalize(void)
     prof_collect(&set, rank, net);
     double wall = net;
     PMPI_Reduce(&net, &wall, 1, MPI_DOUBLE, MPI_MAX, 0, merge_comm);
-    if (prof_tree_merge(&set, merge_comm)) {
+    int merged = prof_tree_merge(&set, merge_comm);
+    struct prof_sites_blob sites = {0};
+    prof_sites_gather(merge_comm, &sites);
+    int written = 1;
+    if (merged) {
         char err[1024] = "";
         const char *dir = lens_run_output_dir();
-        if (prof_db_write(&set, dir, wall, err, sizeof err) != 0)
-            fprintf(stderr, "mpilens: profile: %s\n", err);
+        if (prof_db_write(&set, dir, wall, &sites, err, sizeof err) != 0) {
+            written = 0;
+            lens_run_problem("profile",
+                             "profile: %s; every rank's record is kept in %s/partial for "
+                             "`mpilens recover %s` once there is room",
+                             err, dir, dir);
+        }
     }
-    prof_sites_finish(merge_comm, lens_run_output_dir()); /* after the database exists */
+    PMPI_Bcast(&written, 1, MPI_INT, 0, merge_comm);
+    free(sites.all);
     prof_set_free(&set);
     PMPI_Comm_free(&merge_comm);
-    lens_snapshot_done(); /* the database is the result: this rank's snapshot goes */
+    if (written)
+        lens_snapshot_done(); /* the database is the result: this rank's snapshot goes */
+    else
+        lens_snapshot_keep("results not written at MPI_Finalize");
     return PMPI_Finalize();
 }

@@ -316,29 +316,27 @@ static const char schema[] =
     "  operation_id INTEGER, calls INTEGER, time REAL, max_time REAL, min_time REAL,"
     "  volume INTEGER);";
 
-/* Rank 0: the ranks' cells (ALL, LEN bytes) named and written into DIR/mpilens.db. */
-static int write_sites(const char *dir, const char *all, size_t len, uint64_t lost)
+/* Rank 0 (or the CLI's recovery): the ranks' cells of BLOB named and written into DB, in
+ * the caller's transaction. */
+int prof_sites_write(sqlite3 *db, const struct prof_sites_blob *blob)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, RUNDB_FILE);
-    sqlite3 *db = NULL;
     char err[512];
-    if (sqlite3_open(path, &db) != SQLITE_OK || rundb_exec(db, "BEGIN;", err, sizeof err) ||
-        rundb_exec(db, schema, err, sizeof err)) {
-        sqlite3_close(db);
+    if (rundb_exec(db, schema, err, sizeof err) != 0)
         return -1;
-    }
+    const char *all = blob->all ? blob->all : "";
+    size_t len = blob->len;
+    int rc = 0;
     sqlite3_stmt *site_st = NULL, *find_st = NULL, *row_st = NULL;
-    sqlite3_prepare_v2(db, "SELECT id FROM callsites WHERE object = ?1 AND offset = ?2", -1,
-                       &find_st, NULL);
-    sqlite3_prepare_v2(db,
-                       "INSERT INTO callsites (object, offset, function, file, line) "
-                       "VALUES (?1, ?2, ?3, ?4, ?5)",
-                       -1, &site_st, NULL);
-    sqlite3_prepare_v2(db, "INSERT INTO callsite_profile VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                       -1, &row_st, NULL);
+    rundb_prepare(db, "SELECT id FROM callsites WHERE object = ?1 AND offset = ?2", -1, &find_st,
+                  NULL);
+    rundb_prepare(db,
+                  "INSERT INTO callsites (object, offset, function, file, line) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5)",
+                  -1, &site_st, NULL);
+    rundb_prepare(db, "INSERT INTO callsite_profile VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1,
+                  &row_st, NULL);
     Dwfl *dwfl = NULL;
-    for (size_t at = 0; at + sizeof(struct wire_site) <= len;) {
+    for (size_t at = 0; rc == 0 && at + sizeof(struct wire_site) <= len;) {
         struct wire_site w;
         memcpy(&w, all + at, sizeof w);
         at += sizeof w;
@@ -348,24 +346,25 @@ static int write_sites(const char *dir, const char *all, size_t len, uint64_t lo
         snprintf(object, sizeof object, "%.*s", w.path_len, all + at);
         at += (size_t)w.path_len;
         sqlite3_int64 id = -1;
-        sqlite3_reset(find_st);
-        sqlite3_bind_text(find_st, 1, object, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(find_st, 2, (sqlite3_int64)w.offset);
-        if (sqlite3_step(find_st) == SQLITE_ROW)
-            id = sqlite3_column_int64(find_st, 0);
+        if (find_st) {
+            sqlite3_reset(find_st);
+            sqlite3_bind_text(find_st, 1, object, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(find_st, 2, (sqlite3_int64)w.offset);
+            if (sqlite3_step(find_st) == SQLITE_ROW)
+                id = sqlite3_column_int64(find_st, 0);
+            sqlite3_reset(find_st);
+        }
         if (id < 0) {
             struct site_name n;
             name_site(&dwfl, object, w.offset, &n);
-            sqlite3_reset(site_st);
             sqlite3_bind_text(site_st, 1, object, -1, SQLITE_TRANSIENT);
             sqlite3_bind_int64(site_st, 2, (sqlite3_int64)w.offset);
             sqlite3_bind_text(site_st, 3, n.function, -1, SQLITE_TRANSIENT);
             sqlite3_bind_text(site_st, 4, n.file, -1, SQLITE_TRANSIENT);
             sqlite3_bind_int(site_st, 5, n.line);
-            sqlite3_step(site_st);
+            rc |= rundb_step(site_st);
             id = sqlite3_last_insert_rowid(db);
         }
-        sqlite3_reset(row_st);
         sqlite3_bind_int(row_st, 1, w.rank);
         sqlite3_bind_int64(row_st, 2, id);
         sqlite3_bind_int(row_st, 3, w.op);
@@ -374,7 +373,7 @@ static int write_sites(const char *dir, const char *all, size_t len, uint64_t lo
         sqlite3_bind_double(row_st, 6, w.max_s);
         sqlite3_bind_double(row_st, 7, w.min_s);
         sqlite3_bind_int64(row_st, 8, (sqlite3_int64)w.volume);
-        sqlite3_step(row_st);
+        rc |= rundb_step(row_st);
     }
     if (dwfl)
         dwfl_end(dwfl);
@@ -384,20 +383,14 @@ static int write_sites(const char *dir, const char *all, size_t len, uint64_t lo
     sqlite3_finalize(row_st);
     char sql[160];
     snprintf(sql, sizeof sql,
-             "INSERT OR REPLACE INTO metadata (key, value) VALUES ('Call sites dropped', '%llu');"
-             "COMMIT;",
-             (unsigned long long)lost);
-    int rc = rundb_exec(db, sql, err, sizeof err);
-    sqlite3_close(db);
-    return rc;
+             "INSERT OR REPLACE INTO metadata (key, value) VALUES ('Call sites dropped', '%llu');",
+             (unsigned long long)blob->lost);
+    if (rc == 0)
+        rc = rundb_exec(db, sql, err, sizeof err);
+    return rc ? -1 : 0;
 }
 
-int prof_sites_write_recovered(const char *dir, const char *all, size_t len)
-{
-    return len ? write_sites(dir, all, len, 0) : 0;
-}
-
-void prof_sites_finish(MPI_Comm comm, const char *dir)
+void prof_sites_gather(MPI_Comm comm, struct prof_sites_blob *blob)
 {
     int rank, size, len = 0;
     PMPI_Comm_rank(comm, &rank);
@@ -415,11 +408,10 @@ void prof_sites_finish(MPI_Comm comm, const char *dir)
     PMPI_Gatherv(mine, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, comm);
     uint64_t lost = 0;
     PMPI_Reduce(&dropped, &lost, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
-    if (rank == 0 && write_sites(dir, all, (size_t)total, lost) != 0)
-        fprintf(stderr, "mpilens: profile: %s/%s: the call sites could not be written\n", dir,
-                RUNDB_FILE);
+    blob->all = all;
+    blob->len = rank == 0 ? (size_t)total : 0;
+    blob->lost = lost;
     free(mine);
     free(lens);
     free(displs);
-    free(all);
 }

@@ -182,9 +182,8 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     for (size_t r = 0; r < set.nranks; r++)
         wall = set.ranks[r].net_s > wall ? set.ranks[r].net_s : wall;
     prof_run_command = command;
-    int rc = prof_db_write(&set, dir, wall, err, errlen);
-    if (rc == 0 && prof_sites_write_recovered(dir, recovered_sites, recovered_len) != 0)
-        snprintf(err, errlen, "%s/mpilens.db: the call sites could not be written", dir), rc = -1;
+    struct prof_sites_blob sites = {recovered_sites, recovered_len, 0};
+    int rc = prof_db_write(&set, dir, wall, &sites, err, errlen);
     if (rc == 0)
         rc = lens_snapshot_mark_incomplete(dir, &endings, err, errlen);
     free(recovered_sites);

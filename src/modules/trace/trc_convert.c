@@ -322,8 +322,17 @@ uint64_t trc_convert_rank(OTF2_Archive *archive, const char *dir, const struct t
         }
         events[t] = 0;
         OTF2_EvtWriter_GetNumberOfEvents(w, &events[t]);
-        OTF2_Archive_CloseEvtWriter(archive, w);
-        unlink(path);
+        trc_otf2_note(OTF2_Archive_CloseEvtWriter(archive, w));
+        /* the log stays until the archive is closed without error: its caller removes it */
     }
     return last;
+}
+
+OTF2_ErrorCode trc_otf2_failed = OTF2_SUCCESS;
+
+OTF2_ErrorCode trc_otf2_note(OTF2_ErrorCode rc)
+{
+    if (rc != OTF2_SUCCESS && trc_otf2_failed == OTF2_SUCCESS)
+        trc_otf2_failed = rc;
+    return rc;
 }

@@ -26,8 +26,15 @@ int trc_convert(OTF2_EvtWriter *w, const char *log_path, const struct trc_defs_h
                 struct trc_convert_result *res);
 
 /* Converts the logs of every thread of the rank MAP describes (under the trace directory
- * DIR) into their locations, removing each log once done; EVENTS[t] receives the events of
- * thread t. Returns the last time stamp written. */
+ * DIR) into their locations (the logs stay: the caller removes them once the archive is
+ * closed without error); EVENTS[t] receives the events of thread t. Returns the last time
+ * stamp written. */
+/* The first OTF2 call of this process that failed while writing (OTF2_SUCCESS: none): its
+ * code is noted by trc_otf2_note, which returns it. */
+extern OTF2_ErrorCode trc_otf2_failed;
+/* Removes an OTF2 archive (cut short) from the trace directory DIR, not its event logs. */
+void trc_remove_archive(const char *dir);
+OTF2_ErrorCode trc_otf2_note(OTF2_ErrorCode rc);
 uint64_t trc_convert_rank(OTF2_Archive *archive, const char *dir, const struct trc_rank_map *map,
                           uint64_t *events);
 

@@ -24,6 +24,7 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include <otf2/OTF2_MPI_Collectives.h>
 #pragma GCC diagnostic pop
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,7 +190,7 @@ static int64_t clock_offset(void)
 
 /* A trace left in DIR by an earlier run into the same output directory (OTF2 will not
  * overwrite an archive): its anchor, definitions and event files go. */
-static void remove_previous_trace(const char *dir)
+void trc_remove_archive(const char *dir)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/traces", dir);
@@ -198,6 +199,12 @@ static void remove_previous_trace(const char *dir)
     unlink(path);
     snprintf(path, sizeof path, "%s/traces.def", dir);
     unlink(path);
+}
+
+static void remove_previous_trace(const char *dir)
+{
+    char path[4200];
+    trc_remove_archive(dir);
     snprintf(path, sizeof path, "%s/log", dir);
     trc_remove_files(path, 0);
 }
@@ -272,10 +279,10 @@ void trc_start(void)
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, trc_world);
     if (!all_ok) {
         if (rank == 0)
-            fprintf(stderr,
-                    "mpilens: trace: cannot write the event log in %s/log (check that the "
-                    "directory is writable); the run goes on untraced\n",
-                    dir);
+            lens_run_problem("trace",
+                             "trace: %s/log: cannot write the event logs (%s); the run goes on "
+                             "untraced",
+                             dir, strerror(errno));
         return;
     }
     offset_start = clock_offset();
@@ -371,8 +378,20 @@ void trc_finish(void)
     trc_on = 0;
     time_end = trc_clock_ns();
     offset_end = clock_offset();
-    for (uint32_t t = 0; t < trc_thread_count(); t++)
-        trc_log_close(&trc_thread_at(t)->log);
+    for (uint32_t t = 0; t < trc_thread_count(); t++) {
+        struct trc_thread *th = trc_thread_at(t);
+        trc_log_close(&th->log);
+        if (th->log.write_errno) {
+            char trace_dir[4200], path[4400];
+            snprintf(trace_dir, sizeof trace_dir, "%s/trace", lens_run_output_dir());
+            trc_log_path(path, sizeof path, trace_dir, rank, th->index);
+            lens_run_problem("trace",
+                             "trace: %s: %s; the events of rank %d from byte %lld on are lost "
+                             "(its trace ends there)",
+                             path, strerror(th->log.write_errno), rank,
+                             (long long)th->log.write_failed_at);
+        }
+    }
     const char *convert = getenv("MPILENS_TRACE_CONVERT");
     if (convert && strcmp(convert, "after") == 0) { /* the CLI converts (trc_recover.c) */
         lens_snapshot_keep(LENS_SNAPSHOT_FINALIZED);
@@ -393,16 +412,16 @@ void trc_finish(void)
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, trc_world);
     if (!all_ok) {
         if (rank == 0)
-            fprintf(stderr,
-                    "mpilens: trace: cannot create the OTF2 archive in %s (check that the "
-                    "directory is writable); the event logs stay in %s/log\n",
-                    dir, dir);
+            lens_run_problem("trace",
+                             "trace: %s: cannot create the OTF2 archive (%s); the event logs "
+                             "stay in %s/log for `mpilens recover %s`",
+                             dir, strerror(errno), dir, lens_run_output_dir());
         if (archive)
             OTF2_Archive_Close(archive);
         trc_merged_free(&merged);
         free(mine.ids);
         PMPI_Comm_free(&trc_world);
-        lens_snapshot_done();
+        lens_snapshot_keep(LENS_SNAPSHOT_FINALIZED); /* converted later, as convert=after */
         return;
     }
     OTF2_MPI_Archive_SetCollectiveCallbacks(archive, trc_world, MPI_COMM_NULL);
@@ -413,11 +432,11 @@ void trc_finish(void)
     mine.first_extra = trc_first_extra(rank, all_threads, size);
     uint64_t *events = calloc(nthreads + 1, sizeof *events);
     trc_convert_rank(archive, dir, &mine, events);
-    OTF2_Archive_CloseEvtFiles(archive);
+    trc_otf2_note(OTF2_Archive_CloseEvtFiles(archive));
     OTF2_Archive_OpenDefFiles(archive);
     for (uint32_t t = 0; t < nthreads; t++)
         trc_defs_write_local(archive, &mine, t, first_group);
-    OTF2_Archive_CloseDefFiles(archive);
+    trc_otf2_note(OTF2_Archive_CloseDefFiles(archive));
 
     /* rank 0: every location's event count */
     uint64_t nlocations = trc_first_extra(size, all_threads, size);
@@ -439,11 +458,27 @@ void trc_finish(void)
     }
     if (rank == 0)
         trc_defs_write_global(archive, &merged, size, all_threads, all_events);
-    OTF2_Archive_Close(archive);
+    trc_otf2_note(OTF2_Archive_Close(archive));
+    /* the logs go once every rank's part of the archive is written; else they stay, with
+     * this rank's definitions, for `mpilens recover` (the archive cut short goes) */
+    int written = trc_otf2_failed == OTF2_SUCCESS, all_written = 0;
+    PMPI_Allreduce(&written, &all_written, 1, MPI_INT, MPI_MIN, trc_world);
+    if (!written)
+        lens_run_problem("trace",
+                         "trace: %s: writing the OTF2 archive failed (%s); the event logs stay "
+                         "in %s/log for `mpilens recover %s` once there is room",
+                         dir, OTF2_Error_GetDescription(trc_otf2_failed), dir,
+                         lens_run_output_dir());
+    for (uint32_t t = 0; all_written && t < (nthreads ? nthreads : 1); t++) {
+        trc_log_path(log_path, sizeof log_path, dir, rank, t);
+        unlink(log_path);
+    }
     PMPI_Barrier(trc_world);
-    if (rank == 0) {
+    if (rank == 0 && all_written) {
         snprintf(log_path, sizeof log_path, "%s/log", dir);
         rmdir(log_path);
+    } else if (rank == 0) {
+        trc_remove_archive(dir);
     }
     free(events);
     free(counts);
@@ -454,5 +489,8 @@ void trc_finish(void)
     free(mine.ids);
     trc_merged_free(&merged);
     PMPI_Comm_free(&trc_world);
-    lens_snapshot_done(); /* the archive is the result: this rank's snapshot goes */
+    if (all_written)
+        lens_snapshot_done(); /* the archive is the result: this rank's snapshot goes */
+    else
+        lens_snapshot_keep(LENS_SNAPSHOT_FINALIZED); /* converted later, as convert=after */
 }

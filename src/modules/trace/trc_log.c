@@ -161,16 +161,22 @@ int trc_log_open(struct trc_log *l, const char *path, size_t size)
     return -1;
 }
 
-/* USED bytes of BUF at BASE in the file (async-signal-safe). */
-static void write_out(int fd, const char *buf, size_t used, int64_t base)
+/* USED bytes of BUF at BASE in L's file (async-signal-safe). A failure is remembered in L
+ * (the first one: trc_log_failure says it at MPI_Finalize). */
+static void write_out(struct trc_log *l, int fd, const char *buf, size_t used, int64_t base)
 {
     size_t done = 0;
     while (fd >= 0 && done < used) {
         ssize_t n = pwrite(fd, buf + done, used - done, (off_t)(base + done));
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
-            return; /* a full disk: the log ends here, the run goes on */
+        if (n <= 0) { /* a full disk: the log ends here, the run goes on */
+            if (!l->write_errno) {
+                l->write_failed_at = base + (int64_t)done;
+                l->write_errno = n < 0 ? errno : ENOSPC;
+            }
+            return;
+        }
         done += (size_t)n;
     }
 }
@@ -202,8 +208,8 @@ static void save_both(struct trc_log *l)
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         if (__atomic_load_n(&l->gen, __ATOMIC_ACQUIRE) != gen)
             continue;
-        write_out(l->fd, prev, prev_used, prev_base);
-        write_out(l->fd, cur, used, base);
+        write_out(l, l->fd, prev, prev_used, prev_base);
+        write_out(l, l->fd, cur, used, base);
         return;
     }
 }
@@ -222,7 +228,7 @@ void trc_log_flush(struct trc_log *l, int at_enter)
     l->used = 0;
     l->base = base + (int64_t)used;
     __atomic_fetch_add(&l->gen, 1, __ATOMIC_SEQ_CST);
-    write_out(l->fd, full, used, base);
+    write_out(l, l->fd, full, used, base);
     if (at_enter) { /* between two calls: the flush is a region of its own */
         trc_put_short(l, TK_ENTER, t0, trc_flush_region);
         trc_put_short(l, TK_LEAVE, trc_now(), trc_flush_region);
@@ -240,7 +246,10 @@ void trc_log_close(struct trc_log *l)
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }
-    close(fd);
+    if (close(fd) != 0 && !l->write_errno) { /* NFS reports a failed write at close */
+        l->write_failed_at = l->base;
+        l->write_errno = errno;
+    }
     /* the buffers stay: a thread still in a call after MPI_Finalize began writes into them,
      * and nothing reads them again */
 }

@@ -79,10 +79,15 @@ static int convert_share(const char *dir, const struct recovery *r, const uint32
         uint64_t *mine = results + (size_t)k * (most + 1);
         mine[most] = trc_convert_rank(archive, dir, &r->maps[k], mine);
     }
-    OTF2_Archive_CloseEvtFiles(archive);
-    OTF2_Archive_Close(archive);
+    trc_otf2_note(OTF2_Archive_CloseEvtFiles(archive));
+    trc_otf2_note(OTF2_Archive_Close(archive));
     int rc = 0;
-    for (int k = w; k < r->nranks; k += nw)
+    if (trc_otf2_failed != OTF2_SUCCESS) {
+        fprintf(stderr, "mpilens: trace: %s: writing the OTF2 events failed (%s)\n", sub,
+                OTF2_Error_GetDescription(trc_otf2_failed));
+        rc = -1;
+    }
+    for (int k = w; rc == 0 && k < r->nranks; k += nw)
         for (uint32_t t = 0; t < nthreads[k]; t++) {
             unsigned long long loc = trc_location(k, t, r->maps[k].first_extra);
             char from[4400], to[4400];
@@ -193,6 +198,7 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
         OTF2_Archive_Close(archive);
         free(events);
         free(nthreads);
+        trc_remove_archive(trace_dir);
         goto done;
     }
     r.merged.t_max = last > r.merged.t_max ? last : r.merged.t_max;
@@ -201,11 +207,19 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     for (int k = 0; k < r.nranks; k++)
         for (uint32_t t = 0; t < nthreads[k]; t++)
             trc_defs_write_local(archive, &r.maps[k], t, first_group);
-    OTF2_Archive_CloseDefFiles(archive);
+    trc_otf2_note(OTF2_Archive_CloseDefFiles(archive));
     trc_defs_write_global(archive, &r.merged, r.nranks, nthreads, events);
-    OTF2_Archive_Close(archive);
+    trc_otf2_note(OTF2_Archive_Close(archive));
     free(events);
     free(nthreads);
+    if (trc_otf2_failed != OTF2_SUCCESS) { /* the logs stay for another try */
+        snprintf(err, errlen,
+                 "%s: writing the OTF2 archive failed (%s); the event logs stay in %s/log for "
+                 "`mpilens recover %s` once there is room",
+                 trace_dir, OTF2_Error_GetDescription(trc_otf2_failed), trace_dir, dir);
+        trc_remove_archive(trace_dir);
+        goto done;
+    }
     char logs[4300];
     snprintf(logs, sizeof logs, "%s/log", trace_dir);
     trc_remove_files(logs, 1);

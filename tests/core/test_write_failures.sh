@@ -1,0 +1,77 @@
+# test_write_failures.sh: results are never lost or mixed silently when writing fails
+# (issue 32): an -o naming a regular file is refused before launch; a run on a full file
+# system (a 200 KiB tmpfs) ends non-zero with the system's error and the word "incomplete",
+# and what database is left there is whole; two runs started together into one -o give one
+# refusal and one result identical to a run alone; SQLite's real error text is passed on.
+source "$(dirname "$0")/lib.sh"
+TRACED=""
+[ -f "$BUILD/lib/mpilens/trace.so" ] && TRACED=",trace"
+
+# -o FILE: refused with one line, exit 2, and the ring never starts
+echo "not a directory" > FILE
+out=$(timeout 60 "$MPILENS" run -m profile -o FILE -- $MPIRUN -np 4 "$APPS/ring" 2>&1); status=$?
+check_eq "-o FILE: exit 2" 2 $status
+check_eq "-o FILE: one line naming the file" \
+    "mpilens: run -o FILE: not a directory (an existing file has that name); give a directory, made if missing" \
+    "$out"
+check_lacks "-o FILE: the application never ran" "$out" "ring ok"
+check_eq "-o FILE: the file is untouched" "not a directory" "$(cat FILE)"
+
+# a directory that cannot be created (its parent is a file)
+out=$(timeout 60 "$MPILENS" run -m profile -o FILE/sub -- $MPIRUN -np 4 "$APPS/ring" 2>&1); status=$?
+check_eq "-o FILE/sub: exit 2" 2 $status
+check_match "-o FILE/sub: says why" "$out" "^mpilens: run -o FILE/sub: cannot create or write the output directory \\(Not a directory\\)"
+check_lacks "-o FILE/sub: the application never ran" "$out" "ring ok"
+MPILENS_OUTPUT=FILE timeout 60 "$MPILENS" run -m profile -- $MPIRUN -np 4 "$APPS/ring" > env.log 2>&1
+check_eq "MPILENS_OUTPUT=FILE: refused before launch" "0" "$(grep -c 'ring ok' env.log)"
+
+# two runs started together into one new -o: one refusal, one result as a run alone
+timeout 120 "$MPILENS" run -m profile,monitor -o alone -- $MPIRUN -np 4 "$APPS/ring" 200 > alone.log 2>&1
+timeout 120 "$MPILENS" run -m profile,monitor -o same -- $MPIRUN -np 4 "$APPS/ring" 200 > a.log 2>&1 &
+a_pid=$!
+timeout 120 "$MPILENS" run -m profile,monitor -o same -- $MPIRUN -np 4 "$APPS/ring" 200 > b.log 2>&1
+b_status=$?
+wait $a_pid; a_status=$?
+check_eq "two runs into one -o: one ends 0, the other is refused (2)" "0 2" \
+    "$(printf '%s\n' $a_status $b_status | sort -n | tr '\n' ' ' | sed 's/ $//')"
+check_eq "two runs into one -o: the refusal names the holder" 1 \
+    "$(cat a.log b.log | grep -c '^mpilens: run -o .*/same: in use by mpilens run (pid [0-9]* on ')"
+# calls and volume per communicator, operation and bucket (times differ from run to run)
+counts() { "$MPILENS" report "$1" --csv 2>&1 | cut -d, -f1-9,13 | sort; }
+check_eq "two runs into one -o: the profile is the one of a run alone" "$(counts alone)" "$(counts same)"
+check_eq "two runs into one -o: the matrix is the one of a run alone" \
+    "$("$MPILENS" matrix alone --format csv --metric count)" "$("$MPILENS" matrix same --format csv --metric count)"
+check_eq "two runs into one -o: the run table says 4 processes" "4" \
+    "$(sqlite3 same/mpilens.db "SELECT value FROM metadata WHERE key = 'Processes'")"
+
+# a full file system: 200 KiB of tmpfs (needs root and mount; skipped without)
+mkdir -p full
+if mount -t tmpfs -o size=200k tmpfs full 2> /dev/null; then
+    trap 'umount "$WORK/full" 2> /dev/null; rm -rf "$WORK"' EXIT
+    timeout 180 "$MPILENS" run -m profile,monitor$TRACED -o full/run -- $MPIRUN -np 4 "$APPS/ring" 3000 > full.log 2>&1
+    status=$?
+    check_eq "full disk: mpilens run exits 3 (the ring succeeded, its results are incomplete)" 3 $status
+    check_match "full disk: the system's error is said" "$(cat full.log)" "No space left on device|disk is full"
+    check_match "full disk: the last line says incomplete, where, and why" "$(tail -1 full.log)" \
+        "^mpilens: results incomplete in .*/full/run \\(status 3\\): .*(No space left on device|disk is full)"
+    check_eq "full disk: the application's own output is there" 1 "$(grep -c 'ring ok: 4 ranks, 3000 rounds' full.log)"
+    if [ -f full/run/mpilens.db ]; then
+        check_eq "full disk: the database left there is whole" "ok" \
+            "$(sqlite3 full/run/mpilens.db 'PRAGMA integrity_check')"
+    else
+        ok "full disk: no database was left (nothing half-written)"
+    fi
+    umount full
+    # profile and monitor alone on 40 KiB: their snapshots stay for mpilens recover
+    mount -t tmpfs -o size=40k tmpfs full
+    timeout 180 "$MPILENS" run -m profile,monitor -o full/run -- $MPIRUN -np 4 "$APPS/ring" 30 > small.log 2>&1
+    check_eq "40 KiB: exit 3" 3 $?
+    check_match "40 KiB: SQLite's own error text, not 'not an error'" "$(cat small.log)" \
+        "mpilens.db: SQLite: database or disk is full"
+    check_lacks "40 KiB: no error text taken from the wrong place" "$(cat small.log)" "not an error"
+    check_match "40 KiB: the last line says incomplete" "$(tail -1 small.log)" "^mpilens: results incomplete in"
+    umount full
+else
+    echo "SKIP full-disk checks: cannot mount a tmpfs here (needs root)"
+fi
+finish
