@@ -117,6 +117,23 @@ int cli_matrix(int argc, char **argv)
         sqlite3_close(db);
         return 2;
     }
+    char kinds[256];
+    int nkinds = matrix_kinds(db, kinds, sizeof kinds);
+    char listed[300], wanted[64];
+    snprintf(listed, sizeof listed, ", %s,", kinds);
+    snprintf(wanted, sizeof wanted, ", %s,", q.kind);
+    if (strcmp(q.kind, "all") != 0 && !strstr(listed, wanted)) {
+        if (nkinds)
+            fprintf(stderr, "mpilens: matrix: %s: no %s traffic recorded; it has %s (give --kind %.*s)\n",
+                    path, q.kind, kinds, (int)strcspn(kinds, ","), kinds);
+        else
+            fprintf(stderr,
+                    "mpilens: matrix: %s: no traffic of any kind recorded (was the monitor "
+                    "started? -m monitor:start=0 waits for the application to start it)\n",
+                    path);
+        sqlite3_close(db);
+        return 2;
+    }
     FILE *out = stdout;
     if (q.output && strcmp(q.format, "prof") != 0 && !(out = fopen(q.output, "w"))) {
         sqlite3_close(db);

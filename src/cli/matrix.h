@@ -21,6 +21,8 @@ struct matrix {
 int matrix_phase_exists(sqlite3 *db, const char *phase);
 #define MATRIX_MAX_RANKS 8192 /* a dense matrix of 8192 ranks takes 1 GiB */
 /* Loads the matrix of q (dense, m->n ranks). 0, or 2 after a one-line message. */
+/* The kinds with traffic in the database ("coll, io, p2p") into OUT; how many. */
+int matrix_kinds(sqlite3 *db, char *out, size_t len);
 int matrix_load(sqlite3 *db, const struct matrix_query *q, struct matrix *m);
 void matrix_print_text(const struct matrix *m, const struct matrix_query *q, FILE *out);
 void matrix_print_csv(const struct matrix *m, const struct matrix_query *q, FILE *out);

@@ -27,11 +27,35 @@ static int ranks_of(sqlite3 *db)
     int n = 0;
     sqlite3_prepare_v2(db,
                        "SELECT MAX(COALESCE((SELECT CAST(value AS INTEGER) FROM metadata"
-                       " WHERE key = 'Processes'), 0), (SELECT MAX(MAX(src), MAX(dst)) + 1"
-                       " FROM monitor_matrix))",
+                       " WHERE key = 'Processes'), 0), COALESCE((SELECT MAX(MAX(src), MAX(dst))"
+                       " + 1 FROM monitor_matrix), 0))",
                        -1, &st, NULL);
     if (sqlite3_step(st) == SQLITE_ROW)
         n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+int matrix_kinds(sqlite3 *db, char *out, size_t len)
+{
+    sqlite3_stmt *st;
+    int n = 0;
+    out[0] = '\0';
+    if (sqlite3_prepare_v2(db,
+                           "SELECT kind FROM (SELECT DISTINCT kind FROM monitor_matrix WHERE "
+                           "messages > 0 OR bytes > 0) UNION SELECT 'io' FROM monitor_io "
+                           "WHERE reads > 0 OR writes > 0 ORDER BY 1",
+                           -1, &st, NULL) != SQLITE_OK &&
+        sqlite3_prepare_v2(db,
+                           "SELECT DISTINCT kind FROM monitor_matrix WHERE messages > 0 OR "
+                           "bytes > 0 ORDER BY 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        size_t at = strlen(out);
+        snprintf(out + at, len - at, "%s%s", n++ ? ", " : "",
+                 (const char *)sqlite3_column_text(st, 0));
+    }
     sqlite3_finalize(st);
     return n;
 }

@@ -58,6 +58,40 @@ static int incomplete_ending(sqlite3 *db, char *out, size_t len)
     return found;
 }
 
+/* 1 if DB has TABLE with at least one row. */
+static int has_rows(sqlite3 *db, const char *table)
+{
+    if (!rundb_has_table(db, table))
+        return 0;
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", table);
+    sqlite3_stmt *st = NULL;
+    int found = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+                sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return found;
+}
+
+/* "; it holds: the profile (mpilens report PATH), ..." for what DB has, or "". */
+static void what_it_holds(sqlite3 *db, const char *path, char *out, size_t len)
+{
+    static const struct {
+        const char *table, *what, *verb;
+    } kinds[] = {{"profile", "the profile", "mpilens report"},
+                 {"callsites", "call sites", "mpilens report --callsites"},
+                 {"monitor_matrix", "the communication matrix", "mpilens matrix"},
+                 {"monitor_io", "MPI-IO traffic", "mpilens matrix --kind io"},
+                 {"waits", "wait states", "mpilens report --waits"}};
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        if (!has_rows(db, kinds[i].table))
+            continue;
+        size_t at = strlen(out);
+        snprintf(out + at, len - at, "%s%s (%s %s)", at ? ", " : "; it holds ", kinds[i].what,
+                 kinds[i].verb, path);
+    }
+}
+
 int cli_open_db(const char *arg, const char *verb, const char *table, const char *what,
                 const char *module, sqlite3 **db, char *path, size_t pathlen)
 {
@@ -69,10 +103,13 @@ int cli_open_db(const char *arg, const char *verb, const char *table, const char
         fprintf(stderr, "mpilens: %s: %s\n", verb, err);
         return 2;
     }
-    if (!rundb_has_table(*db, table)) {
+    /* a profile table without rows (a run whose ranks recorded nothing) is no profile */
+    if (!rundb_has_table(*db, table) || (strcmp(table, "profile") == 0 && !has_rows(*db, table))) {
+        char holds[512];
+        what_it_holds(*db, path, holds, sizeof holds);
         fprintf(stderr,
-                "mpilens: %s: %s has no %s; run with the %s module (mpilens run -m %s ...)\n", verb,
-                path, what, module, module);
+                "mpilens: %s: %s has no %s; run with the %s module (mpilens run -m %s ...)%s\n",
+                verb, path, what, module, module, holds);
         sqlite3_close(*db);
         *db = NULL;
         return 2;

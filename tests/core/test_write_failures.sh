@@ -25,17 +25,22 @@ check_lacks "-o FILE/sub: the application never ran" "$out" "ring ok"
 MPILENS_OUTPUT=FILE timeout 60 "$MPILENS" run -m profile -- $MPIRUN -np 4 "$APPS/ring" > env.log 2>&1
 check_eq "MPILENS_OUTPUT=FILE: refused before launch" "0" "$(grep -c 'ring ok' env.log)"
 
-# two runs started together into one new -o: one refusal, one result as a run alone
-timeout 120 "$MPILENS" run -m profile,monitor -o alone -- $MPIRUN -np 4 "$APPS/ring" 200 > alone.log 2>&1
-timeout 120 "$MPILENS" run -m profile,monitor -o same -- $MPIRUN -np 4 "$APPS/ring" 200 > a.log 2>&1 &
+# two runs started together into one new -o: one refusal, one result as a run alone (the
+# second starts once the first holds the directory; on a fast machine the first may be
+# over by then, and the second is refused for the results it finds)
+timeout 120 "$MPILENS" run -m profile,monitor -o alone -- $MPIRUN -np 4 "$APPS/ring" 3000 > alone.log 2>&1
+timeout 120 "$MPILENS" run -m profile,monitor -o same -- $MPIRUN -np 4 "$APPS/ring" 3000 > a.log 2>&1 &
 a_pid=$!
-timeout 120 "$MPILENS" run -m profile,monitor -o same -- $MPIRUN -np 4 "$APPS/ring" 200 > b.log 2>&1
+for _ in $(seq 100); do [ -e same/.mpilens-run ] && break; sleep 0.1; done
+timeout 120 "$MPILENS" run -m profile,monitor -o same -- $MPIRUN -np 4 "$APPS/ring" 3000 > b.log 2>&1
 b_status=$?
 wait $a_pid; a_status=$?
 check_eq "two runs into one -o: one ends 0, the other is refused (2)" "0 2" \
     "$(printf '%s\n' $a_status $b_status | sort -n | tr '\n' ' ' | sed 's/ $//')"
-check_eq "two runs into one -o: the refusal names the holder" 1 \
-    "$(cat a.log b.log | grep -c '^mpilens: run -o .*/same: in use by mpilens run (pid [0-9]* on ')"
+check_eq "two runs into one -o: one refusal, in one line" 1 \
+    "$(cat a.log b.log | grep -cE '^mpilens: run -o .*same: (in use by mpilens run \(pid [0-9]+ on |already holds results)')"
+check_eq "two runs into one -o: the refused one never started its job" 1 \
+    "$(cat a.log b.log | grep -c 'ring ok')"
 # calls and volume per communicator, operation and bucket (times differ from run to run)
 counts() { "$MPILENS" report "$1" --csv 2>&1 | cut -d, -f1-9,13 | sort; }
 check_eq "two runs into one -o: the profile is the one of a run alone" "$(counts alone)" "$(counts same)"
@@ -43,6 +48,19 @@ check_eq "two runs into one -o: the matrix is the one of a run alone" \
     "$("$MPILENS" matrix alone --format csv --metric count)" "$("$MPILENS" matrix same --format csv --metric count)"
 check_eq "two runs into one -o: the run table says 4 processes" "4" \
     "$(sqlite3 same/mpilens.db "SELECT value FROM metadata WHERE key = 'Processes'")"
+
+# readers say what is there: a monitor run whose only traffic is MPI-IO
+timeout 120 "$MPILENS" run -m monitor -o io -- $MPIRUN -np 4 "$APPS/io_only" "$WORK/io.out" > io.log 2>&1
+out=$("$MPILENS" matrix io 2>&1); status=$?
+check_eq "matrix of an I/O-only run: exit 2" 2 $status
+check_eq "matrix of an I/O-only run: lists the kinds it has" \
+    "mpilens: matrix: io/mpilens.db: no p2p traffic recorded; it has io (give --kind io)" "$out"
+check_eq "matrix --kind io of it: each rank's 1024 bytes written" "1024 1024 1024 1024" \
+    "$("$MPILENS" matrix io --kind io | awk '$1 ~ /^[0-9]+$/ {print $NF}' | tr '\n' ' ' | sed 's/ $//')"
+out=$("$MPILENS" report io 2>&1); status=$?
+check_eq "report of a run without the profile: exit 2" 2 $status
+check_eq "report of a run without the profile: says what it holds" \
+    "mpilens: report: io/mpilens.db has no profile; run with the profile module (mpilens run -m profile ...); it holds MPI-IO traffic (mpilens matrix --kind io io/mpilens.db)" "$out"
 
 # a full file system: 200 KiB of tmpfs (needs root and mount; skipped without)
 mkdir -p full

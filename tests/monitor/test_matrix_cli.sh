@@ -22,7 +22,7 @@ refused "unknown phase" "mpilens: matrix: run/mpilens.db: no phase 'nope'; the p
 refused "bad kind" "mpilens: matrix: --kind 'net': use p2p, coll, rma, io, all, lib_p2p or lib_coll" "$MPILENS" matrix run --kind net
 refused "bad format" "mpilens: matrix: --format 'png': use text, csv, svg, html or prof" "$MPILENS" matrix run --format png
 "$MPILENS" run -m profile -o prof -- $MPIRUN -np 2 "$APPS/ring" > /dev/null 2>&1
-refused "database without a matrix" "mpilens: matrix: prof/mpilens.db has no communication matrix; run with the monitor module (mpilens run -m monitor ...)" "$MPILENS" matrix prof
+refused "database without a matrix" "mpilens: matrix: prof/mpilens.db has no communication matrix; run with the monitor module (mpilens run -m monitor ...); it holds the profile (mpilens report prof/mpilens.db), call sites (mpilens report --callsites prof/mpilens.db)" "$MPILENS" matrix prof
 refused "missing database" "mpilens: matrix: nothing/mpilens.db: no such database; give the mpilens.db of a run (mpilens run prints where it is)" "$MPILENS" matrix nothing/mpilens.db
 
 out=$("$MPILENS" run -m monitor,profile -o both -- $MPIRUN -np 2 "$APPS/threads" 4 500 2>&1)

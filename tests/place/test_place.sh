@@ -43,7 +43,7 @@ out=$(PRELOAD=0 mpi 4 "$APPS/reorder_app" 2>&1)
 check_match "without mpilens the call returns -1 and the application goes on" "$out" '^reorder rc=-1: .*partners paired: 0$'
 
 "$MPILENS" run -m profile -o prof -- $MPIRUN -np 2 "$APPS/ring" > /dev/null 2>&1
-refused "database without a matrix" "mpilens: place: prof/mpilens.db has no communication matrix; run with the monitor module (mpilens run -m monitor ...)" "$MPILENS" place prof
+refused "database without a matrix" "mpilens: place: prof/mpilens.db has no communication matrix; run with the monitor module (mpilens run -m monitor ...); it holds the profile (mpilens report prof/mpilens.db), call sites (mpilens report --callsites prof/mpilens.db)" "$MPILENS" place prof
 refused "fewer cores than ranks" "mpilens: place: 4 ranks but the topology has 2 cores; give a larger topology or allow 2 ranks per core with --oversubscribe" "$MPILENS" place run --topology "core:2"
 out=$("$MPILENS" place run --topology "core:2" --oversubscribe)
 check_has "--oversubscribe: two ranks per core" "$out" "topology: core:2 (Core:2 slot:2), 4 cores; 4 ranks; metric bytes, kind all"

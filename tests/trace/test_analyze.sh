@@ -16,14 +16,17 @@ run() {
     "$MPILENS" run -m trace -o "$1" -- $MPIRUN -np 4 "$APPS/waits_app" "$1" > "$1.log" 2>&1
     "$MPILENS" analyze "$1" --launcher "$MPIRUN" > "$1.analyze" 2>&1
 }
+rerun() { rm -rf "$1"; run "$1"; }
 # waits SCENARIO PATTERN: "rank:milliseconds" of PATTERN above the quiet bound, by rank.
 waits() {
     sqlite3 "$1/mpilens.db" "SELECT rank || ':' || CAST(ROUND(seconds * 1000) AS INT) FROM waits
         WHERE pattern = '$2' AND seconds > $quiet ORDER BY rank" | tr '\n' ' '
 }
 # expect SCENARIO PATTERN "RANKS": those ranks, each waiting the delay within the bounds.
+expect_holds() { waits_hold "$(waits "$1" "$2")" "$3"; }
 expect() {
     local found ranks ok=1
+    settled "$1" expect_holds "$1" "$2" "$3"
     found=$(waits "$1" "$2")
     ranks=$(for w in $found; do printf '%s ' "${w%%:*}"; done)
     for w in $found; do [ "${w##*:}" -ge $low ] && [ "${w##*:}" -le $high ] || ok=0; done
@@ -47,7 +50,10 @@ expect ibcast "Late Broadcast" "1 2 3 "
 check_eq "iallreduce: the wait is in MPI_Wait, where the collective completes" "MPI_Wait" \
     "$(sqlite3 iallreduce/mpilens.db "SELECT DISTINCT region FROM waits WHERE pattern =
         'Wait at N x N' AND seconds > $quiet")"
-for p in "Late Sender" "Late Receiver" "Wait at N x N" "Late Broadcast" "Early Reduce" "Early Scan"; do
+quiet_patterns=("Late Sender" "Late Receiver" "Wait at N x N" "Late Broadcast" "Early Reduce" "Early Scan")
+all_quiet() { local p; for p in "${quiet_patterns[@]}"; do [ -z "$(waits "$1" "$p")" ] || return 1; done; }
+settled none all_quiet none
+for p in "${quiet_patterns[@]}"; do
     check_eq "without delays: no $p above ${quiet}s" "" "$(waits none "$p")"
 done
 # export after analyze: the analysis's wait intervals marked on the ranks that waited.

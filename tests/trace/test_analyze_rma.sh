@@ -15,10 +15,18 @@ source "$(dirname "$0")/waits_bounds.sh"
 if [ "$MPI_FLAVOR" = openmpi ]; then bounds yielding; else bounds polling; fi
 
 # run NAME SCENARIO LAUNCHER [MODULES]: trace the scenario, analyze it with the same launcher.
+declare -A how
 run() {
+    how[$1]="$2|$3|${4:-trace}"
     "$MPILENS" run -m "${4:-trace}" -o "$1" -- $3 -np 4 "$APPS/rma_waits_app" "$2" > "$1.log" 2>&1
     check_has "$1: the application's own result" "$(cat "$1.log")" "rma ok"
     "$MPILENS" analyze "$1" --launcher "$3" > "$1.analyze" 2>&1
+}
+rerun() {
+    local scenario launcher modules
+    IFS='|' read -r scenario launcher modules <<<"${how[$1]}"
+    rm -rf "$1"
+    run "$1" "$scenario" "$launcher" "$modules"
 }
 # waits NAME PATTERN [REGION]: "rank:milliseconds" above the quiet bound, by rank.
 waits() {
@@ -26,14 +34,18 @@ waits() {
         WHERE pattern = '$2' AND region LIKE '${3:-%}' AND seconds > $quiet ORDER BY rank" | tr '\n' ' '
 }
 # expect NAME PATTERN "RANKS" [REGION]: those ranks, each waiting the delay within the bounds.
+expect_holds() { waits_hold "$(waits "$1" "$2" "$4")" "$3"; }
 expect() {
     local found ranks ok=1
+    settled "$1" expect_holds "$1" "$2" "$3" "${4:-%}"
     found=$(waits "$1" "$2" "${4:-%}")
     ranks=$(for w in $found; do printf '%s ' "${w%%:*}"; done)
     for w in $found; do [ "${w##*:}" -ge $low ] && [ "${w##*:}" -le $high ] || ok=0; done
     check_eq "$1: $2 ${4:+in $4 }on ranks $3" "$3" "$ranks"
     check_eq "$1: $2 of $WAITS_DELAY_MS ms within $low..$high ms ($found)" "1" "$ok"
 }
+quiet_patterns=("Late Post" "Early Wait" "Late Complete" "Wait at Fence" "Early Fence" "Early Transfer")
+all_quiet() { local p; for p in "${quiet_patterns[@]}"; do [ -z "$(waits "$1" "$p")" ] || return 1; done; }
 # scenarios PREFIX LAUNCHER LATE_POST_REGION
 scenarios() {
     for s in late-post early-wait fence none; do run "$1$s" "$s" "$2"; done
@@ -41,7 +53,8 @@ scenarios() {
     expect "$1early-wait" "Early Wait" "0 "
     expect "$1early-wait" "Late Complete" "0 "
     expect "$1fence" "Wait at Fence" "0 1 3 "
-    for p in "Late Post" "Early Wait" "Late Complete" "Wait at Fence" "Early Fence" "Early Transfer"; do
+    settled "$1none" all_quiet "$1none"
+    for p in "${quiet_patterns[@]}"; do
         check_eq "$1none: no $p above ${quiet}s" "" "$(waits "$1none" "$p")"
     done
 }
