@@ -124,7 +124,8 @@ int cli_matrix(int argc, char **argv)
     snprintf(wanted, sizeof wanted, ", %s,", q.kind);
     if (strcmp(q.kind, "all") != 0 && !strstr(listed, wanted)) {
         if (nkinds)
-            fprintf(stderr, "mpilens: matrix: %s: no %s traffic recorded; it has %s (give --kind %.*s)\n",
+            fprintf(stderr,
+                    "mpilens: matrix: %s: no %s traffic recorded; it has %s (give --kind %.*s)\n",
                     path, q.kind, kinds, (int)strcspn(kinds, ","), kinds);
         else
             fprintf(stderr,

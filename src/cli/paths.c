@@ -66,8 +66,8 @@ static int has_rows(sqlite3 *db, const char *table)
     char sql[160];
     snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", table);
     sqlite3_stmt *st = NULL;
-    int found = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-                sqlite3_step(st) == SQLITE_ROW;
+    int found =
+        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
     return found;
 }

@@ -37,7 +37,9 @@ static const char usage[] =
     "communicator's size) and a Sendrecv once per exchange (halved); with --rank, that\n"
     "rank's own. MAX RANK s and AVG RANK s: a rank's total time in these calls, the largest\n"
     "and the average over ranks. LONGEST s: the longest single call. VOLUME: bytes sent,\n"
-    "summed over ranks. CSV: the same, plus total_time_s (summed over ranks).\n";
+    "summed over ranks. CSV: the same, plus total_time_s (summed over ranks).\n"
+    "Overall: execution time runs from MPI_Init to MPI_Finalize; MPI time and the share\n"
+    "leave MPI_Init and MPI_Finalize out (their line: Init+Finalize), as mpiP counts it.\n";
 
 static int fail(const char *msg, const char *arg)
 {

@@ -527,8 +527,8 @@ int cli_run(int argc, char **argv)
     } else if (problems.count) {
         char more[64] = "";
         if (problems.count > 1)
-            snprintf(more, sizeof more, " (and %d more problem%s)",
-                     problems.count - 1, problems.count > 2 ? "s" : "");
+            snprintf(more, sizeof more, " (and %d more problem%s)", problems.count - 1,
+                     problems.count > 2 ? "s" : "");
         fprintf(stderr, "mpilens: results incomplete in %s (status %d): %s%s\n", output, code,
                 problems.first, more);
     } else if (code == 0) {

@@ -130,9 +130,9 @@ int lens_comm_set_write(sqlite3 *db, const struct lens_comm_set *set, int *ids)
     int rc = 0;
     sqlite3_stmt *find;
     rundb_prepare(db,
-                       "INSERT OR IGNORE INTO communicators (name, size, creator, members) "
-                       "VALUES (?, ?, ?, ?)",
-                       -1, &st, NULL);
+                  "INSERT OR IGNORE INTO communicators (name, size, creator, members) "
+                  "VALUES (?, ?, ?, ?)",
+                  -1, &st, NULL);
     rundb_prepare(db, "SELECT id FROM communicators WHERE name = ?", -1, &find, NULL);
     for (size_t i = 0; i < set->ncomms; i++) {
         const struct lens_wire_comm *c = &set->comms[i];

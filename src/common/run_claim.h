@@ -4,12 +4,12 @@
  * DIR/.mpilens-run is made by `mpilens run` before the job starts. The command holds an
  * flock on it for the whole run (the kernel drops it if the command dies), so a second run
  * into the same directory is refused before it launches anything; it removes the file when
- * the run is over (the problems said, and kept in the database's `Incomplete`). The file is written full
- * of zeros at once: LENS_CLAIM_SLOTS slots of LENS_CLAIM_SLOT bytes whose blocks exist
- * before the job starts, so a rank can still record "No space left on device" in it when
- * the disk is full. Slot 0 names the holder; each other slot holds one problem,
- * "KEY\tSAID\tTEXT" (SAID: 1 if its rank printed it, the first of its KEY), written under an
- * fcntl lock on the file (ranks on several nodes of a shared file system).
+ * the run is over (the problems said, and kept in the database's `Incomplete`). The file is written
+ * full of zeros at once: LENS_CLAIM_SLOTS slots of LENS_CLAIM_SLOT bytes whose blocks exist before
+ * the job starts, so a rank can still record "No space left on device" in it when the disk is full.
+ * Slot 0 names the holder; each other slot holds one problem, "KEY\tSAID\tTEXT" (SAID: 1 if its
+ * rank printed it, the first of its KEY), written under an fcntl lock on the file (ranks on several
+ * nodes of a shared file system).
  */
 #ifndef LENS_RUN_CLAIM_H
 #define LENS_RUN_CLAIM_H
@@ -37,9 +37,8 @@ LENS_CLAIM_HIDDEN int lens_problem_record(const char *dir, const char *key, cons
 
 /* Calls EACH for every problem recorded in DIR's claim file (SAID: a rank printed it);
  * returns how many. */
-LENS_CLAIM_HIDDEN int lens_problems_read(const char *dir,
-                                         void (*each)(const char *key, const char *text, int said,
-                                                      void *ctx),
-                                         void *ctx);
+LENS_CLAIM_HIDDEN int
+lens_problems_read(const char *dir,
+                   void (*each)(const char *key, const char *text, int said, void *ctx), void *ctx);
 
 #endif

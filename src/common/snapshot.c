@@ -88,8 +88,7 @@ static void say_failed_save(const char *what, const char *consequence)
 {
     int e = atomic_exchange(&failed_errno, 0);
     if (e)
-        lens_run_problem("snapshot", "%s: %s: %s; %s", final_path, what, strerror(e),
-                         consequence);
+        lens_run_problem("snapshot", "%s: %s: %s; %s", final_path, what, strerror(e), consequence);
 }
 
 static atomic_int saving; /* saves under way (lens_snapshot_done waits for the thread's) */
@@ -308,8 +307,7 @@ void lens_snapshot_keep(const char *how)
             mkdir(partial, 0777);
         save_to(tmp_signal, how);
     } while (access(final_path, F_OK) != 0 && ++tries < 10);
-    say_failed_save("cannot save this rank's record for the merge after the job",
-                    "it is lost");
+    say_failed_save("cannot save this rank's record for the merge after the job", "it is lost");
     finish(1);
 }
 

@@ -161,8 +161,8 @@ static int write_rows(sqlite3 *db, const struct mon_set *s, const int *comm_ids)
         rc |= rundb_step(st) != 0;
     }
     sqlite3_finalize(st);
-    rundb_prepare(db, "INSERT INTO monitor_collectives VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
-                       &st, NULL);
+    rundb_prepare(db, "INSERT INTO monitor_collectives VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st,
+                  NULL);
     for (size_t i = 0; i < s->ncoll; i++) {
         const struct mon_coll_row *r = &s->coll[i];
         sqlite3_bind_int(st, 1, r->phase);
