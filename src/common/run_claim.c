@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,7 +76,12 @@ int lens_claim_take(const char *dir, int *out, char *holder, size_t len)
     time_t now = time(NULL);
     struct tm tm;
     localtime_r(&now, &tm);
-    int n = snprintf(first, sizeof first, "mpilens run (pid %d on %s, since %02d:%02d:%02d)\n",
+    char who[300];
+    if (strcmp(program_invocation_short_name, "mpilens") == 0)
+        snprintf(who, sizeof who, "mpilens run");
+    else /* rank 0 of a run without mpilens run */
+        snprintf(who, sizeof who, "a run of %.200s", program_invocation_short_name);
+    int n = snprintf(first, sizeof first, "%s (pid %d on %s, since %02d:%02d:%02d)\n", who,
                      (int)getpid(), host, tm.tm_hour, tm.tm_min, tm.tm_sec);
     if (ftruncate(fd, 0) != 0 || pwrite_all(fd, zeros, sizeof zeros, 0) != 0 ||
         pwrite_all(fd, first, (size_t)n, 0) != 0 || fdatasync(fd) != 0) {

@@ -1,8 +1,9 @@
 /* run_claim.h: a run's hold on its output directory, and the problems its ranks meet while
  * writing (docs/architecture.md, "When writing fails").
  *
- * DIR/.mpilens-run is made by `mpilens run` before the job starts. The command holds an
- * flock on it for the whole run (the kernel drops it if the command dies), so a second run
+ * DIR/.mpilens-run is made by `mpilens run` before the job starts (by rank 0 at MPI_Init
+ * in a run without the command, src/core/run_hooks.c). The command holds an flock on it
+ * for the whole run (the kernel drops it if the command dies), so a second run
  * into the same directory is refused before it launches anything; it removes the file when
  * the run is over (the problems said, and kept in the database's `Incomplete`). The file is written
  * full of zeros at once: LENS_CLAIM_SLOTS slots of LENS_CLAIM_SLOT bytes whose blocks exist before

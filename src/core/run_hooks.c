@@ -6,7 +6,8 @@
  * done its pre-finalize work. When modules are loaded and neither `mpilens run -o` nor
  * MPILENS_OUTPUT names a directory, rank 0 makes PROGRAM-YYYYmmdd-HHMMSS (-2, -3... if a
  * run of the same second has it) at MPI_Init and broadcasts it (MPI_Init is collective
- * anyway), so every rank writes to the same place.
+ * anyway), so every rank writes to the same place. Without `mpilens run`, rank 0 also
+ * claims the directory there (run_claim.h), so two runs never write into one.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include "core.h"
 #include "dispatch.h"
 #include "lens_functions.h"
+#include "run_claim.h"
 
 /* Open MPI's MPI_COMM_WORLD and MPI_CHAR are addresses of objects in libmpi. Weak
  * references keep libmpilens free of a link-time dependency on libmpi: mpirun inherits
@@ -65,14 +67,49 @@ static void default_output_name(char *buf, size_t len)
              tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+/* Rank 0 of a run without `mpilens run`: NAME claimed (run_claim.h) before any module
+ * writes; when another run holds it, NAME-2, -3... is made and claimed instead, and said
+ * (the application runs already: its results go next door). The claim is held until this
+ * process ends; its file goes at MPI_Finalize. */
+static int claim_fd = -1;
+static void claim_output(char *name, size_t len)
+{
+    char holder[LENS_CLAIM_SLOT], base[PATH_MAX - 16];
+    if (lens_claim_take(name, &claim_fd, holder, sizeof holder) != 1)
+        return; /* taken, or not writable: the modules say what they cannot write */
+    snprintf(base, sizeof base, "%s", name);
+    for (int n = 2; n < 10000; n++) {
+        snprintf(name, len, "%s-%d", base, n);
+        if (mkdir(name, 0777) != 0 && errno != EEXIST)
+            break;
+        int taken = lens_claim_take(name, &claim_fd, holder, sizeof holder);
+        if (taken == 0) {
+            lens_say("%s: in use by %s; this run's results go to %s", base, holder, name);
+            output_made = 1;
+            return;
+        }
+        if (taken < 0)
+            break;
+    }
+    snprintf(name, len, "%s", base); /* nowhere else: the runs share it, said */
+    lens_say("%s: in use by %s, and no other directory could be made beside it; the two runs "
+             "write into it",
+             base, holder);
+}
+
 static void after_init(void)
 {
-    if (lens_nmodules == 0 || output_dir[0])
+    if (lens_nmodules == 0)
+        return;
+    int by_cli = getenv("MPILENS_CLI") != NULL; /* mpilens run holds the claim */
+    if (output_dir[0] && by_cli)
         return;
     int rank = 0;
     ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
     char name[PATH_MAX] = "";
-    if (rank == 0) { /* made here, with -2, -3... if a run of the same second has it */
+    if (rank == 0 && output_dir[0]) {
+        snprintf(name, sizeof name, "%s", output_dir);
+    } else if (rank == 0) { /* made here, with -2, -3... if a run of the same second has it */
         char base[PATH_MAX - 16];
         default_output_name(base, sizeof base);
         snprintf(name, sizeof name, "%s", base);
@@ -80,6 +117,8 @@ static void after_init(void)
             snprintf(name, sizeof name, "%s-%d", base, n);
         output_made = access(name, W_OK) == 0;
     }
+    if (rank == 0 && !by_cli)
+        claim_output(name, sizeof name);
     ((bcast_fn)library("MPI_Bcast"))(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
     snprintf(output_dir, sizeof output_dir, "%s", name);
 }
@@ -106,6 +145,13 @@ static int hook_finalize(void)
     ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
     if (rank == 0 && output_requested && !getenv("MPILENS_CLI"))
         fprintf(stderr, "mpilens: results in %s\n", output_dir);
+    if (claim_fd >= 0) { /* the modules have written (their MPI_Finalize is above this) */
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/%s", output_dir, LENS_CLAIM_FILE);
+        unlink(path);
+        close(claim_fd);
+        claim_fd = -1;
+    }
     return real_finalize();
 }
 
