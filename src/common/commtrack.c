@@ -109,11 +109,18 @@ static struct table *table_rebuild(struct table *t)
     return fresh;
 }
 
+struct lens_handle_hooks lens_handle_hooks_now;
+
+void lens_handle_hooks_set(const struct lens_handle_hooks *hooks)
+{
+    lens_handle_hooks_now = *hooks;
+}
+
 /* Caller holds registry_lock. */
 static void table_put(uintptr_t key, struct lens_comm *rec)
 {
-    if (lens_handles_changed)
-        lens_handles_changed();
+    if (lens_handle_hooks_now.handles_changed)
+        lens_handle_hooks_now.handles_changed();
     struct table *t = atomic_load(&comm_table);
     if (!t) {
         t = table_new(TABLE_MIN);
@@ -309,8 +316,8 @@ void lens_comm_forget(MPI_Comm comm)
 
 void lens_handle_drop(uintptr_t key)
 {
-    if (lens_handles_changed)
-        lens_handles_changed();
+    if (lens_handle_hooks_now.handles_changed)
+        lens_handle_hooks_now.handles_changed();
     pthread_mutex_lock(&registry_lock);
     struct table *t = atomic_load(&comm_table);
     for (size_t i = t ? hash_key(key) & t->mask : 0; t && t->slots[i].key != 0;

@@ -59,12 +59,20 @@ LENS_HIDDEN_API uintptr_t lens_handle_key(const void *handle, size_t size);
 /* Forget comm at MPI_Comm_free: its record stays if a module keeps data on it or another
  * handle (a window, a file) still names it, and is freed otherwise. */
 LENS_HIDDEN_API void lens_comm_forget(MPI_Comm comm);
-/* Optional hooks a module may define: a window was made on COMM, a window is being freed. */
-LENS_HIDDEN_API void lens_window_made(MPI_Win win, MPI_Comm comm) __attribute__((weak));
-LENS_HIDDEN_API void lens_window_freed(MPI_Win win) __attribute__((weak));
-/* A handle (communicator, window, file) was given a record or lost it: a module that caches
- * by handle value forgets what it cached (a freed handle may come back as another object). */
-LENS_HIDDEN_API void lens_handles_changed(void) __attribute__((weak));
+/* What a module wants to hear of handles; NULL members: nothing. Set once by the module at
+ * its MPI_Init (lens_handle_hooks_set), before it registers a communicator: common code
+ * calls the module through these, never by name. */
+struct lens_handle_hooks {
+    void (*window_made)(MPI_Win win, MPI_Comm comm); /* a window was made on COMM */
+    void (*window_freed)(MPI_Win win);               /* a window is being freed */
+    /* A handle (communicator, window, file) was given a record or lost it: a module that
+     * caches by handle value forgets what it cached (a freed handle may come back as
+     * another object). */
+    void (*handles_changed)(void);
+};
+LENS_HIDDEN_API void lens_handle_hooks_set(const struct lens_handle_hooks *hooks);
+/* The hooks set (all NULL until then): read by commtrack.c and commtrack_wrap.c. */
+extern LENS_HIDDEN_API struct lens_handle_hooks lens_handle_hooks_now;
 /* The communicator a window was made on (MPI_COMM_WORLD's record if unknown). */
 LENS_HIDDEN_API struct lens_comm *lens_comm_of_win(MPI_Win win);
 

@@ -125,8 +125,8 @@ static int window_made(int rc, MPI_Comm comm, MPI_Win *win)
 {
     if (rc == MPI_SUCCESS) {
         lens_handle_set(lens_handle_key(win, sizeof *win), lens_comm(comm));
-        if (lens_window_made)
-            lens_window_made(*win, comm);
+        if (lens_handle_hooks_now.window_made)
+            lens_handle_hooks_now.window_made(*win, comm);
     }
     return rc;
 }
@@ -156,8 +156,8 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 int MPI_Win_free(MPI_Win *win)
 {
     lens_handle_drop(lens_handle_key(win, sizeof *win));
-    if (lens_window_freed)
-        lens_window_freed(*win);
+    if (lens_handle_hooks_now.window_freed)
+        lens_handle_hooks_now.window_freed(*win);
     return PMPI_Win_free(win);
 }
 

@@ -4,6 +4,8 @@
 #ifndef LENS_RUN_OUTPUT_H
 #define LENS_RUN_OUTPUT_H
 
+#include <stddef.h>
+
 __attribute__((visibility("hidden"))) const char *lens_run_output_dir(void);
 
 /* A write of this rank failed: TEXT (printf-style: "MODULE: FILE: system's error; what was
@@ -12,5 +14,11 @@ __attribute__((visibility("hidden"))) const char *lens_run_output_dir(void);
  * with it and a non-zero status. */
 __attribute__((visibility("hidden"), format(printf, 2, 3))) void
 lens_run_problem(const char *key, const char *fmt, ...);
+
+/* realloc(*PTR, COUNT x SIZE) that leaves *PTR as it was on failure and says once per
+ * process, as a problem of MODULE, that rows are dropped (the run's results incomplete).
+ * 0, or -1. */
+__attribute__((visibility("hidden"))) int lens_grow(const char *module, void *ptr, size_t count,
+                                                    size_t size);
 
 #endif

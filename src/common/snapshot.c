@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include <unistd.h>
 
 #include "run_output.h"
+#include "rundb.h"
 #include "snapshot.h"
 
 #define TRAILER_MAGIC "MPILENS-SNAPSHOT"
@@ -429,35 +429,17 @@ int lens_snapshot_all_finalized(const struct lens_snapshot_endings *e)
 int lens_snapshot_mark_incomplete(const char *dir, const struct lens_snapshot_endings *e, char *err,
                                   size_t errlen)
 {
-    char text[8192], procs[32], path[4300];
+    char text[8192], path[4300];
     struct lens_snapshot_ending *copy = malloc((e->count + 1) * sizeof *copy);
-    if (!copy)
+    if (!copy) {
+        snprintf(err, errlen, "%s: out of memory", dir);
         return -1;
+    }
     memcpy(copy, e->at, e->count * sizeof *copy);
     describe(copy, e->count, e->world_size, text, sizeof text);
     free(copy);
-    snprintf(procs, sizeof procs, "%d", e->world_size);
-    snprintf(path, sizeof path, "%s/mpilens.db", dir);
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_open(path, &db) == SQLITE_OK && sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
-                     sqlite3_prepare_v2(db,
-                                        "INSERT OR REPLACE INTO metadata (key, value) VALUES "
-                                        "('Incomplete', ?1), ('Processes', ?2)",
-                                        -1, &st, NULL) == SQLITE_OK
-                 ? 0
-                 : -1;
-    if (rc == 0) {
-        sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 2, procs, -1, SQLITE_TRANSIENT);
-        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-    }
-    if (rc != 0)
-        snprintf(err, errlen, "%s: cannot mark the run incomplete: %s", path,
-                 db ? sqlite3_errmsg(db) : "cannot open");
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return rc;
+    snprintf(path, sizeof path, "%s/%s", dir, RUNDB_FILE);
+    return rundb_mark_ended(path, text, e->world_size, err, errlen);
 }
 
 void lens_snapshot_endings_free(struct lens_snapshot_endings *e)

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "core.h"
 
@@ -44,5 +45,13 @@ void lens_die(const char *fmt, ...)
     va_start(ap, fmt);
     say(fmt, ap);
     va_end(ap);
+    /* A launcher kills every rank once one has exited (MPICH's at once): the other ranks
+     * give rank 0 time to say why before they go; seen under load, rank 1's exit killed
+     * rank 0 before its line was out. */
+    if (lens_env_rank() > 0) {
+        struct timespec wait = {3, 0};
+        while (nanosleep(&wait, &wait) != 0)
+            ;
+    }
     exit(2);
 }

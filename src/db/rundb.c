@@ -169,6 +169,34 @@ void rundb_abort(struct rundb *run)
         unlink(run->temp_path);
 }
 
+int rundb_mark_ended(const char *path, const char *endings, int processes, char *err, size_t errlen)
+{
+    char procs[32];
+    snprintf(procs, sizeof procs, "%d", processes);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_open(path, &db) == SQLITE_OK && sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
+                     sqlite3_prepare_v2(db,
+                                        "INSERT OR REPLACE INTO metadata (key, value) VALUES "
+                                        "('Incomplete', ?1), ('Processes', ?2)",
+                                        -1, &st, NULL) == SQLITE_OK
+                 ? 0
+                 : -1;
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, endings, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, procs, -1, SQLITE_TRANSIENT);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    }
+    if (rc != 0) {
+        char text[1024];
+        describe_error(db, db ? sqlite3_errmsg(db) : "cannot open", text, sizeof text);
+        snprintf(err, errlen, "%s: cannot mark the run incomplete: %s", path, text);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rc;
+}
+
 int rundb_note_incomplete(const char *path, const char *why, char *err, size_t errlen)
 {
     sqlite3 *db = NULL;

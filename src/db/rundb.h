@@ -41,6 +41,11 @@ int rundb_step(sqlite3_stmt *st);
 /* The first failure since rundb_begin (or the last take) into ERR, cleared; 0 if none. */
 int rundb_failure_take(char *err, size_t errlen);
 
+/* Records in the database at PATH that the run is incomplete because of how its ranks
+ * ended (metadata `Incomplete` = ENDINGS, replacing an earlier such text) and its size
+ * (`Processes`). 0, or -1 with err. */
+int rundb_mark_ended(const char *path, const char *endings, int processes, char *err,
+                     size_t errlen);
 /* Adds WHY to the metadata `Incomplete` of the database at PATH (after what it says
  * already, "; "-separated): a write of the run failed. 0, or -1 with err. */
 int rundb_note_incomplete(const char *path, const char *why, char *err, size_t errlen);

@@ -52,7 +52,7 @@ static struct mpilens_monitor_api api = {api_start, api_stop,  api_reset,
 
 const char mpilens_module_arguments[] =
     "start=0|1  1 (default): count from MPI_Init; 0: only once the application starts it "
-    "(MPI_T or mpilens_monitor.h)\n";
+    "(MPI_T or include/mpilens.h)\n";
 
 int mpilens_module_check(const char *key, const char *value, char *why, size_t len)
 {

@@ -9,11 +9,13 @@
 #include "mon_set.h"
 #include "mpilens.h"
 #include "rundb.h"
+#include "run_output.h"
 
+/* ITEM added to ARR; dropped when ARR cannot grow (said once: run_output.h) */
 #define APPEND(arr, n, item)                                                                       \
     do {                                                                                           \
-        arr = realloc(arr, ((n) + 1) * sizeof *(arr));                                             \
-        arr[(n)++] = *(item);                                                                      \
+        if (lens_grow("monitor", &(arr), (n) + 1, sizeof *(arr)) == 0)                             \
+            arr[(n)++] = *(item);                                                                  \
     } while (0)
 
 int mon_set_phase(struct mon_set *s, const char *name)

@@ -199,6 +199,9 @@ extern struct prof_last prof_last[PROF_MAX_OPS];
 int prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw,
                      uint64_t ticks);
 void prof_last_forget(void); /* every generated key: a handle or a datatype was freed */
+/* At MPI_Init, before any communicator is registered: prof_last_forget hears of every
+ * handle that changes meaning (commtrack.h's hooks). */
+void prof_handle_hooks_install(void);
 void prof_fold_all(void);    /* every operation's pending calls into its cells */
 /* Keys may be set: no threads, and on x86-64 the time-stamp counter (a keyed call reads
  * prof_tick() without testing prof_use_tsc). Set at MPI_Init. */
@@ -331,9 +334,6 @@ static inline __attribute__((always_inline)) void prof_request_remember_keyed(MP
     }
     prof_request_remember_slow(where, rec, bytes, persistent);
 }
-
-/* prof_finalize.c, prof_db.c */
-int prof_write_database(const char *path, const void *merged, size_t size, double wall);
 
 #pragma GCC visibility pop
 

@@ -107,10 +107,11 @@ void prof_last_forget(void)
     }
 }
 
-/* commtrack.h's hook: a communicator, window or file handle changed meaning. */
-void lens_handles_changed(void)
+void prof_handle_hooks_install(void)
 {
-    prof_last_forget();
+    /* a communicator, window or file handle changed meaning: the keyed calls forget */
+    static const struct lens_handle_hooks hooks = {.handles_changed = prof_last_forget};
+    lens_handle_hooks_set(&hooks);
 }
 
 /* A freed datatype's handle may be reused for another type: forget the cached sizes. */

@@ -11,9 +11,11 @@
 
 #include "prof.h"
 #include "prof_merge.h"
+#include "run_output.h"
 #include "tree_merge.h"
 
-#define GROW(ptr, n, extra) ptr = realloc(ptr, ((n) + (extra) + 1) * sizeof *(ptr))
+/* 0, or -1 when PTR could not grow to N + EXTRA (+1) items (said once: run_output.h) */
+#define GROW(ptr, n, extra) lens_grow("profile", &(ptr), (n) + (extra) + 1, sizeof *(ptr))
 
 int prof_carried(struct lens_comm *c, struct prof_rows **data)
 {
@@ -24,7 +26,8 @@ int prof_carried(struct lens_comm *c, struct prof_rows **data)
 void prof_collect(struct profile_set *set, int rank, double net_s)
 {
     memset(set, 0, sizeof *set);
-    GROW(set->ranks, 0, 1);
+    if (GROW(set->ranks, 0, 1) != 0)
+        return;
     set->nranks = 1;
     set->ranks[0] = (struct wire_rank){
         .rank = rank, .net_s = net_s, .mpi_s = prof_mpi_ticks * prof_seconds_per_tick};
@@ -42,7 +45,8 @@ void prof_collect(struct profile_set *set, int rank, double net_s)
             for (int b = 0; row && b < prof_nbuckets; b++) {
                 if (!row[b].calls)
                     continue;
-                GROW(set->rows, set->nrows, 1);
+                if (GROW(set->rows, set->nrows, 1) != 0)
+                    continue;
                 const double ns_per_tick = prof_seconds_per_tick * 1e9;
                 struct wire_row *w = &set->rows[set->nrows++];
                 *w = (struct wire_row){.rank = rank,
@@ -87,14 +91,15 @@ static void merge_packed(struct profile_set *s, const char *buf)
     const struct lens_wire_comm *comms = (const void *)(ranks + counts[0]);
     const struct wire_row *rows = (const void *)(comms + counts[1]);
     const int32_t *members = (const void *)(rows + counts[2]);
-    GROW(s->ranks, s->nranks, counts[0]);
-    memcpy(s->ranks + s->nranks, ranks, counts[0] * sizeof *ranks);
-    s->nranks += counts[0];
+    if (GROW(s->ranks, s->nranks, counts[0]) == 0) {
+        memcpy(s->ranks + s->nranks, ranks, counts[0] * sizeof *ranks);
+        s->nranks += counts[0];
+    }
     int *remap = malloc((counts[1] + 1) * sizeof *remap);
-    for (uint64_t i = 0; i < counts[1]; i++)
+    for (uint64_t i = 0; remap && i < counts[1]; i++)
         remap[i] = lens_comm_set_add(&s->comms, &comms[i], members + comms[i].members_off);
-    GROW(s->rows, s->nrows, counts[2]);
-    for (uint64_t i = 0; i < counts[2]; i++) {
+    int rows_fit = GROW(s->rows, s->nrows, counts[2]) == 0 && remap;
+    for (uint64_t i = 0; rows_fit && i < counts[2]; i++) {
         s->rows[s->nrows] = rows[i];
         s->rows[s->nrows++].comm = remap[rows[i].comm];
     }

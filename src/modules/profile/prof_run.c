@@ -72,6 +72,7 @@ int MPI_Abort(MPI_Comm comm, int code)
 int MPI_Init(int *argc, char ***argv)
 {
     void *site = prof_caller();
+    prof_handle_hooks_install();
     prof_clock_start();
     uint64_t t0 = prof_now();
     int rc = PMPI_Init(argc, argv);
@@ -83,6 +84,7 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     void *site = prof_caller();
+    prof_handle_hooks_install();
     prof_clock_start();
     uint64_t t0 = prof_now();
     int rc = PMPI_Init_thread(argc, argv, required, provided);

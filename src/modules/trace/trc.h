@@ -106,6 +106,9 @@ static inline uint32_t trc_world_id(void)
 
 /* Starts tracing after MPI_Init; makes the OTF2 archive at MPI_Finalize. */
 void trc_start(void);
+/* The windows made and freed, as commtrack's window wrappers see them (trc_rma.c); set
+ * by trc_start. */
+extern const struct lens_handle_hooks trc_handle_hooks;
 void trc_finish(void);
 
 #endif

@@ -262,6 +262,7 @@ static int write_snapshot(int fd)
 
 void trc_start(void)
 {
+    lens_handle_hooks_set(&trc_handle_hooks);
     trc_clock_setup();
     PMPI_Comm_dup(MPI_COMM_WORLD, &trc_world);
     PMPI_Comm_rank(trc_world, &rank);

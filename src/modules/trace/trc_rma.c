@@ -105,13 +105,13 @@ static uint32_t group_id(MPI_Group group)
 
 /* ---- windows (the hooks of commtrack's window wrappers) ---- */
 
-void lens_window_made(MPI_Win win, MPI_Comm comm)
+static void window_made(MPI_Win win, MPI_Comm comm)
 {
     if (trc_on)
         new_window(win, comm, trc_now());
 }
 
-void lens_window_freed(MPI_Win win)
+static void window_freed(MPI_Win win)
 {
     uint32_t w = trc_on ? window_of(win) : OTF2_UNDEFINED_UINT32;
     if (w != OTF2_UNDEFINED_UINT32) {
@@ -121,6 +121,9 @@ void lens_window_freed(MPI_Win win)
         pthread_mutex_unlock(&trc_lock);
     }
 }
+
+const struct lens_handle_hooks trc_handle_hooks = {.window_made = window_made,
+                                                   .window_freed = window_freed};
 
 /* ---- synchronization ---- */
 
