@@ -1,12 +1,13 @@
-/* trc_wrap.c: what the trace records: Enter/Leave of each traced MPI call, point-to-point
- * send and receive events (peer as the rank in the communicator, as OTF2 defines it, tag,
- * bytes, request ids for non-blocking ones, completed in the Wait and Test families), collective
- * begin and end (operation, communicator, root, bytes), all into the event log (trc_log.h).
- * One-sided calls: trc_rma.c. On an intercommunicator the peer is a rank of the remote group,
- * which OTF2's Comm definition (one group) cannot express: its point-to-point events are recorded
- * on MPI_COMM_WORLD with the peer's world rank (the analysis replays them there), and its
- * collectives keep their Enter/Leave but no collective event. Each thread records into its own
- * log (trc_log.h), so any thread level is traced whole.
+/* trc_wrap.c: what the trace records of point-to-point calls: Enter/Leave of each traced
+ * MPI call, point-to-point send and receive events (peer as the rank in the communicator, as OTF2
+ * defines it, tag, bytes, request ids for non-blocking ones, completed in the Wait and Test
+ * families), all into the event log (trc_log.h). Collectives: trc_coll.c; one-sided calls:
+ * trc_rma.c; the module's life (arguments, MPI_Init, MPI_Finalize): trc_life.c. On an
+ * intercommunicator the peer is a rank of the remote group, which OTF2's Comm definition (one
+ * group) cannot express: its point-to-point events are recorded on MPI_COMM_WORLD with the peer's
+ * world rank (the analysis replays them there), and its collectives keep their Enter/Leave but no
+ * collective event. Each thread records into its own log (trc_log.h), so any thread level is traced
+ * whole.
  */
 #include <mpilens.h>
 #include <stdio.h>
@@ -15,17 +16,12 @@
 
 #include "status_bytes.h"
 #include "trc.h"
+#include "trc_wrap.h"
 
 #define enter trc_enter
 #define leave trc_leave
 
 /* ---- where a message goes: communicator id and peer as recorded ---- */
-
-struct where {
-    uint32_t comm, peer;
-    const uint32_t *remote; /* an intercommunicator: its remote group's world ranks, */
-    uint32_t nremote;       /* (trc_remote_world), else NULL */
-};
 
 /* World rank of rank r of a remote group (n world ranks), or r if out of range. */
 static uint32_t world_of(const uint32_t *remote, uint32_t n, int r)
@@ -33,7 +29,7 @@ static uint32_t world_of(const uint32_t *remote, uint32_t n, int r)
     return r >= 0 && (uint32_t)r < n ? remote[r] : (uint32_t)r;
 }
 
-static struct where where(MPI_Comm comm, int peer)
+struct where trc_where(MPI_Comm comm, int peer)
 {
     if (comm == MPI_COMM_WORLD)
         return (struct where){trc_world_id(), (uint32_t)peer, NULL, 0};
@@ -46,17 +42,6 @@ static struct where where(MPI_Comm comm, int peer)
 }
 
 /* 1 and comm's id in *id if it is an intracommunicator (MPI_COMM_WORLD without a lookup). */
-static inline int intra_id(MPI_Comm comm, uint32_t *id)
-{
-    if (comm == MPI_COMM_WORLD) {
-        *id = trc_world_id();
-        return 1;
-    }
-    struct lens_comm *rec = lens_comm(comm);
-    *id = rec->inter ? 0 : trc_comm_of(rec);
-    return !rec->inter;
-}
-
 /* ---- requests: id, and what a receive needs at completion ---- */
 
 enum pending_kind { PENDING_SEND, PENDING_RECV, PENDING_COLLECTIVE, PENDING_IO };
@@ -97,8 +82,8 @@ void trc_remember_io(MPI_Request req, uint32_t handle, uint64_t id)
 
 /* A nonblocking collective on the intracommunicator comm (local id), completed in the Wait
  * and Test families: NonBlockingCollectiveRequest now, NonBlockingCollectiveComplete then. */
-static void remember_collective(MPI_Request req, uint64_t t, uint32_t op, uint32_t comm,
-                                uint32_t root, uint64_t sent, uint64_t received)
+void trc_remember_collective(MPI_Request req, uint64_t t, uint32_t op, uint32_t comm, uint32_t root,
+                             uint64_t sent, uint64_t received)
 {
     struct where w = {comm, 0, NULL, 0};
     uint64_t id = remember(req, PENDING_COLLECTIVE, &w);
@@ -148,7 +133,7 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm);                                 \
         uint64_t t = enter(REGION);                                                                \
-        struct where w = where(comm, dest);                                                        \
+        struct where w = trc_where(comm, dest);                                                    \
         trc_put(TK_MPI_SEND, 0, t, w.peer, w.comm, (uint32_t)tag, trc_bytes(count, type), 0, 0);   \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                   \
         leave(REGION);                                                                             \
@@ -167,7 +152,7 @@ BLOCKING_SEND(Rsend, R_Rsend)
             return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                            \
         uint64_t t = enter(REGION);                                                                \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
-        struct where w = where(comm, dest);                                                        \
+        struct where w = trc_where(comm, dest);                                                    \
         uint64_t id = remember(*req, 0, &w);                                                       \
         trc_put(TK_MPI_ISEND, 0, t, w.peer, w.comm, (uint32_t)tag, trc_bytes(count, type), id, 0); \
         leave(REGION);                                                                             \
@@ -188,7 +173,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm
     enter(R_Recv);
     int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
     uint64_t got = lens_status_bytes(st);
-    struct where w = where(comm, st->MPI_SOURCE);
+    struct where w = trc_where(comm, st->MPI_SOURCE);
     trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0, 0);
     leave(R_Recv);
     return rc;
@@ -201,7 +186,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
         return PMPI_Irecv(buf, count, type, src, tag, comm, req);
     uint64_t t = enter(R_Irecv);
     int rc = PMPI_Irecv(buf, count, type, src, tag, comm, req);
-    struct where w = where(comm, src);
+    struct where w = trc_where(comm, src);
     trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, remember(*req, 1, &w), 0);
     leave(R_Irecv);
     return rc;
@@ -279,7 +264,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Sta
     int rc = PMPI_Mrecv(buf, count, type, msg, st);
     if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) {
         uint64_t got = lens_status_bytes(st);
-        struct where w = where(comm, st->MPI_SOURCE);
+        struct where w = trc_where(comm, st->MPI_SOURCE);
         trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0,
                 0);
     }
@@ -295,7 +280,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Re
     uint64_t t = enter(R_Imrecv);
     int rc = PMPI_Imrecv(buf, count, type, msg, req);
     if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) {
-        struct where w = where(comm, 0);
+        struct where w = trc_where(comm, 0);
         trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, remember(*req, 1, &w), 0);
     }
     leave(R_Imrecv);
@@ -351,7 +336,7 @@ static void started(MPI_Request req, uint64_t t)
             continue;
         struct persistent copy = persistents[i], *p = &copy;
         pthread_mutex_unlock(&trc_lock);
-        struct where w = where(p->comm, p->peer);
+        struct where w = trc_where(p->comm, p->peer);
         uint64_t id = remember(req, p->is_recv, &w);
         if (p->is_recv) {
             trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, id, 0);
@@ -401,7 +386,7 @@ int MPI_Request_free(MPI_Request *req)
 static void sendrecv_sent(MPI_Comm comm, int dest, int tag, uint64_t bytes, uint64_t t)
 {
     if (dest != MPI_PROC_NULL) {
-        struct where w = where(comm, dest);
+        struct where w = trc_where(comm, dest);
         trc_put(TK_MPI_SEND, 0, t, w.peer, w.comm, (uint32_t)tag, bytes, 0, 0);
     }
 }
@@ -410,7 +395,7 @@ static void sendrecv_received(MPI_Comm comm, int src, const MPI_Status *st)
 {
     if (src != MPI_PROC_NULL) {
         uint64_t got = lens_status_bytes(st);
-        struct where w = where(comm, st->MPI_SOURCE);
+        struct where w = trc_where(comm, st->MPI_SOURCE);
         trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0,
                 0);
     }
@@ -578,381 +563,3 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
     }
 SOME(Waitsome, R_Waitsome)
 SOME(Testsome, R_Testsome)
-
-/* ---- collectives ---- */
-
-#define COLLECTIVE(REGION, OP, COMM, ROOT, SENT, RECEIVED, CALL)                                   \
-    if (!trc_on)                                                                                   \
-        return CALL;                                                                               \
-    uint64_t t_ = enter(REGION);                                                                   \
-    uint32_t id_;                                                                                  \
-    int intra_ = intra_id(COMM, &id_);                                                             \
-    if (intra_)                                                                                    \
-        trc_put(TK_COLL_BEGIN, 0, t_, 0, 0, 0, 0, 0, 0);                                           \
-    int rc_ = CALL;                                                                                \
-    if (intra_)                                                                                    \
-        trc_put(TK_COLL_END, OP, trc_now(), ROOT, id_, 0, SENT, RECEIVED, 0);                      \
-    leave(REGION);                                                                                 \
-    return rc_
-
-int MPI_Barrier(MPI_Comm comm)
-{
-    COLLECTIVE(R_Barrier, OTF2_COLLECTIVE_OP_BARRIER, comm, OTF2_UNDEFINED_UINT32, 0, 0,
-               PMPI_Barrier(comm));
-}
-
-int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
-{
-    COLLECTIVE(R_Bcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, trc_bytes(count, type),
-               trc_bytes(count, type), PMPI_Bcast(buf, count, type, root, comm));
-}
-
-int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-               MPI_Comm comm)
-{
-    COLLECTIVE(R_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, trc_bytes(count, type),
-               trc_bytes(count, type), PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
-}
-
-int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                  MPI_Comm comm)
-{
-    COLLECTIVE(R_Allreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, OTF2_UNDEFINED_UINT32,
-               trc_bytes(count, type), trc_bytes(count, type),
-               PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
-}
-
-int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                  MPI_Datatype rtype, MPI_Comm comm)
-{
-    COLLECTIVE(R_Allgather, OTF2_COLLECTIVE_OP_ALLGATHER, comm, OTF2_UNDEFINED_UINT32,
-               trc_bytes(scount, stype), trc_bytes(rcount, rtype),
-               PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
-}
-
-int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                 MPI_Datatype rtype, MPI_Comm comm)
-{
-    COLLECTIVE(R_Alltoall, OTF2_COLLECTIVE_OP_ALLTOALL, comm, OTF2_UNDEFINED_UINT32,
-               trc_bytes(scount, stype), trc_bytes(rcount, rtype),
-               PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
-}
-
-int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-               MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    COLLECTIVE(R_Gather, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root, trc_bytes(scount, stype),
-               trc_bytes(rcount, rtype),
-               PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
-}
-
-int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    COLLECTIVE(R_Scatter, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root,
-               trc_bytes(scount, stype), trc_bytes(rcount, rtype),
-               PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
-}
-
-/* ---- the v-variants, reduce-scatter and scans: bytes from the counts ---- */
-
-/* The bytes of counts[0..n) elements of type (n: the communicator's size). */
-static uint64_t all_bytes(const int counts[], MPI_Datatype type, MPI_Comm comm)
-{
-    uint64_t total = 0;
-    int n = lens_comm(comm)->size;
-    for (int i = 0; counts && i < n; i++)
-        total += trc_bytes(counts[i], type);
-    return total;
-}
-
-static int is_root(MPI_Comm comm, int root)
-{
-    return lens_comm(comm)->rank == root;
-}
-
-int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
-                const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    COLLECTIVE(R_Gatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
-               trc_bytes(scount, stype), is_root(comm, root) ? all_bytes(rcounts, rtype, comm) : 0,
-               PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm));
-}
-
-int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
-                 void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
-{
-    COLLECTIVE(R_Scatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
-               is_root(comm, root) ? all_bytes(scounts, stype, comm) : 0, trc_bytes(rcount, rtype),
-               PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm));
-}
-
-int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                   const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
-{
-    COLLECTIVE(R_Allgatherv, OTF2_COLLECTIVE_OP_ALLGATHERV, comm, OTF2_UNDEFINED_UINT32,
-               trc_bytes(scount, stype), all_bytes(rcounts, rtype, comm),
-               PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm));
-}
-
-int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
-                  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
-                  MPI_Comm comm)
-{
-    COLLECTIVE(R_Alltoallv, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, OTF2_UNDEFINED_UINT32,
-               sbuf == MPI_IN_PLACE ? 0 : all_bytes(scounts, stype, comm),
-               all_bytes(rcounts, rtype, comm),
-               PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm));
-}
-
-int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
-                       MPI_Op op, MPI_Comm comm)
-{
-    COLLECTIVE(R_Reduce_scatter, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, OTF2_UNDEFINED_UINT32,
-               all_bytes(rcounts, type, comm), trc_bytes(rcounts[lens_comm(comm)->rank], type),
-               PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm));
-}
-
-int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op,
-                             MPI_Comm comm)
-{
-    COLLECTIVE(R_Reduce_scatter_block, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm,
-               OTF2_UNDEFINED_UINT32, trc_bytes(rcount, type) * (uint64_t)lens_comm(comm)->size,
-               trc_bytes(rcount, type),
-               PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm));
-}
-
-#define SCAN(NAME, REGION, OP)                                                                     \
-    int MPI_##NAME(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,          \
-                   MPI_Comm comm)                                                                  \
-    {                                                                                              \
-        COLLECTIVE(REGION, OP, comm, OTF2_UNDEFINED_UINT32, trc_bytes(count, type),                \
-                   trc_bytes(count, type), PMPI_##NAME(sbuf, rbuf, count, type, op, comm));        \
-    }
-SCAN(Scan, R_Scan, OTF2_COLLECTIVE_OP_SCAN)
-SCAN(Exscan, R_Exscan, OTF2_COLLECTIVE_OP_EXSCAN)
-
-/* ---- nonblocking collectives: requested at the call, complete in Wait/Test ---- */
-
-/* As COLLECTIVE, for the I-variant whose request is REQ: on an intercommunicator, its
- * region only. */
-#define NONBLOCKING(REGION, OP, COMM, ROOT, SENT, RECEIVED, CALL, REQ)                             \
-    if (!trc_on)                                                                                   \
-        return CALL;                                                                               \
-    uint64_t t_ = enter(REGION);                                                                   \
-    struct lens_comm *rec_ = lens_comm(COMM);                                                      \
-    uint64_t sent_ = rec_->inter ? 0 : (SENT), received_ = rec_->inter ? 0 : (RECEIVED);           \
-    int rc_ = CALL;                                                                                \
-    if (rc_ == MPI_SUCCESS && !rec_->inter)                                                        \
-        remember_collective(*(REQ), t_, OP, trc_comm_of(rec_), ROOT, sent_, received_);            \
-    leave(REGION);                                                                                 \
-    return rc_
-
-#define NO_ROOT OTF2_UNDEFINED_UINT32
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
-{
-    NONBLOCKING(R_Ibarrier, OTF2_COLLECTIVE_OP_BARRIER, comm, NO_ROOT, 0, 0,
-                PMPI_Ibarrier(comm, req), req);
-}
-
-int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *req)
-{
-    NONBLOCKING(R_Ibcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, trc_bytes(count, type),
-                trc_bytes(count, type), PMPI_Ibcast(buf, count, type, root, comm, req), req);
-}
-
-int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-                MPI_Comm comm, MPI_Request *req)
-{
-    NONBLOCKING(R_Ireduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, trc_bytes(count, type),
-                trc_bytes(count, type), PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req),
-                req);
-}
-
-int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                   MPI_Comm comm, MPI_Request *req)
-{
-    NONBLOCKING(R_Iallreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, NO_ROOT, trc_bytes(count, type),
-                trc_bytes(count, type), PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req),
-                req);
-}
-
-#define NONBLOCKING_EXCHANGE(NAME, REGION, OP)                                                     \
-    int MPI_##NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,       \
-                   MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)                            \
-    {                                                                                              \
-        NONBLOCKING(REGION, OP, comm, NO_ROOT, trc_bytes(scount, stype), trc_bytes(rcount, rtype), \
-                    PMPI_##NAME(sbuf, scount, stype, rbuf, rcount, rtype, comm, req), req);        \
-    }
-NONBLOCKING_EXCHANGE(Iallgather, R_Iallgather, OTF2_COLLECTIVE_OP_ALLGATHER)
-NONBLOCKING_EXCHANGE(Ialltoall, R_Ialltoall, OTF2_COLLECTIVE_OP_ALLTOALL)
-
-#define NONBLOCKING_ROOTED(NAME, REGION, OP)                                                       \
-    int MPI_##NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,       \
-                   MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)                  \
-    {                                                                                              \
-        NONBLOCKING(REGION, OP, comm, (uint32_t)root, trc_bytes(scount, stype),                    \
-                    trc_bytes(rcount, rtype),                                                      \
-                    PMPI_##NAME(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req), req);  \
-    }
-NONBLOCKING_ROOTED(Igather, R_Igather, OTF2_COLLECTIVE_OP_GATHER)
-NONBLOCKING_ROOTED(Iscatter, R_Iscatter, OTF2_COLLECTIVE_OP_SCATTER)
-
-int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
-                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
-{
-    NONBLOCKING(R_Igatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
-                trc_bytes(scount, stype), is_root(comm, root) ? all_bytes(rcounts, rtype, comm) : 0,
-                PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req),
-                req);
-}
-
-int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
-                  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                  MPI_Request *req)
-{
-    NONBLOCKING(R_Iscatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
-                is_root(comm, root) ? all_bytes(scounts, stype, comm) : 0, trc_bytes(rcount, rtype),
-                PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req),
-                req);
-}
-
-int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
-                    MPI_Request *req)
-{
-    NONBLOCKING(R_Iallgatherv, OTF2_COLLECTIVE_OP_ALLGATHERV, comm, NO_ROOT,
-                trc_bytes(scount, stype), all_bytes(rcounts, rtype, comm),
-                PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req),
-                req);
-}
-
-int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
-                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
-                   MPI_Comm comm, MPI_Request *req)
-{
-    NONBLOCKING(
-        R_Ialltoallv, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, NO_ROOT,
-        sbuf == MPI_IN_PLACE ? 0 : all_bytes(scounts, stype, comm), all_bytes(rcounts, rtype, comm),
-        PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req),
-        req);
-}
-
-int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
-                        MPI_Op op, MPI_Comm comm, MPI_Request *req)
-{
-    NONBLOCKING(R_Ireduce_scatter, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, NO_ROOT,
-                all_bytes(rcounts, type, comm), trc_bytes(rcounts[lens_comm(comm)->rank], type),
-                PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, type, op, comm, req), req);
-}
-
-int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
-                              MPI_Op op, MPI_Comm comm, MPI_Request *req)
-{
-    NONBLOCKING(R_Ireduce_scatter_block, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm, NO_ROOT,
-                trc_bytes(rcount, type) * (uint64_t)lens_comm(comm)->size, trc_bytes(rcount, type),
-                PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, type, op, comm, req), req);
-}
-
-#define NONBLOCKING_SCAN(NAME, REGION, OP)                                                         \
-    int MPI_##NAME(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,          \
-                   MPI_Comm comm, MPI_Request *req)                                                \
-    {                                                                                              \
-        NONBLOCKING(REGION, OP, comm, NO_ROOT, trc_bytes(count, type), trc_bytes(count, type),     \
-                    PMPI_##NAME(sbuf, rbuf, count, type, op, comm, req), req);                     \
-    }
-NONBLOCKING_SCAN(Iscan, R_Iscan, OTF2_COLLECTIVE_OP_SCAN)
-NONBLOCKING_SCAN(Iexscan, R_Iexscan, OTF2_COLLECTIVE_OP_EXSCAN)
-
-/* ---- life ---- */
-
-const char mpilens_module_description[] =
-    "OTF2 event trace per rank (MPI regions, messages, collectives, clock offsets) in DIR/trace";
-/* Alone in the stack, entered without the core's runners (mpilens.h): the trace needs neither call
- * sites nor levels. */
-const int mpilens_module_direct = 1;
-
-/* trace:buffer=SIZE (bytes, or with K, M or G): the event buffer of each rank. */
-const char mpilens_module_arguments[] =
-    "buffer=SIZE  the event buffers of each thread, in bytes or with K, M or G, from 4096 to "
-    "16G (default 4M)\n"
-    "convert=WHEN  when the event logs become the OTF2 archive: after (the default under "
-    "mpilens run: it converts after the job, several ranks at once; mpilens recover DIR for a "
-    "run started without it: the application pays for recording only) or finalize (each rank "
-    "converts its own at MPI_Finalize: the default when preloaded without mpilens run)\n";
-
-/* buffer=SIZE in bytes (K, M, G allowed), or 0 if it is not one from 4096 to 16G. */
-static unsigned long long buffer_bytes(const char *buffer)
-{
-    char *end = NULL;
-    unsigned long long bytes = strtoull(buffer, &end, 10);
-    int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
-    if (shift)
-        end++;
-    if (end == buffer || *end != '\0' || bytes > (1ULL << 34) || (bytes << shift) < 4096 ||
-        (bytes << shift) > (1ULL << 34))
-        return 0;
-    return bytes << shift;
-}
-
-int mpilens_module_check(const char *key, const char *value, char *why, size_t len)
-{
-    if (strcmp(key, "buffer") == 0 && buffer_bytes(value) == 0) {
-        snprintf(why, len,
-                 "trace: buffer=%s: give the event buffer's size from 4096 bytes to 16G, as bytes "
-                 "or with K, M or G (trace:buffer=8M)",
-                 value);
-        return -1;
-    }
-    if (strcmp(key, "convert") == 0 && strcmp(value, "finalize") != 0 &&
-        strcmp(value, "after") != 0) {
-        snprintf(why, len,
-                 "trace: convert=%s: give finalize (each rank at MPI_Finalize) or after (mpilens "
-                 "run, after the job): trace:convert=after",
-                 value);
-        return -1;
-    }
-    return 0;
-}
-
-int mpilens_module_init(const struct mpilens_module_args *args)
-{
-    const char *buffer = mpilens_module_arg(args, "buffer", NULL);
-    if (buffer) {
-        char value[32];
-        snprintf(value, sizeof value, "%llu", buffer_bytes(buffer));
-        setenv("MPILENS_TRACE_BUFFER", value, 1);
-    }
-    const char *convert = mpilens_module_arg(args, "convert", NULL);
-    if (convert)
-        setenv("MPILENS_TRACE_CONVERT", convert, 1);
-    return 0;
-}
-
-int MPI_Abort(MPI_Comm comm, int code)
-{
-    lens_snapshot_save("MPI_Abort");
-    return PMPI_Abort(comm, code);
-}
-
-int MPI_Init(int *argc, char ***argv)
-{
-    int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS)
-        trc_start();
-    return rc;
-}
-
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
-{
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
-        trc_start();
-    return rc;
-}
-
-int MPI_Finalize(void)
-{
-    trc_finish();
-    return PMPI_Finalize();
-}

@@ -1,0 +1,107 @@
+/* trc_life.c: the trace module's life: its description and arguments, MPI_Init (the
+ * trace starts: trc_core.c), MPI_Abort (a last save) and MPI_Finalize (the trace ends).
+ */
+#include <mpilens.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status_bytes.h"
+#include "trc.h"
+#include "trc_wrap.h"
+
+#define enter trc_enter
+#define leave trc_leave
+
+/* ---- life ---- */
+
+const char mpilens_module_description[] =
+    "OTF2 event trace per rank (MPI regions, messages, collectives, clock offsets) in DIR/trace";
+/* Alone in the stack, entered without the core's runners (mpilens.h): the trace needs neither call
+ * sites nor levels. */
+const int mpilens_module_direct = 1;
+
+/* trace:buffer=SIZE (bytes, or with K, M or G): the event buffer of each rank. */
+const char mpilens_module_arguments[] =
+    "buffer=SIZE  the event buffers of each thread, in bytes or with K, M or G, from 4096 to "
+    "16G (default 4M)\n"
+    "convert=WHEN  when the event logs become the OTF2 archive: after (the default under "
+    "mpilens run: it converts after the job, several ranks at once; mpilens recover DIR for a "
+    "run started without it: the application pays for recording only) or finalize (each rank "
+    "converts its own at MPI_Finalize: the default when preloaded without mpilens run)\n";
+
+/* buffer=SIZE in bytes (K, M, G allowed), or 0 if it is not one from 4096 to 16G. */
+static unsigned long long buffer_bytes(const char *buffer)
+{
+    char *end = NULL;
+    unsigned long long bytes = strtoull(buffer, &end, 10);
+    int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    if (end == buffer || *end != '\0' || bytes > (1ULL << 34) || (bytes << shift) < 4096 ||
+        (bytes << shift) > (1ULL << 34))
+        return 0;
+    return bytes << shift;
+}
+
+int mpilens_module_check(const char *key, const char *value, char *why, size_t len)
+{
+    if (strcmp(key, "buffer") == 0 && buffer_bytes(value) == 0) {
+        snprintf(why, len,
+                 "trace: buffer=%s: give the event buffer's size from 4096 bytes to 16G, as bytes "
+                 "or with K, M or G (trace:buffer=8M)",
+                 value);
+        return -1;
+    }
+    if (strcmp(key, "convert") == 0 && strcmp(value, "finalize") != 0 &&
+        strcmp(value, "after") != 0) {
+        snprintf(why, len,
+                 "trace: convert=%s: give finalize (each rank at MPI_Finalize) or after (mpilens "
+                 "run, after the job): trace:convert=after",
+                 value);
+        return -1;
+    }
+    return 0;
+}
+
+int mpilens_module_init(const struct mpilens_module_args *args)
+{
+    const char *buffer = mpilens_module_arg(args, "buffer", NULL);
+    if (buffer) {
+        char value[32];
+        snprintf(value, sizeof value, "%llu", buffer_bytes(buffer));
+        setenv("MPILENS_TRACE_BUFFER", value, 1);
+    }
+    const char *convert = mpilens_module_arg(args, "convert", NULL);
+    if (convert)
+        setenv("MPILENS_TRACE_CONVERT", convert, 1);
+    return 0;
+}
+
+int MPI_Abort(MPI_Comm comm, int code)
+{
+    lens_snapshot_save("MPI_Abort");
+    return PMPI_Abort(comm, code);
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        trc_start();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        trc_start();
+    return rc;
+}
+
+int MPI_Finalize(void)
+{
+    trc_finish();
+    return PMPI_Finalize();
+}

@@ -1,0 +1,40 @@
+/* trc_wrap.h: what the trace's wrapper files share (trc_wrap.c: point-to-point and the
+ * requests, the Wait and Test families; trc_coll.c: collectives).
+ */
+#ifndef TRC_WRAP_H
+#define TRC_WRAP_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "trc.h"
+
+#pragma GCC visibility push(hidden)
+
+/* Where a message goes: communicator id and peer as recorded. */
+struct where {
+    uint32_t comm, peer;
+    const uint32_t *remote; /* an intercommunicator: its remote group's world ranks, */
+    uint32_t nremote;       /* (trc_remote_world), else NULL */
+};
+struct where trc_where(MPI_Comm comm, int peer);
+/* 1 with *ID the local id of COMM if it is an intracommunicator, else 0 (inline: every
+ * collective asks). */
+static inline int trc_intra_id(MPI_Comm comm, uint32_t *id)
+{
+    if (comm == MPI_COMM_WORLD) {
+        *id = trc_world_id();
+        return 1;
+    }
+    struct lens_comm *rec = lens_comm(comm);
+    *id = rec->inter ? 0 : trc_comm_of(rec);
+    return !rec->inter;
+}
+/* A nonblocking collective on the intracommunicator COMM (local id): requested now,
+ * completed in the Wait and Test families. */
+void trc_remember_collective(MPI_Request req, uint64_t t, uint32_t op, uint32_t comm, uint32_t root,
+                             uint64_t sent, uint64_t received);
+
+#pragma GCC visibility pop
+
+#endif
