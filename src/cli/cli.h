@@ -21,6 +21,9 @@ int cli_open_db(const char *arg, const char *verb, const char *table, const char
 /* 1 (with ENDING: how its ranks ended) when RUN's database says the run is incomplete: its
  * trace, if any, was recovered and ends where each rank stopped. */
 int cli_incomplete_run(const char *run, char *ending, size_t n);
+/* One line on stderr, "mpilens: VERB: MESSAGE" ("mpilens: MESSAGE" when VERB is NULL), for
+ * a refusal; returns 2, the status of one. */
+int cli_fail(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* 1 if path is a directory. */
 int cli_is_directory(const char *path);
 

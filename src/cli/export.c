@@ -274,13 +274,7 @@ static long mark_analyzed_waits(struct state *s, const char *run)
     return n;
 }
 
-static int fail(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "mpilens: export: ");
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    return 2;
-}
+#define fail(...) cli_fail("export", __VA_ARGS__)
 
 int cli_export(int argc, char **argv)
 {

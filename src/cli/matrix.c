@@ -26,13 +26,7 @@ static const char usage[] =
     "  -o FILE            write to FILE (for prof: FILE.RANK.prof per rank)\n"
     "  -h, --help         this text\n";
 
-static int fail(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "mpilens: matrix: ");
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    return 2;
-}
+#define fail(...) cli_fail("matrix", __VA_ARGS__)
 
 static int one_of(const char *v, const char *const *choices)
 {

@@ -1,6 +1,7 @@
 /* paths.c: locate the installation (or build tree) the running `mpilens` belongs to. */
 #define _GNU_SOURCE
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,17 @@ int cli_wants_help(int argc, char **argv)
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return 1;
     return 0;
+}
+
+int cli_fail(const char *verb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mpilens: %s%s", verb ? verb : "", verb ? ": " : "");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
 }
 
 int cli_is_directory(const char *path)

@@ -41,13 +41,7 @@ struct options {
     int oversubscribe;
 };
 
-static int fail(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "mpilens: place: ");
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    return 2;
-}
+#define fail(...) cli_fail("place", __VA_ARGS__)
 
 static int read_csv(const char *path, struct triples *t)
 {

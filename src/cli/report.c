@@ -41,13 +41,7 @@ static const char usage[] =
     "Overall: execution time runs from MPI_Init to MPI_Finalize; MPI time and the share\n"
     "leave MPI_Init and MPI_Finalize out (their line: Init+Finalize), as mpiP counts it.\n";
 
-static int fail(const char *msg, const char *arg)
-{
-    fprintf(stderr, "mpilens: report: ");
-    fprintf(stderr, msg, arg);
-    fputc('\n', stderr);
-    return 2;
-}
+#define fail(...) cli_fail("report", __VA_ARGS__)
 
 static int parse_int(const char *text, int *out)
 {

@@ -70,13 +70,7 @@ struct run_options {
     char **command;
 };
 
-static int fail(const char *fmt, const char *a, const char *b)
-{
-    fprintf(stderr, "mpilens: ");
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
-    return 2;
-}
+#define fail(...) cli_fail(NULL, __VA_ARGS__)
 
 static int parse_options(int argc, char **argv, struct run_options *opt)
 {

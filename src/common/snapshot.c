@@ -311,6 +311,14 @@ void lens_snapshot_keep(const char *how)
     finish(1);
 }
 
+void lens_snapshot_end(int written, const char *how)
+{
+    if (written)
+        lens_snapshot_done();
+    else
+        lens_snapshot_keep(how);
+}
+
 char *lens_snapshot_read(const char *path, size_t *len, char *how, size_t howlen)
 {
     FILE *f = fopen(path, "rb");

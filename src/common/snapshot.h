@@ -43,6 +43,10 @@ LENS_SNAPSHOT_HIDDEN void lens_snapshot_done(void);
 #define LENS_SNAPSHOT_FINALIZED "MPI_Finalize"
 LENS_SNAPSHOT_HIDDEN void lens_snapshot_keep(const char *how);
 
+/* At a normal MPI_Finalize, after the module wrote its results: the snapshot goes when
+ * WRITTEN, else it is kept with HOW for `mpilens recover` (lens_snapshot_keep). */
+LENS_SNAPSHOT_HIDDEN void lens_snapshot_end(int written, const char *how);
+
 /* Writing helpers for writers: all of BUF, or -1. */
 LENS_SNAPSHOT_HIDDEN int lens_write_all(int fd, const void *buf, size_t len);
 

@@ -158,6 +158,18 @@ int rundb_commit(struct rundb *run, char *err, size_t errlen)
     return 0;
 }
 
+int rundb_finish(struct rundb *run, int failed, const char *what, char *err, size_t errlen)
+{
+    if (!failed)
+        return rundb_commit(run, err, errlen);
+    char why[1024] = "";
+    if (rundb_failure_take(why, sizeof why) || !err[0])
+        snprintf(err, errlen, "%s: writing %s failed: %s", run->path, what,
+                 why[0] ? why : "unknown error");
+    rundb_abort(run);
+    return -1;
+}
+
 void rundb_abort(struct rundb *run)
 {
     if (run->db) {
@@ -169,22 +181,21 @@ void rundb_abort(struct rundb *run)
         unlink(run->temp_path);
 }
 
-int rundb_mark_ended(const char *path, const char *endings, int processes, char *err, size_t errlen)
+/* Runs SQL (one statement, parameters ?1 = A and ?2 = B) on the database at PATH, for the
+ * marks written after the run; 0, or -1 with err. */
+static int mark(const char *path, const char *sql, const char *a, const char *b, char *err,
+                size_t errlen)
 {
-    char procs[32];
-    snprintf(procs, sizeof procs, "%d", processes);
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_open(path, &db) == SQLITE_OK && sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
-                     sqlite3_prepare_v2(db,
-                                        "INSERT OR REPLACE INTO metadata (key, value) VALUES "
-                                        "('Incomplete', ?1), ('Processes', ?2)",
-                                        -1, &st, NULL) == SQLITE_OK
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+                     sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
+                     sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK
                  ? 0
                  : -1;
     if (rc == 0) {
-        sqlite3_bind_text(st, 1, endings, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 2, procs, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 1, a, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, b, -1, SQLITE_TRANSIENT);
         rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
     }
     if (rc != 0) {
@@ -197,32 +208,23 @@ int rundb_mark_ended(const char *path, const char *endings, int processes, char 
     return rc;
 }
 
+int rundb_mark_ended(const char *path, const char *endings, int processes, char *err, size_t errlen)
+{
+    char procs[32];
+    snprintf(procs, sizeof procs, "%d", processes);
+    return mark(path,
+                "INSERT OR REPLACE INTO metadata (key, value) VALUES ('Incomplete', ?1), "
+                "('Processes', ?2)",
+                endings, procs, err, errlen);
+}
+
 int rundb_note_incomplete(const char *path, const char *why, char *err, size_t errlen)
 {
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
-                     sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
-                     sqlite3_prepare_v2(
-                         db,
-                         "INSERT INTO metadata (key, value) VALUES ('Incomplete', ?1) "
-                         "ON CONFLICT(key) DO UPDATE SET value = CASE WHEN instr(value, ?1) "
-                         "THEN value ELSE value || '; ' || ?1 END",
-                         -1, &st, NULL) == SQLITE_OK
-                 ? 0
-                 : -1;
-    if (rc == 0) {
-        sqlite3_bind_text(st, 1, why, -1, SQLITE_TRANSIENT);
-        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-    }
-    if (rc != 0) {
-        char text[1024];
-        describe_error(db, db ? sqlite3_errmsg(db) : "cannot open", text, sizeof text);
-        snprintf(err, errlen, "%s: cannot mark the run incomplete: %s", path, text);
-    }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return rc;
+    return mark(path,
+                "INSERT INTO metadata (key, value) VALUES ('Incomplete', ?1) ON CONFLICT(key) "
+                "DO UPDATE SET value = CASE WHEN instr(value, ?1) THEN value ELSE value || "
+                "'; ' || ?1 END",
+                why, NULL, err, errlen);
 }
 
 int rundb_open_read(const char *path, sqlite3 **db, char *err, size_t errlen)

@@ -22,6 +22,10 @@ struct rundb {
 int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen);
 /* Commits and moves the file into place. 0, or -1 with a message in err. */
 int rundb_commit(struct rundb *run, char *err, size_t errlen);
+/* Ends a writer's transaction: committed (rundb_commit) unless FAILED, else rolled back
+ * with ERR "PATH: writing WHAT failed: the first failure's text" (unless ERR says why
+ * already). 0, or -1. */
+int rundb_finish(struct rundb *run, int failed, const char *what, char *err, size_t errlen);
 /* Rolls back and removes a temporary file. */
 void rundb_abort(struct rundb *run);
 /* The monitor's tables (monitor_phases, _matrix, _histogram, _collectives, _io): written by

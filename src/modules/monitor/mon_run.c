@@ -149,10 +149,7 @@ int MPI_Finalize(void)
     PMPI_Bcast(&written, 1, MPI_INT, 0, merge_comm);
     /* the database is the result: this rank's snapshot goes (and no save reads mon_local
      * once it is freed); kept for `mpilens recover` when the database could not be written */
-    if (written)
-        lens_snapshot_done();
-    else
-        lens_snapshot_keep("results not written at MPI_Finalize");
+    lens_snapshot_end(written, "results not written at MPI_Finalize");
     mon_set_free(&mon_local);
     PMPI_Comm_free(&merge_comm);
     return PMPI_Finalize();

@@ -246,13 +246,5 @@ int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t er
     if (rc == 0)
         rc = write_rows(run.db, s, ids);
     free(ids);
-    if (rc != 0) {
-        char why[1024] = "";
-        if (rundb_failure_take(why, sizeof why) || !err[0])
-            snprintf(err, errlen, "%s: writing the monitor tables failed: %s", run.path,
-                     why[0] ? why : "unknown error");
-        rundb_abort(&run);
-        return -1;
-    }
-    return rundb_commit(&run, err, errlen);
+    return rundb_finish(&run, rc != 0, "the monitor tables", err, errlen);
 }

@@ -149,15 +149,8 @@ int prof_db_write(const struct profile_set *set, const char *dir, double wall,
     struct rundb run;
     if (rundb_begin(&run, dir, err, errlen) != 0)
         return -1;
-    if (rundb_exec(run.db, profile_schema, err, errlen) != 0 ||
-        write_metadata(run.db, set, wall) != 0 || write_tables(run.db, set) != 0 ||
-        (sites && prof_sites_write(run.db, sites) != 0)) {
-        char why[1024] = "";
-        if (rundb_failure_take(why, sizeof why) || !err[0])
-            snprintf(err, errlen, "%s: writing the profile failed: %s", run.path,
-                     why[0] ? why : "unknown error");
-        rundb_abort(&run);
-        return -1;
-    }
-    return rundb_commit(&run, err, errlen);
+    int failed = rundb_exec(run.db, profile_schema, err, errlen) != 0 ||
+                 write_metadata(run.db, set, wall) != 0 || write_tables(run.db, set) != 0 ||
+                 (sites && prof_sites_write(run.db, sites) != 0);
+    return rundb_finish(&run, failed, "the profile", err, errlen);
 }

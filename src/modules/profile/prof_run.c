@@ -131,9 +131,7 @@ int MPI_Finalize(void)
     free(sites.all);
     prof_set_free(&set);
     PMPI_Comm_free(&merge_comm);
-    if (written)
-        lens_snapshot_done(); /* the database is the result: this rank's snapshot goes */
-    else
-        lens_snapshot_keep("results not written at MPI_Finalize");
+    /* the database is the result: this rank's snapshot goes, unless it could not be written */
+    lens_snapshot_end(written, "results not written at MPI_Finalize");
     return PMPI_Finalize();
 }

@@ -490,8 +490,7 @@ void trc_finish(void)
     free(mine.ids);
     trc_merged_free(&merged);
     PMPI_Comm_free(&trc_world);
-    if (all_written)
-        lens_snapshot_done(); /* the archive is the result: this rank's snapshot goes */
-    else
-        lens_snapshot_keep(LENS_SNAPSHOT_FINALIZED); /* converted later, as convert=after */
+    /* the archive is the result: this rank's snapshot goes, or stays to be converted later
+     * (as with convert=after) */
+    lens_snapshot_end(all_written, LENS_SNAPSHOT_FINALIZED);
 }
