@@ -25,7 +25,7 @@
 #include "cli.h"
 #include "modspec.h"
 #include "ompi_import.h"
-#include "prof_buckets.h"
+#include "size_buckets.h"
 #include "run_claim.h"
 #include "run_job.h"
 #include "rundb.h"
@@ -182,10 +182,10 @@ static int check_profile_buckets(const struct lens_modspec *spec, const char *pa
             list = spec->values[k];
             from = "buckets";
         }
-    int64_t bounds[PROF_MAX_BUCKETS];
+    int64_t bounds[LENS_MAX_BUCKETS];
     int count;
     char why[256];
-    if (!list || !*list || prof_buckets_parse(list, bounds, &count, why, sizeof why) == 0)
+    if (!list || !*list || lens_buckets_parse(list, bounds, &count, why, sizeof why) == 0)
         return 0;
     if (strcmp(from, "buckets") == 0)
         snprintf(err, LENS_ERR_LEN, "%s: module '%s': buckets='%s': %s",

@@ -24,7 +24,7 @@
 #include "type_sizes.h"
 #include "prof_op_ids.h"
 
-#include "prof_buckets.h" /* PROF_MAX_BUCKETS */
+#include "size_buckets.h" /* LENS_MAX_BUCKETS */
 
 /* Everything below is internal to profile.so: hidden, so the wrappers reach it without the
  * PLT or the GOT. The MPI_ wrappers keep mpi.h's default visibility. */
@@ -55,7 +55,7 @@ struct prof_rows {
 extern int prof_on;                           /* recording (between MPI_Init and MPI_Finalize) */
 extern int prof_threaded;                     /* MPI_THREAD_MULTIPLE: update counters atomically */
 extern int prof_nbuckets;                     /* bounds + 1 */
-extern int64_t prof_bounds[PROF_MAX_BUCKETS]; /* upper bounds (inclusive) of buckets */
+extern int64_t prof_bounds[LENS_MAX_BUCKETS]; /* upper bounds (inclusive) of buckets */
 extern struct lens_comm *prof_all;            /* list of all records */
 
 /* Timestamps are clock ticks: the CPU's time-stamp counter where it runs at a constant

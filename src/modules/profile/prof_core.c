@@ -11,7 +11,7 @@
 int prof_on;
 int prof_threaded;
 int prof_nbuckets = 8;
-int64_t prof_bounds[PROF_MAX_BUCKETS] = {128, 1024, 8192, 65536, 262144, 1048576, 33554432};
+int64_t prof_bounds[LENS_MAX_BUCKETS] = {128, 1024, 8192, 65536, 262144, 1048576, 33554432};
 uint64_t prof_mpi_ticks;
 int prof_use_tsc;
 double prof_seconds_per_tick = 1e-9;
@@ -33,7 +33,7 @@ void prof_setup(void)
         return;
     int n = 0;
     char why[256];
-    if (prof_buckets_parse(env, prof_bounds, &n, why, sizeof why) != 0) {
+    if (lens_buckets_parse(env, prof_bounds, &n, why, sizeof why) != 0) {
         if (launcher_rank() == 0)
             fprintf(stderr, "mpilens: MPILENS_BUCKETS='%s': %s\n", env, why);
         exit(2);

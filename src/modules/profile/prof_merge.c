@@ -134,7 +134,7 @@ int prof_merge_packed_checked(struct profile_set *s, const char *buf, size_t len
         return 0;
     for (uint64_t i = 0; i < counts[2]; i++)
         if (rows[i].comm < 0 || (uint64_t)rows[i].comm >= counts[1] || rows[i].op < 0 ||
-            rows[i].op >= prof_op_count || rows[i].bucket < 0 || rows[i].bucket >= PROF_MAX_BUCKETS)
+            rows[i].op >= prof_op_count || rows[i].bucket < 0 || rows[i].bucket >= LENS_MAX_BUCKETS)
             return 0;
     merge_packed(s, buf);
     return 1;

@@ -1,14 +1,14 @@
-/* prof_buckets.c: the bucket list parser shared by the profile module and `mpilens run`
- * (prof_buckets.h).
+/* size_buckets.c: the bucket list parser shared by the profile module and `mpilens run`
+ * (size_buckets.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "prof_buckets.h"
+#include "size_buckets.h"
 
-int prof_buckets_parse(const char *list, int64_t *bounds, int *count, char *why, size_t n)
+int lens_buckets_parse(const char *list, int64_t *bounds, int *count, char *why, size_t n)
 {
     int found = 0;
     const char *p = list;
@@ -26,9 +26,9 @@ int prof_buckets_parse(const char *list, int64_t *bounds, int *count, char *why,
                      item);
             return -1;
         }
-        if (found == PROF_MAX_BUCKETS - 1) {
-            snprintf(why, n, "more than %d bounds; give at most %d", PROF_MAX_BUCKETS - 1,
-                     PROF_MAX_BUCKETS - 1);
+        if (found == LENS_MAX_BUCKETS - 1) {
+            snprintf(why, n, "more than %d bounds; give at most %d", LENS_MAX_BUCKETS - 1,
+                     LENS_MAX_BUCKETS - 1);
             return -1;
         }
         bounds[found++] = v;
