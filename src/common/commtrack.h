@@ -11,13 +11,13 @@
 #ifndef LENS_COMMTRACK_H
 #define LENS_COMMTRACK_H
 
+#include "lens_hidden.h"
+
 #include <mpi.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#define LENS_HIDDEN_API __attribute__((visibility("hidden")))
 
 struct lens_comm {
     char letter;           /* creating call (W, s, t, d, ...) */
@@ -37,28 +37,28 @@ struct lens_comm {
 };
 
 /* The record of comm, registered on demand (MPI_COMM_SELF as 'f', others 'n'). */
-LENS_HIDDEN_API struct lens_comm *lens_comm(MPI_Comm comm);
+LENS_HIDDEN struct lens_comm *lens_comm(MPI_Comm comm);
 /* Registers a new communicator; like: the parent of a duplicate (members copied). */
-LENS_HIDDEN_API struct lens_comm *lens_comm_register(MPI_Comm comm, char letter,
-                                                     const struct lens_comm *like);
+LENS_HIDDEN struct lens_comm *lens_comm_register(MPI_Comm comm, char letter,
+                                                 const struct lens_comm *like);
 /* The marked entry for request arrays spanning several communicators. */
-LENS_HIDDEN_API struct lens_comm *lens_comm_mixed(void);
-LENS_HIDDEN_API struct lens_comm *lens_comm_all(void);
+LENS_HIDDEN struct lens_comm *lens_comm_mixed(void);
+LENS_HIDDEN struct lens_comm *lens_comm_all(void);
 /* The same without the registry's lock, for a signal handler (snapshot.h). */
-LENS_HIDDEN_API struct lens_comm *lens_comm_all_unlocked(void);
+LENS_HIDDEN struct lens_comm *lens_comm_all_unlocked(void);
 /* The module's payload of rec (size bytes, zeroed, allocated once, thread-safe). */
-LENS_HIDDEN_API void *lens_comm_payload(struct lens_comm *rec, size_t size);
+LENS_HIDDEN void *lens_comm_payload(struct lens_comm *rec, size_t size);
 /* World rank of rank `rank` of comm's remote group (local group for intracommunicators). */
-LENS_HIDDEN_API int lens_comm_peer_world_rank(MPI_Comm comm, int rank);
+LENS_HIDDEN int lens_comm_peer_world_rank(MPI_Comm comm, int rank);
 
 /* Other handles (windows, files) remembered against a communicator record. */
-LENS_HIDDEN_API void lens_handle_set(uintptr_t key, struct lens_comm *rec);
-LENS_HIDDEN_API struct lens_comm *lens_handle_get(uintptr_t key);
-LENS_HIDDEN_API void lens_handle_drop(uintptr_t key);
-LENS_HIDDEN_API uintptr_t lens_handle_key(const void *handle, size_t size);
+LENS_HIDDEN void lens_handle_set(uintptr_t key, struct lens_comm *rec);
+LENS_HIDDEN struct lens_comm *lens_handle_get(uintptr_t key);
+LENS_HIDDEN void lens_handle_drop(uintptr_t key);
+LENS_HIDDEN uintptr_t lens_handle_key(const void *handle, size_t size);
 /* Forget comm at MPI_Comm_free: its record stays if a module keeps data on it or another
  * handle (a window, a file) still names it, and is freed otherwise. */
-LENS_HIDDEN_API void lens_comm_forget(MPI_Comm comm);
+LENS_HIDDEN void lens_comm_forget(MPI_Comm comm);
 /* What a module wants to hear of handles; NULL members: nothing. Set once by the module at
  * its MPI_Init (lens_handle_hooks_set), before it registers a communicator: common code
  * calls the module through these, never by name. */
@@ -70,11 +70,11 @@ struct lens_handle_hooks {
      * another object). */
     void (*handles_changed)(void);
 };
-LENS_HIDDEN_API void lens_handle_hooks_set(const struct lens_handle_hooks *hooks);
+LENS_HIDDEN void lens_handle_hooks_set(const struct lens_handle_hooks *hooks);
 /* The hooks set (all NULL until then): read by commtrack.c and commtrack_wrap.c. */
-extern LENS_HIDDEN_API struct lens_handle_hooks lens_handle_hooks_now;
+extern LENS_HIDDEN struct lens_handle_hooks lens_handle_hooks_now;
 /* The communicator a window was made on (MPI_COMM_WORLD's record if unknown). */
-LENS_HIDDEN_API struct lens_comm *lens_comm_of_win(MPI_Win win);
+LENS_HIDDEN struct lens_comm *lens_comm_of_win(MPI_Win win);
 
 /* ---- wire form (commtrack_wire.c) ---- */
 
@@ -94,24 +94,24 @@ struct lens_comm_set {
 };
 
 /* Adds a communicator (deduplicated by root, members and ordinal); returns its index. */
-LENS_HIDDEN_API int lens_comm_set_add(struct lens_comm_set *set, const struct lens_wire_comm *c,
-                                      const int32_t *members);
+LENS_HIDDEN int lens_comm_set_add(struct lens_comm_set *set, const struct lens_wire_comm *c,
+                                  const int32_t *members);
 /* The wire form of this process's record REC (its members at MEMBERS_OFF of a pool);
  * async-signal-safe. */
-LENS_HIDDEN_API struct lens_wire_comm lens_comm_wire_of(const struct lens_comm *rec,
-                                                        int my_world_rank, int32_t members_off);
+LENS_HIDDEN struct lens_wire_comm lens_comm_wire_of(const struct lens_comm *rec, int my_world_rank,
+                                                    int32_t members_off);
 /* 1 when the N wire communicators' members lie within a pool of NMEMBERS (a saved or
  * received set checked before it is merged). */
-LENS_HIDDEN_API int lens_comm_wire_ok(const struct lens_wire_comm *comms, uint64_t n,
-                                      uint64_t nmembers);
+LENS_HIDDEN int lens_comm_wire_ok(const struct lens_wire_comm *comms, uint64_t n,
+                                  uint64_t nmembers);
 /* Adds this process's record rec. */
-LENS_HIDDEN_API int lens_comm_set_add_local(struct lens_comm_set *set, const struct lens_comm *rec,
-                                            int my_world_rank);
-LENS_HIDDEN_API void lens_comm_set_free(struct lens_comm_set *set);
+LENS_HIDDEN int lens_comm_set_add_local(struct lens_comm_set *set, const struct lens_comm *rec,
+                                        int my_world_rank);
+LENS_HIDDEN void lens_comm_set_free(struct lens_comm_set *set);
 /* "s0.1", "W0.0", "mixed". */
-LENS_HIDDEN_API void lens_comm_name(const struct lens_wire_comm *c, char *out, size_t len);
+LENS_HIDDEN void lens_comm_name(const struct lens_wire_comm *c, char *out, size_t len);
 /* Inserts the set into table communicators (INSERT OR IGNORE by name); ids[i] receives
  * the row id of set->comms[i]. 0 or -1. */
-LENS_HIDDEN_API int lens_comm_set_write(sqlite3 *db, const struct lens_comm_set *set, int *ids);
+LENS_HIDDEN int lens_comm_set_write(sqlite3 *db, const struct lens_comm_set *set, int *ids);
 
 #endif

@@ -15,6 +15,8 @@
 #ifndef LENS_RUN_CLAIM_H
 #define LENS_RUN_CLAIM_H
 
+#include "lens_hidden.h"
+
 #include <stddef.h>
 
 #define LENS_CLAIM_FILE ".mpilens-run"
@@ -25,20 +27,18 @@
  * incomplete (a write failed, a rank did not reach MPI_Finalize). */
 #define LENS_EXIT_INCOMPLETE 3
 
-#define LENS_CLAIM_HIDDEN __attribute__((visibility("hidden")))
-
 /* Takes DIR's claim: 0 with *FD held (keep it open for the run), 1 when another run holds
  * it (HOLDER says which), -1 with errno when the file cannot be made or written. */
-LENS_CLAIM_HIDDEN int lens_claim_take(const char *dir, int *fd, char *holder, size_t len);
+LENS_HIDDEN int lens_claim_take(const char *dir, int *fd, char *holder, size_t len);
 
 /* Records a problem of KEY (a module's name, "snapshot") with TEXT in the claim file of DIR.
  * Returns 1 if no problem of KEY was recorded before (the caller says it), 0 if one was,
  * -1 if DIR has no claim file (a run without `mpilens run`: the caller says it). */
-LENS_CLAIM_HIDDEN int lens_problem_record(const char *dir, const char *key, const char *text);
+LENS_HIDDEN int lens_problem_record(const char *dir, const char *key, const char *text);
 
 /* Calls EACH for every problem recorded in DIR's claim file (SAID: a rank printed it);
  * returns how many. */
-LENS_CLAIM_HIDDEN int
+LENS_HIDDEN int
 lens_problems_read(const char *dir,
                    void (*each)(const char *key, const char *text, int said, void *ctx), void *ctx);
 

@@ -4,21 +4,22 @@
 #ifndef LENS_RUN_OUTPUT_H
 #define LENS_RUN_OUTPUT_H
 
+#include "lens_hidden.h"
+
 #include <stddef.h>
 
-__attribute__((visibility("hidden"))) const char *lens_run_output_dir(void);
+LENS_HIDDEN const char *lens_run_output_dir(void);
 
 /* A write of this rank failed: TEXT (printf-style: "MODULE: FILE: system's error; what was
  * kept") is said on stderr, once per job for its KEY when the run has a claim file
  * (run_claim.h, written by `mpilens run`), and recorded there so that the command ends
  * with it and a non-zero status. */
-__attribute__((visibility("hidden"), format(printf, 2, 3))) void
-lens_run_problem(const char *key, const char *fmt, ...);
+LENS_HIDDEN __attribute__((format(printf, 2, 3))) void lens_run_problem(const char *key,
+                                                                        const char *fmt, ...);
 
 /* realloc(*PTR, COUNT x SIZE) that leaves *PTR as it was on failure and says once per
  * process, as a problem of MODULE, that rows are dropped (the run's results incomplete).
  * 0, or -1. */
-__attribute__((visibility("hidden"))) int lens_grow(const char *module, void *ptr, size_t count,
-                                                    size_t size);
+LENS_HIDDEN int lens_grow(const char *module, void *ptr, size_t count, size_t size);
 
 #endif

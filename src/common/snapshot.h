@@ -22,33 +22,32 @@
 #ifndef LENS_SNAPSHOT_H
 #define LENS_SNAPSHOT_H
 
+#include "lens_hidden.h"
+
 #include <stddef.h>
 #include <stdint.h>
-
-#define LENS_SNAPSHOT_HIDDEN __attribute__((visibility("hidden")))
 
 /* Writes the rank's data into FD (async-signal-safe); 0, or -1 if a write failed. */
 typedef int (*lens_snapshot_writer)(int fd);
 
 /* At MPI_Init: files DIR/partial/MODULE.RANK, WRITER, handlers and the periodic thread. */
-LENS_SNAPSHOT_HIDDEN void lens_snapshot_install(const char *module, int rank,
-                                                lens_snapshot_writer writer);
+LENS_HIDDEN void lens_snapshot_install(const char *module, int rank, lens_snapshot_writer writer);
 /* Saves now; HOW is the trailer's reason ("MPI_Abort", "snapshot"). Async-signal-safe. */
-LENS_SNAPSHOT_HIDDEN void lens_snapshot_save(const char *how);
+LENS_HIDDEN void lens_snapshot_save(const char *how);
 /* At a normal MPI_Finalize: no more snapshots, and this rank's file removed. */
-LENS_SNAPSHOT_HIDDEN void lens_snapshot_done(void);
+LENS_HIDDEN void lens_snapshot_done(void);
 /* At a normal MPI_Finalize that leaves work for the CLI (the trace's deferred conversion):
  * saved one last time with HOW (LENS_SNAPSHOT_FINALIZED), no more snapshots, and the file
  * kept for mpilens_module_recover. */
 #define LENS_SNAPSHOT_FINALIZED "MPI_Finalize"
-LENS_SNAPSHOT_HIDDEN void lens_snapshot_keep(const char *how);
+LENS_HIDDEN void lens_snapshot_keep(const char *how);
 
 /* At a normal MPI_Finalize, after the module wrote its results: the snapshot goes when
  * WRITTEN, else it is kept with HOW for `mpilens recover` (lens_snapshot_keep). */
-LENS_SNAPSHOT_HIDDEN void lens_snapshot_end(int written, const char *how);
+LENS_HIDDEN void lens_snapshot_end(int written, const char *how);
 
 /* Writing helpers for writers: all of BUF, or -1. */
-LENS_SNAPSHOT_HIDDEN int lens_write_all(int fd, const void *buf, size_t len);
+LENS_HIDDEN int lens_write_all(int fd, const void *buf, size_t len);
 
 /* Items of one section written through a fixed buffer (no malloc), or only counted (fd -1):
  * writers make a counting pass for their headers, then a writing pass. */
@@ -59,14 +58,13 @@ struct lens_emitter {
     int failed;
     char buf[4096];
 };
-LENS_SNAPSHOT_HIDDEN void lens_emit(struct lens_emitter *e, const void *item, size_t size);
+LENS_HIDDEN void lens_emit(struct lens_emitter *e, const void *item, size_t size);
 /* Writes what is buffered; 0, or -1 if any write of E failed. */
-LENS_SNAPSHOT_HIDDEN int lens_emit_flush(struct lens_emitter *e);
+LENS_HIDDEN int lens_emit_flush(struct lens_emitter *e);
 
 /* Reading back (recovery, not in a signal handler): the file's bytes (malloc'ed, *LEN) up
  * to its trailer, and the trailer's reason in HOW; NULL if the file is not a snapshot. */
-LENS_SNAPSHOT_HIDDEN char *lens_snapshot_read(const char *path, size_t *len, char *how,
-                                              size_t howlen);
+LENS_HIDDEN char *lens_snapshot_read(const char *path, size_t *len, char *how, size_t howlen);
 
 /* ---- recovery helpers (for a module's mpilens_module_recover) ---- */
 
@@ -82,18 +80,18 @@ struct lens_snapshot_endings {
 /* Reads every DIR/partial/MODULE.RANK file and hands its data to ABSORB, which returns 0
  * (or -1: damaged, skipped) and sets *WORLD to the job's size. Returns how many files were
  * absorbed, with how each rank ended in ENDINGS. */
-LENS_SNAPSHOT_HIDDEN int lens_snapshot_gather(const char *dir, const char *module,
-                                              int (*absorb)(void *ctx, const char *data, size_t len,
-                                                            int32_t *world),
-                                              void *ctx, struct lens_snapshot_endings *endings);
+LENS_HIDDEN int lens_snapshot_gather(const char *dir, const char *module,
+                                     int (*absorb)(void *ctx, const char *data, size_t len,
+                                                   int32_t *world),
+                                     void *ctx, struct lens_snapshot_endings *endings);
 /* Records in DIR/mpilens.db that the run is incomplete (metadata `Incomplete`: "ranks 0, 2:
  * signal 15; rank 1: MPI_Abort; nothing saved by rank 3") and its size (`Processes`). */
-LENS_SNAPSHOT_HIDDEN int lens_snapshot_mark_incomplete(const char *dir,
-                                                       const struct lens_snapshot_endings *e,
-                                                       char *err, size_t errlen);
+LENS_HIDDEN int lens_snapshot_mark_incomplete(const char *dir,
+                                              const struct lens_snapshot_endings *e, char *err,
+                                              size_t errlen);
 /* 1 if every rank of the job saved its file at MPI_Finalize (lens_snapshot_keep): the run
  * is complete, its module only left its merge to the CLI. */
-LENS_SNAPSHOT_HIDDEN int lens_snapshot_all_finalized(const struct lens_snapshot_endings *e);
-LENS_SNAPSHOT_HIDDEN void lens_snapshot_endings_free(struct lens_snapshot_endings *e);
+LENS_HIDDEN int lens_snapshot_all_finalized(const struct lens_snapshot_endings *e);
+LENS_HIDDEN void lens_snapshot_endings_free(struct lens_snapshot_endings *e);
 
 #endif

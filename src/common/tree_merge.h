@@ -5,6 +5,8 @@
 #ifndef LENS_TREE_MERGE_H
 #define LENS_TREE_MERGE_H
 
+#include "lens_hidden.h"
+
 #include <mpi.h>
 
 struct lens_merge_ops {
@@ -13,7 +15,6 @@ struct lens_merge_ops {
 };
 
 /* Returns 1 on rank 0 of comm (ctx then holds everything), 0 elsewhere. */
-__attribute__((visibility("hidden"))) int lens_tree_merge(MPI_Comm comm, void *ctx,
-                                                          const struct lens_merge_ops *ops);
+LENS_HIDDEN int lens_tree_merge(MPI_Comm comm, void *ctx, const struct lens_merge_ops *ops);
 
 #endif

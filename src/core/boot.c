@@ -18,10 +18,10 @@
 #include "dispatch.h"
 #include "lens_functions.h"
 
-LENS_INTERNAL __thread struct lens_context lens_ctx __attribute__((tls_model("initial-exec")));
-LENS_INTERNAL __thread void *lens_caller __attribute__((tls_model("initial-exec")));
-LENS_INTERNAL uintptr_t lens_lib_lo, lens_lib_span;
-LENS_INTERNAL uintptr_t lens_self_lo, lens_self_span;
+LENS_HIDDEN __thread struct lens_context lens_ctx __attribute__((tls_model("initial-exec")));
+LENS_HIDDEN __thread void *lens_caller __attribute__((tls_model("initial-exec")));
+LENS_HIDDEN uintptr_t lens_lib_lo, lens_lib_span;
+LENS_HIDDEN uintptr_t lens_self_lo, lens_self_span;
 struct lens_module *lens_modules;
 int lens_nmodules;
 char lens_libdir[4096];

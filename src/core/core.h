@@ -8,7 +8,7 @@
 #include "modspec.h"
 #include "mpilens.h"
 
-#define LENS_HIDDEN __attribute__((visibility("hidden")))
+#include "lens_hidden.h"
 
 struct lens_module {
     struct lens_modspec spec;

@@ -20,6 +20,8 @@
 #ifndef LENS_DISPATCH_H
 #define LENS_DISPATCH_H
 
+#include "lens_hidden.h"
+
 #include <mpi.h>
 #include <stdint.h>
 
@@ -38,38 +40,35 @@ struct lens_slot {
     lens_voidfn real;            /* the MPI library's own PMPI_X */
 };
 
-#define LENS_INTERNAL __attribute__((visibility("hidden")))
-
-extern LENS_INTERNAL struct lens_slot lens_slots[];
+extern LENS_HIDDEN struct lens_slot lens_slots[];
 /* The running level and the family of the function it wraps (meaningful above level 0),
  * one 8-byte thread-local word so that a runner saves and restores both at once. */
 struct lens_context {
     int level;
     int wrapping;
 };
-extern LENS_INTERNAL __thread struct lens_context lens_ctx
-    __attribute__((tls_model("initial-exec")));
+extern LENS_HIDDEN __thread struct lens_context lens_ctx __attribute__((tls_model("initial-exec")));
 #define lens_level (lens_ctx.level)
 /* The application's call site of the MPI call being made: the return address of the MPI_X
  * entry, stored on the way in (a register read and a store); mpilens_caller() reads it. */
-extern LENS_INTERNAL __thread void *lens_caller __attribute__((tls_model("initial-exec")));
+extern LENS_HIDDEN __thread void *lens_caller __attribute__((tls_model("initial-exec")));
 
 /* MPI_X (function K) called while module lens_level runs: the module's own wrapper of X
  * or the library when the call comes from the module itself (its code, or its tail call
  * seen from libmpilens); NULL when it comes from application code the library called back
  * at that level (then it enters the stack from the top). */
-LENS_INTERNAL lens_voidfn lens_own_route(int k, uintptr_t caller);
-extern LENS_INTERNAL uintptr_t lens_lib_lo, lens_lib_span;   /* the MPI library's code */
-extern LENS_INTERNAL uintptr_t lens_self_lo, lens_self_span; /* libmpilens's own code */
+LENS_HIDDEN lens_voidfn lens_own_route(int k, uintptr_t caller);
+extern LENS_HIDDEN uintptr_t lens_lib_lo, lens_lib_span;   /* the MPI library's code */
+extern LENS_HIDDEN uintptr_t lens_self_lo, lens_self_span; /* libmpilens's own code */
 
 /* Resolves the library, loads the configured modules and fills lens_slots (idempotent). */
-LENS_INTERNAL void lens_boot(void);
+LENS_HIDDEN void lens_boot(void);
 /* A call before boot (another library's constructor calling MPI before ours ran): until
  * boot, every slot's top hop is a generated trampoline taken as if it were the library
  * (direct), and hops points to it, so MPI_X and PMPI_X both reach it without a test of
  * their own. It boots and calls MPI_X again; boot replaces the hop, or the process has no
  * MPI library and lens_preboot stops it with one line. */
-LENS_INTERNAL void lens_preboot(int k);
+LENS_HIDDEN void lens_preboot(int k);
 #define LENS_PREBOOT(K) lens_preboot(K)
 
 #define LENS_LIKELY(x) __builtin_expect(!!(x), 1)

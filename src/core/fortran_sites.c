@@ -28,8 +28,8 @@
 static const char *const binding_names[] = {"libmpi_mpifh", "libmpi_usempi", "libmpichfort",
                                             "libmpifort"};
 
-LENS_INTERNAL struct code_range lens_bindings[MAX_BINDINGS];
-LENS_INTERNAL int lens_nbindings;
+LENS_HIDDEN struct code_range lens_bindings[MAX_BINDINGS];
+LENS_HIDDEN int lens_nbindings;
 
 static int is_binding(const char *path)
 {

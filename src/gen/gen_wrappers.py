@@ -98,7 +98,7 @@ def main():
         out.write('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n')
         for ret, name, plist in funcs:
             out.write('%s;\n' % preboot_decl(ret, name, plist))
-        out.write('LENS_INTERNAL struct lens_slot lens_slots[%d] = {\n' % len(funcs))
+        out.write('LENS_HIDDEN struct lens_slot lens_slots[%d] = {\n' % len(funcs))
         for k, (_, name, _) in enumerate(funcs):
             out.write('    {.top = {(lens_voidfn)lens_preboot_%s, 0, 1}, .hops = &lens_slots[%d].top},\n' %
                       (name[4:], k))

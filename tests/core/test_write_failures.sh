@@ -49,21 +49,25 @@ check_eq "two runs into one -o: the matrix is the one of a run alone" \
 check_eq "two runs into one -o: the run table says 4 processes" "4" \
     "$(sqlite3 same/mpilens.db "SELECT value FROM metadata WHERE key = 'Processes'")"
 
-# without mpilens run (preloaded), rank 0 claims the directory: a second run into it
-# writes next door, DIR-2, and says so; no claim file is left
-pre() { LD_PRELOAD=$CORE MPILENS_MODULES=profile,monitor MPILENS_OUTPUT=pre timeout 120 \
-        $MPIRUN -np 4 "$APPS/ring" 3000; }
-pre > pa.log 2>&1 &
+# without mpilens run (preloaded), rank 0 claims the directory at MPI_Init: a second run
+# started while the first runs (long_app: 100 steps of 50 ms) writes next door, DIR-2, and
+# says so; no claim file is left
+pre() { LD_PRELOAD=$CORE MPILENS_MODULES=profile,monitor MPILENS_OUTPUT=$1 timeout 120 \
+        $MPIRUN -np 4 "$APPS/long_app" 100; }
+pre pre-alone > pre-alone.log 2>&1
+pre pre > pa.log 2>&1 &
 pa_pid=$!
 for _ in $(seq 100); do [ -e pre/.mpilens-run ] && break; sleep 0.1; done
-pre > pb.log 2>&1
+pre pre > pb.log 2>&1
 wait $pa_pid
 check_eq "preloaded, two runs into one MPILENS_OUTPUT: one of them moved next door, said" 1 \
-    "$(cat pa.log pb.log | grep -cE "^mpilens: $WORK/pre: in use by a run of ring \(pid [0-9]+ on .*\); this run's results go to $WORK/pre-2$")"
+    "$(cat pa.log pb.log | grep -cE "^mpilens: $WORK/pre: in use by a run of long_app \(pid [0-9]+ on .*\); this run's results go to $WORK/pre-2$")"
 check_eq "preloaded: each directory holds one run's database, and nothing else" "mpilens.db mpilens.db" \
     "$(ls -A pre pre-2 | grep -v '^pre' | grep . | tr '\n' ' ' | sed 's/ $//')"
-check_eq "preloaded: each run's matrix is the one of a run alone" \
-    "$("$MPILENS" matrix alone --format csv --metric count)" "$("$MPILENS" matrix pre-2 --format csv --metric count)"
+for d in pre pre-2; do
+    check_eq "preloaded: $d's matrix is the one of a run alone" \
+        "$("$MPILENS" matrix pre-alone --format csv --metric count)" "$("$MPILENS" matrix $d --format csv --metric count)"
+done
 
 # readers say what is there: a monitor run whose only traffic is MPI-IO
 timeout 120 "$MPILENS" run -m monitor -o io -- $MPIRUN -np 4 "$APPS/io_only" "$WORK/io.out" > io.log 2>&1

@@ -13,6 +13,7 @@
 
 #include "mon.h"
 #include "mon_set.h"
+#include "module_life.h"
 #include "snapshot.h"
 #include "mpilens.h"
 #include "run_output.h"
@@ -81,8 +82,9 @@ int mpilens_module_init(const struct mpilens_module_args *args)
     return 0;
 }
 
-static void started(void)
+static void started(int provided)
 {
+    mon_threaded = provided == MPI_THREAD_MULTIPLE;
     mon_setup();
     mon_world = lens_comm_register(MPI_COMM_WORLD, 'W', NULL);
     mon_world_data = lens_comm_payload(mon_world, sizeof *mon_world_data);
@@ -94,29 +96,7 @@ static void started(void)
     mon_snapshot_install();
 }
 
-int MPI_Abort(MPI_Comm comm, int code)
-{
-    lens_snapshot_save("MPI_Abort");
-    return PMPI_Abort(comm, code);
-}
-
-int MPI_Init(int *argc, char ***argv)
-{
-    int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS)
-        started();
-    return rc;
-}
-
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
-{
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS) {
-        mon_threaded = *provided == MPI_THREAD_MULTIPLE;
-        started();
-    }
-    return rc;
-}
+LENS_MODULE_LIFE(started)
 
 int MPI_Finalize(void)
 {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "status_bytes.h"
+#include "module_life.h"
 #include "trc.h"
 #include "trc_wrap.h"
 
@@ -78,27 +79,15 @@ int mpilens_module_init(const struct mpilens_module_args *args)
     return 0;
 }
 
-int MPI_Abort(MPI_Comm comm, int code)
+/* the trace starts once the library's init succeeded (any thread level: each thread
+ * records into its own log) */
+static void started(int provided)
 {
-    lens_snapshot_save("MPI_Abort");
-    return PMPI_Abort(comm, code);
+    (void)provided;
+    trc_start();
 }
 
-int MPI_Init(int *argc, char ***argv)
-{
-    int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS)
-        trc_start();
-    return rc;
-}
-
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
-{
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
-        trc_start();
-    return rc;
-}
+LENS_MODULE_LIFE(started)
 
 int MPI_Finalize(void)
 {
