@@ -3,9 +3,11 @@
  * not fit), CSV, an SVG or HTML heatmap, the per-peer size histograms of one rank, or Open
  * MPI's .prof lines (matrix_output.c writes the formats).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "matrix.h"
@@ -155,9 +157,11 @@ int cli_matrix(int argc, char **argv)
             free(m.count);
         }
     }
-    if (out != stdout && fclose(out) != 0)
-        rc = fail("-o %s: writing the file failed", q.output);
-    else if (out != stdout)
+    if (out != stdout && (ferror(out) | (fclose(out) != 0))) {
+        rc = fail("-o %s: writing the file failed (%s); nothing was kept", q.output,
+                  strerror(errno));
+        unlink(q.output);
+    } else if (out != stdout)
         printf("mpilens: %s written\n", q.output);
     sqlite3_close(db);
     return rc;

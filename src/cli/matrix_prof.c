@@ -6,6 +6,7 @@
  *   C src dst ...                                 collectives, decomposed
  *   D name "procs: ..." then O2A/A2O/A2A rank "B bytes" "N msgs sent"  per communicator
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +113,11 @@ int matrix_print_prof(sqlite3 *db, const struct matrix_query *q)
         fputs("# COLLECTIVES\n", out);
         peer_lines(db, q, rank, "coll", "C", 0, out);
         communicator_lines(db, q, rank, out);
-        if (out != stdout)
-            fclose(out);
+        if (out != stdout && (ferror(out) | (fclose(out) != 0))) {
+            fprintf(stderr, "mpilens: matrix: -o %s: writing %s.%d.prof failed (%s)\n", q->output,
+                    q->output, rank, strerror(errno));
+            return 2;
+        }
     }
     if (q->output)
         printf("mpilens: %s.RANK.prof written for %d ranks\n", q->output, m.n);

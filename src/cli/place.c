@@ -3,7 +3,9 @@
  * packed, round-robin, random and Scotch mappings; an Open MPI rankfile, an MPICH host
  * list and a rank order for MPI_Comm_split keys.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -184,9 +186,21 @@ static int write_outputs(const char *path, const struct place_topo *t, const int
     }
     free(rank_at);
     free(new_rank);
-    fclose(rankfile);
-    fclose(mpich);
-    fclose(order);
+    /* a write that failed (a full disk) shows at the latest when the buffers go out */
+    int bad = ferror(rankfile) | ferror(mpich) | ferror(order);
+    bad |= fclose(rankfile) != 0;
+    bad |= fclose(mpich) != 0;
+    bad |= fclose(order) != 0;
+    if (bad) {
+        int why = errno;
+        unlink(path);
+        snprintf(name, sizeof name, "%s.mpich", path);
+        unlink(name);
+        snprintf(name, sizeof name, "%s.order", path);
+        unlink(name);
+        return fail("-o %s: writing the output files failed (%s); nothing was kept", path,
+                    strerror(why));
+    }
     printf("mpilens: wrote %s (mpirun --rankfile %s), %s.mpich and %s.order\n", path, path, path,
            path);
     return 0;

@@ -4,6 +4,7 @@
  * order is chosen from a fixed list. Output as text tables, CSV (--csv) or an HTML page
  * with charts (--html FILE, report_html.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +135,8 @@ int cli_report(int argc, char **argv)
             return rc;
         rc = report_print_waits(db, q.rank, stdout);
         if (rc == 0 && q.html && report_write_waits_html(db, q.rank, q.html) != 0)
-            rc = fail("--html %s: cannot write the file; choose a writable path", q.html);
+            rc = fail("--html %s: cannot write the file (%s); choose a writable path", q.html,
+                      strerror(errno));
         else if (rc == 0 && q.html)
             printf("\nmpilens: HTML report of the wait states in %s\n", q.html);
         sqlite3_close(db);
@@ -157,7 +159,8 @@ int cli_report(int argc, char **argv)
     }
     rc = 0;
     if (q.html && report_write_html(db, &q, &rows, q.html) != 0)
-        rc = fail("--html %s: cannot write the file; choose a writable path", q.html);
+        rc = fail("--html %s: cannot write the file (%s); choose a writable path", q.html,
+                  strerror(errno));
     else if (q.html && !q.csv)
         printf("\nmpilens: HTML report in %s\n", q.html);
     report_rows_free(&rows);

@@ -4,11 +4,26 @@
  * the wait-state table and a chart of the waiting time per pattern.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
+
+/* F closed; when a write failed (a full disk), the page cut short goes and -1 (errno). */
+static int close_page(FILE *f, const char *path)
+{
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad) {
+        int why = errno;
+        unlink(path);
+        errno = why ? why : EIO;
+    }
+    return bad ? -1 : 0;
+}
 
 static void html_text(FILE *f, const char *s)
 {
@@ -184,7 +199,7 @@ int report_write_html(sqlite3 *db, const struct report_query *q, const struct re
     fputs("<h2>Profile</h2>\n", f);
     table(f, rows);
     fputs("</body></html>\n", f);
-    return fclose(f) == 0 ? 0 : -1;
+    return close_page(f, path);
 }
 
 int report_write_waits_html(sqlite3 *db, int rank, const char *path)
@@ -226,5 +241,5 @@ int report_write_waits_html(sqlite3 *db, int rank, const char *path)
         free(text);
     }
     fputs("</pre>\n</body></html>\n", f);
-    return fclose(f) == 0 ? 0 : -1;
+    return close_page(f, path);
 }

@@ -109,6 +109,17 @@ if mount -t tmpfs -o size=200k tmpfs full 2> /dev/null; then
     check_lacks "40 KiB: no error text taken from the wrong place" "$(cat small.log)" "not an error"
     check_match "40 KiB: the last line says incomplete" "$(tail -1 small.log)" "^mpilens: results incomplete in"
     umount full
+    # the CLI's own files (HTML, text, rankfiles) on a full disk: said, nothing cut short kept
+    mount -t tmpfs -o size=16k tmpfs full
+    dd if=/dev/zero of=full/fill bs=1k count=16 2> /dev/null
+    for cmd in "report alone --html full/r.html" "matrix alone -o full/m.txt" \
+               "place alone -o full/rf --oversubscribe"; do
+        out=$("$MPILENS" $cmd 2>&1 > /dev/null); status=$?
+        check_eq "full disk: mpilens $cmd: exit 2" 2 $status
+        check_match "full disk: mpilens $cmd: the system's error" "$out" "No space left on device"
+    done
+    check_eq "full disk: no file cut short is left" "fill" "$(ls full)"
+    umount full
 else
     echo "SKIP full-disk checks: cannot mount a tmpfs here (needs root)"
 fi

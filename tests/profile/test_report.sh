@@ -64,5 +64,5 @@ check_eq "--html escapes what the run recorded (an argument <script>...)" "0 1" 
     "$(grep -c '<script>' tagged.html) $(grep -c '&lt;script&gt;alert(1)&lt;/script&gt;' tagged.html)"
 out=$("$MPILENS" report run --csv --html /proc/x.html 2>&1 >/dev/null); status=$?
 check_eq "unwritable --html: exit 2" "2" "$status"
-check_eq "unwritable --html: message" "mpilens: report: --html /proc/x.html: cannot write the file; choose a writable path" "$(tail -1 <<<"$out")"
+check_eq "unwritable --html: message" "mpilens: report: --html /proc/x.html: cannot write the file (No such file or directory); choose a writable path" "$(tail -1 <<<"$out")"
 finish
