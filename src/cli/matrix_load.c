@@ -1,68 +1,35 @@
-/* matrix_load.c: read the monitor's matrix (summed over phases unless one is asked for)
- * from the run database; every filter is a bound parameter.
+/* matrix_load.c: the monitor's matrix (summed over phases unless one is asked for), read
+ * through src/db (rundb_read.h) into a dense n x n matrix.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "matrix.h"
-#include "rundb.h"
+#include "rundb_read.h"
 
 int matrix_phase_exists(sqlite3 *db, const char *phase)
 {
-    sqlite3_stmt *st;
-    int found = 0;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM monitor_phases WHERE name = ?", -1, &st, NULL) ==
-        SQLITE_OK) {
-        sqlite3_bind_text(st, 1, phase, -1, SQLITE_STATIC);
-        found = sqlite3_step(st) == SQLITE_ROW;
-    }
-    sqlite3_finalize(st);
-    return found;
-}
-
-static int ranks_of(sqlite3 *db)
-{
-    sqlite3_stmt *st;
-    int n = 0;
-    sqlite3_prepare_v2(db,
-                       "SELECT MAX(COALESCE((SELECT CAST(value AS INTEGER) FROM metadata"
-                       " WHERE key = 'Processes'), 0), COALESCE((SELECT MAX(MAX(src), MAX(dst))"
-                       " + 1 FROM monitor_matrix), 0))",
-                       -1, &st, NULL);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return n;
+    return rundb_matrix_phase_exists(db, phase);
 }
 
 int matrix_kinds(sqlite3 *db, char *out, size_t len)
 {
-    sqlite3_stmt *st;
-    int n = 0;
-    out[0] = '\0';
-    if (sqlite3_prepare_v2(db,
-                           "SELECT kind FROM (SELECT DISTINCT kind FROM monitor_matrix WHERE "
-                           "messages > 0 OR bytes > 0) UNION SELECT 'io' FROM monitor_io "
-                           "WHERE reads > 0 OR writes > 0 ORDER BY 1",
-                           -1, &st, NULL) != SQLITE_OK &&
-        sqlite3_prepare_v2(db,
-                           "SELECT DISTINCT kind FROM monitor_matrix WHERE messages > 0 OR "
-                           "bytes > 0 ORDER BY 1",
-                           -1, &st, NULL) != SQLITE_OK)
-        return 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        size_t at = strlen(out);
-        snprintf(out + at, len - at, "%s%s", n++ ? ", " : "",
-                 (const char *)sqlite3_column_text(st, 0));
-    }
-    sqlite3_finalize(st);
-    return n;
+    return rundb_matrix_kinds(db, out, len);
+}
+
+static void put_cell(int s, int d, long long messages, long long bytes, void *ctx)
+{
+    struct matrix *m = ctx;
+    if (s < 0 || d < 0 || s >= m->n || d >= m->n)
+        return;
+    m->count[(size_t)s * m->n + d] = (unsigned long long)messages;
+    m->bytes[(size_t)s * m->n + d] = (unsigned long long)bytes;
 }
 
 int matrix_load(sqlite3 *db, const struct matrix_query *q, struct matrix *m)
 {
-    m->n = ranks_of(db);
+    m->n = rundb_matrix_ranks(db);
     if (m->n < 0 || m->n > MATRIX_MAX_RANKS) {
         fprintf(stderr,
                 "mpilens: matrix: %d ranks: more than %d cannot be shown as a dense matrix; "
@@ -83,27 +50,11 @@ int matrix_load(sqlite3 *db, const struct matrix_query *q, struct matrix *m)
         return 2;
     }
     m->bytes = m->count + (size_t)m->n * m->n;
-    sqlite3_stmt *st;
-    const char *sql = "SELECT m.src, m.dst, SUM(m.messages), SUM(m.bytes) FROM monitor_matrix m"
-                      " JOIN monitor_phases p ON p.id = m.phase_id"
-                      " WHERE (?1 IS NULL OR p.name = ?1)"
-                      " AND (m.kind = ?2 OR (?2 = 'all' AND m.kind IN ('p2p', 'coll', 'rma')))"
-                      " GROUP BY m.src, m.dst";
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-        fprintf(stderr, "mpilens: matrix: the database cannot be read: %s\n", sqlite3_errmsg(db));
+    char err[512];
+    if (rundb_matrix_cells(db, q->kind, q->phase, put_cell, m, err, sizeof err) != 0) {
+        fprintf(stderr, "mpilens: matrix: %s\n", err);
         free(m->count);
         return 2;
     }
-    if (q->phase)
-        sqlite3_bind_text(st, 1, q->phase, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, q->kind, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        int s = sqlite3_column_int(st, 0), d = sqlite3_column_int(st, 1);
-        if (s < 0 || d < 0 || s >= m->n || d >= m->n)
-            continue;
-        m->count[(size_t)s * m->n + d] = (unsigned long long)sqlite3_column_int64(st, 2);
-        m->bytes[(size_t)s * m->n + d] = (unsigned long long)sqlite3_column_int64(st, 3);
-    }
-    sqlite3_finalize(st);
     return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "rundb.h"
+#include "rundb_read.h"
 
 const char *cli_libdir(void)
 {
@@ -57,31 +58,10 @@ int cli_is_directory(const char *path)
 }
 
 /* 1 with OUT the metadata `Incomplete` of DB (how the ranks of an interrupted run ended,
- * src/common/snapshot.h), or 0 for a run that ended normally. */
+ * src/common/snapshot.h, or a write that failed), or 0 for a run that ended normally. */
 static int incomplete_ending(sqlite3 *db, char *out, size_t len)
 {
-    sqlite3_stmt *st = NULL;
-    int found = sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE key = 'Incomplete'", -1,
-                                   &st, NULL) == SQLITE_OK &&
-                sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0);
-    if (found)
-        snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    return found;
-}
-
-/* 1 if DB has TABLE with at least one row. */
-static int has_rows(sqlite3 *db, const char *table)
-{
-    if (!rundb_has_table(db, table))
-        return 0;
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", table);
-    sqlite3_stmt *st = NULL;
-    int found =
-        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-    return found;
+    return rundb_metadata_get(db, "Incomplete", out, len);
 }
 
 /* "; it holds: the profile (mpilens report PATH), ..." for what DB has, or "". */
@@ -96,7 +76,7 @@ static void what_it_holds(sqlite3 *db, const char *path, char *out, size_t len)
                  {"waits", "wait states", "mpilens report --waits"}};
     out[0] = '\0';
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
-        if (!has_rows(db, kinds[i].table))
+        if (!rundb_table_has_rows(db, kinds[i].table))
             continue;
         size_t at = strlen(out);
         snprintf(out + at, len - at, "%s%s (%s %s)", at ? ", " : "; it holds ", kinds[i].what,
@@ -116,7 +96,8 @@ int cli_open_db(const char *arg, const char *verb, const char *table, const char
         return 2;
     }
     /* a profile table without rows (a run whose ranks recorded nothing) is no profile */
-    if (!rundb_has_table(*db, table) || (strcmp(table, "profile") == 0 && !has_rows(*db, table))) {
+    if (!rundb_has_table(*db, table) ||
+        (strcmp(table, "profile") == 0 && !rundb_table_has_rows(*db, table))) {
         char holds[512];
         what_it_holds(*db, path, holds, sizeof holds);
         fprintf(stderr,

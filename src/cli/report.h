@@ -5,6 +5,8 @@
 #define LENS_REPORT_H
 
 #include <sqlite3.h>
+
+#include "rundb_read.h"
 #include <stdio.h>
 
 struct report_query {
@@ -12,21 +14,14 @@ struct report_query {
     int rank, bucket, top, csv, waits, callsites;
 };
 
-/* One (communicator, operation, bucket) cell, aggregated over the selected ranks. */
-struct report_row {
-    char comm[64], members[256], op[48], kind[8];
-    int comm_size, bucket;
-    long long bucket_min, bucket_max, calls, volume;
-    double max_time, avg_time, total_time; /* a rank's total time in the cell: largest,
-                                            * average, sum over ranks */
-    double longest;                        /* the longest single call */
-};
-
+/* The cells shown: (communicator, operation, bucket) aggregated over the selected ranks,
+ * as src/db reads them (rundb_read.h). */
 struct report_rows {
-    struct report_row *rows;
+    struct rundb_profile_cell *rows;
     int count;
 };
 
+/* The cells Q selects (rundb_profile_cells); 0, or -1. */
 int report_query_rows(sqlite3 *db, const struct report_query *q, struct report_rows *out);
 void report_rows_free(struct report_rows *rows);
 void report_print_metadata(sqlite3 *db, FILE *out);

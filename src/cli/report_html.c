@@ -134,7 +134,7 @@ static void table(FILE *f, const struct report_rows *rows)
           "<th>volume</th></tr>\n",
           f);
     for (int i = 0; i < rows->count; i++) {
-        const struct report_row *r = &rows->rows[i];
+        const struct rundb_profile_cell *r = &rows->rows[i];
         char bucket[32], volume[32];
         report_bucket_label(r->bucket_min, r->bucket_max, bucket, sizeof bucket);
         report_bytes(r->volume, volume, sizeof volume);

@@ -134,7 +134,7 @@ void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out)
             max_start, rank_start, sum_start / n);
 }
 
-static void print_row(const struct report_row *r, int with_comm, FILE *out)
+static void print_row(const struct rundb_profile_cell *r, int with_comm, FILE *out)
 {
     char bucket[32], volume[32];
     report_bucket_label(r->bucket_min, r->bucket_max, bucket, sizeof bucket);
@@ -181,7 +181,7 @@ void report_print_tables(const struct report_query *q, const struct report_rows 
         return;
     }
     for (int i = 0; i < rows->count; i++) {
-        const struct report_row *r = &rows->rows[i];
+        const struct rundb_profile_cell *r = &rows->rows[i];
         if (i == 0 || strcmp(r->comm, rows->rows[i - 1].comm) != 0) {
             long long volume = 0;
             for (int j = i; j < rows->count && strcmp(rows->rows[j].comm, r->comm) == 0; j++)
@@ -204,7 +204,7 @@ void report_print_csv(const struct report_query *q, const struct report_rows *ro
     fprintf(out, "comm,comm_size,ranks,operation,kind,bucket,bucket_min,bucket_max,calls,"
                  "max_time_s,avg_time_s,total_time_s,volume_bytes,longest_call_s\n");
     for (int i = 0; i < rows->count; i++) {
-        const struct report_row *r = &rows->rows[i];
+        const struct rundb_profile_cell *r = &rows->rows[i];
         fprintf(out, "%s,%d,", r->comm, r->comm_size);
         for (const char *m = r->members; *m; m++) /* ranks space-separated: no quoting */
             fputc(*m == ',' ? ' ' : *m, out);

@@ -1,0 +1,208 @@
+/* rundb_read.c: the readers' side of the run database (rundb_read.h). */
+#include "rundb_read.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rundb.h"
+
+/* ---- metadata and tables ---- */
+
+int rundb_metadata_get(sqlite3 *db, const char *key, char *out, size_t len)
+{
+    sqlite3_stmt *st = NULL;
+    int found = sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE key = ?1", -1, &st,
+                                   NULL) == SQLITE_OK &&
+                sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) == SQLITE_OK &&
+                sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0);
+    if (found)
+        snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return found;
+}
+
+int rundb_table_has_rows(sqlite3 *db, const char *table)
+{
+    if (!rundb_has_table(db, table))
+        return 0;
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", table);
+    sqlite3_stmt *st = NULL;
+    int found =
+        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return found;
+}
+
+/* ---- the profile ---- */
+
+static const char profile_sql[] =
+    "SELECT c.name, c.size, c.members, o.operation, o.kind, p.bucket, b.min, b.max,"
+    " SUM(p.calls), MAX(p.time), AVG(p.time), SUM(p.volume), SUM(p.time),"
+    " (SELECT SUM(q.volume) FROM profile q WHERE q.comm_id = c.id) AS comm_volume,"
+    " MAX(p.max_time)"
+    " FROM profile p JOIN communicators c ON c.id = p.comm_id"
+    " JOIN operations o ON o.id = p.operation_id JOIN buckets b ON b.bucket = p.bucket"
+    " WHERE (?1 IS NULL OR c.name = ?1) AND (?2 IS NULL OR o.operation = ?2)"
+    " AND (?3 IS NULL OR p.rank = ?3) AND (?4 IS NULL OR o.kind = ?4)"
+    " AND (?5 IS NULL OR p.bucket = ?5)"
+    " GROUP BY c.id, o.id, p.bucket ";
+
+/* The ORDER BY clause, picked from a fixed list, never built from user text. */
+static const char *order_clause(const struct rundb_profile_filter *f)
+{
+    const char *sort = f->sort ? f->sort : "time";
+    const char *key = strcmp(sort, "calls") == 0    ? "SUM(p.calls)"
+                      : strcmp(sort, "volume") == 0 ? "SUM(p.volume)"
+                                                    : "MAX(p.time)";
+    static char clause[128];
+    if (f->top > 0)
+        snprintf(clause, sizeof clause, "ORDER BY %s DESC, c.name, o.id, p.bucket LIMIT ?6", key);
+    else
+        snprintf(clause, sizeof clause,
+                 "ORDER BY comm_volume DESC, c.name, %s DESC, o.id, p.bucket", key);
+    return clause;
+}
+
+static void copy_text(char *dst, size_t len, const unsigned char *src)
+{
+    snprintf(dst, len, "%s", src ? (const char *)src : "");
+}
+
+int rundb_profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
+                        struct rundb_profile_cell **cells, int *count)
+{
+    *cells = NULL;
+    *count = 0;
+    char sql[2048];
+    snprintf(sql, sizeof sql, "%s%s", profile_sql, order_clause(f));
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (f->comm)
+        sqlite3_bind_text(st, 1, f->comm, -1, SQLITE_STATIC);
+    if (f->op)
+        sqlite3_bind_text(st, 2, f->op, -1, SQLITE_STATIC);
+    if (f->rank >= 0)
+        sqlite3_bind_int(st, 3, f->rank);
+    if (f->kind)
+        sqlite3_bind_text(st, 4, f->kind, -1, SQLITE_STATIC);
+    if (f->bucket >= 0)
+        sqlite3_bind_int(st, 5, f->bucket);
+    if (f->top > 0)
+        sqlite3_bind_int(st, 6, f->top);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct rundb_profile_cell *grown = realloc(*cells, (*count + 1) * sizeof **cells);
+        if (!grown) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        *cells = grown;
+        struct rundb_profile_cell *r = &grown[(*count)++];
+        memset(r, 0, sizeof *r);
+        copy_text(r->comm, sizeof r->comm, sqlite3_column_text(st, 0));
+        r->comm_size = sqlite3_column_int(st, 1);
+        copy_text(r->members, sizeof r->members, sqlite3_column_text(st, 2));
+        copy_text(r->op, sizeof r->op, sqlite3_column_text(st, 3));
+        copy_text(r->kind, sizeof r->kind, sqlite3_column_text(st, 4));
+        r->bucket = sqlite3_column_int(st, 5);
+        r->bucket_min = sqlite3_column_int64(st, 6);
+        r->bucket_max = sqlite3_column_int64(st, 7);
+        r->calls = sqlite3_column_int64(st, 8);
+        r->max_time = sqlite3_column_double(st, 9);
+        r->avg_time = sqlite3_column_double(st, 10);
+        r->volume = sqlite3_column_int64(st, 11);
+        r->total_time = sqlite3_column_double(st, 12);
+        r->longest = sqlite3_column_double(st, 14);
+        if (f->rank < 0) {
+            if (strcmp(r->op, "Sendrecv") == 0)
+                r->calls /= 2;
+            else if (strcmp(r->kind, "coll") == 0 && r->comm_size > 0)
+                r->calls /= r->comm_size;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* ---- the monitor's matrix ---- */
+
+int rundb_matrix_phase_exists(sqlite3 *db, const char *phase)
+{
+    sqlite3_stmt *st;
+    int found = 0;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM monitor_phases WHERE name = ?", -1, &st, NULL) ==
+        SQLITE_OK) {
+        sqlite3_bind_text(st, 1, phase, -1, SQLITE_STATIC);
+        found = sqlite3_step(st) == SQLITE_ROW;
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
+int rundb_matrix_ranks(sqlite3 *db)
+{
+    sqlite3_stmt *st = NULL;
+    int n = 0;
+    /* SQLite's scalar MAX is NULL when one argument is: both sides default to 0 */
+    if (sqlite3_prepare_v2(db,
+                           "SELECT MAX(COALESCE((SELECT CAST(value AS INTEGER) FROM metadata"
+                           " WHERE key = 'Processes'), 0), COALESCE((SELECT MAX(MAX(src),"
+                           " MAX(dst)) + 1 FROM monitor_matrix), 0))",
+                           -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+int rundb_matrix_kinds(sqlite3 *db, char *out, size_t len)
+{
+    sqlite3_stmt *st;
+    int n = 0;
+    out[0] = '\0';
+    if (sqlite3_prepare_v2(db,
+                           "SELECT kind FROM (SELECT DISTINCT kind FROM monitor_matrix WHERE "
+                           "messages > 0 OR bytes > 0) UNION SELECT 'io' FROM monitor_io "
+                           "WHERE reads > 0 OR writes > 0 ORDER BY 1",
+                           -1, &st, NULL) != SQLITE_OK &&
+        sqlite3_prepare_v2(db,
+                           "SELECT DISTINCT kind FROM monitor_matrix WHERE messages > 0 OR "
+                           "bytes > 0 ORDER BY 1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        size_t at = strlen(out);
+        snprintf(out + at, len - at, "%s%s", n++ ? ", " : "",
+                 (const char *)sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+    return n;
+}
+
+int rundb_matrix_cells(sqlite3 *db, const char *kind, const char *phase,
+                       void (*each)(int src, int dst, long long messages, long long bytes,
+                                    void *ctx),
+                       void *ctx, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    const char *sql = "SELECT m.src, m.dst, SUM(m.messages), SUM(m.bytes) FROM monitor_matrix m"
+                      " JOIN monitor_phases p ON p.id = m.phase_id"
+                      " WHERE (?1 IS NULL OR p.name = ?1)"
+                      " AND (m.kind = ?2 OR (?2 = 'all' AND m.kind IN ('p2p', 'coll', 'rma')))"
+                      " GROUP BY m.src, m.dst";
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "the database cannot be read: %s", sqlite3_errmsg(db));
+        return -1;
+    }
+    if (phase)
+        sqlite3_bind_text(st, 1, phase, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        each(sqlite3_column_int(st, 0), sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2),
+             sqlite3_column_int64(st, 3), ctx);
+    sqlite3_finalize(st);
+    return 0;
+}

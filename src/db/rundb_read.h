@@ -1,0 +1,62 @@
+/* rundb_read.h: what the readers of a run database ask of it (the CLI's verbs now, the
+ * coming diff, live view and Python package next): the profile's cells, the monitor's
+ * matrix, its kinds and phases, metadata, and which tables hold rows. Every filter is a
+ * bound parameter; the SQL lives in src/db only. Schema: docs/database.md.
+ */
+#ifndef LENS_RUNDB_READ_H
+#define LENS_RUNDB_READ_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+/* ---- metadata and tables ---- */
+
+/* 1 with OUT the metadata value of KEY, 0 if the database has none. */
+int rundb_metadata_get(sqlite3 *db, const char *key, char *out, size_t len);
+/* 1 if the database has TABLE with at least one row. */
+int rundb_table_has_rows(sqlite3 *db, const char *table);
+
+/* ---- the profile (module profile) ---- */
+
+/* Which cells: NULL / -1 for "any"; SORT "time" (default), "calls" or "volume"; TOP > 0:
+ * the TOP largest cells over all communicators, else every cell grouped by communicator
+ * (by volume, as mpisee-through). */
+struct rundb_profile_filter {
+    const char *comm, *op, *kind, *sort;
+    int rank, bucket, top;
+};
+
+/* One (communicator, operation, bucket) cell, aggregated over the selected ranks. Calls
+ * are counted as mpisee-through counts them: summed over ranks (a Sendrecv halved: one
+ * exchange, two calls), a collective divided by the communicator's size, unless one rank
+ * is selected. */
+struct rundb_profile_cell {
+    char comm[64], members[256], op[48], kind[8];
+    int comm_size, bucket;
+    long long bucket_min, bucket_max, calls, volume;
+    double max_time, avg_time, total_time; /* a rank's total time in the cell: largest,
+                                            * average, sum over ranks */
+    double longest;                        /* the longest single call */
+};
+
+/* The cells F selects (malloc'ed *CELLS, *COUNT of them). 0, or -1. */
+int rundb_profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
+                        struct rundb_profile_cell **cells, int *count);
+
+/* ---- the monitor's matrix (module monitor) ---- */
+
+/* The ranks of the run: its metadata's `Processes`, or one more than the largest rank in
+ * the matrix. */
+int rundb_matrix_ranks(sqlite3 *db);
+/* The kinds with traffic ("coll, io, p2p") into OUT; how many. */
+int rundb_matrix_kinds(sqlite3 *db, char *out, size_t len);
+/* 1 if the monitor recorded a phase named PHASE. */
+int rundb_matrix_phase_exists(sqlite3 *db, const char *phase);
+/* Calls EACH for every (src, dst) cell of KIND ("all": p2p, coll and rma) summed over the
+ * phases, or of PHASE (unless NULL). 0, or -1 with ERR. */
+int rundb_matrix_cells(sqlite3 *db, const char *kind, const char *phase,
+                       void (*each)(int src, int dst, long long messages, long long bytes,
+                                    void *ctx),
+                       void *ctx, char *err, size_t errlen);
+
+#endif
