@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "clock_fix.h"
 #include "rundb.h"
+#include "rundb_read.h"
 #include "trace_defs.h"
 #include "trace_reader.h"
 
@@ -270,7 +271,7 @@ static long mark_analyzed_waits(struct state *s, const char *run)
         }
         sqlite3_finalize(st);
     }
-    sqlite3_close(db);
+    rundb_close(db);
     return n;
 }
 

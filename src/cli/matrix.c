@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "matrix.h"
 #include "rundb.h"
+#include "rundb_read.h"
 
 static const char usage[] =
     "usage: mpilens matrix DB [options]\n"
@@ -110,7 +111,7 @@ int cli_matrix(int argc, char **argv)
                 "mpilens: matrix: %s: no phase '%s'; the phases are listed by "
                 "mpilens matrix --format csv\n",
                 path, q.phase);
-        sqlite3_close(db);
+        rundb_close(db);
         return 2;
     }
     char kinds[256];
@@ -128,12 +129,12 @@ int cli_matrix(int argc, char **argv)
                     "mpilens: matrix: %s: no traffic of any kind recorded (was the monitor "
                     "started? -m monitor:start=0 waits for the application to start it)\n",
                     path);
-        sqlite3_close(db);
+        rundb_close(db);
         return 2;
     }
     FILE *out = stdout;
     if (q.output && strcmp(q.format, "prof") != 0 && !(out = fopen(q.output, "w"))) {
-        sqlite3_close(db);
+        rundb_close(db);
         return fail("-o %s: cannot write the file; choose a writable path", q.output);
     }
     if (q.histogram >= 0)
@@ -163,6 +164,6 @@ int cli_matrix(int argc, char **argv)
         unlink(q.output);
     } else if (out != stdout)
         printf("mpilens: %s written\n", q.output);
-    sqlite3_close(db);
+    rundb_close(db);
     return rc;
 }

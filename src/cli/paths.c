@@ -103,7 +103,7 @@ int cli_open_db(const char *arg, const char *verb, const char *table, const char
         fprintf(stderr,
                 "mpilens: %s: %s has no %s; run with the %s module (mpilens run -m %s ...)%s\n",
                 verb, path, what, module, module, holds);
-        sqlite3_close(*db);
+        rundb_close(*db);
         *db = NULL;
         return 2;
     }
@@ -125,6 +125,6 @@ int cli_incomplete_run(const char *run, char *ending, size_t n)
     if (access(path, R_OK) != 0 || rundb_open_read(path, &db, err, sizeof err) != 0)
         return 0;
     int found = incomplete_ending(db, ending, n);
-    sqlite3_close(db);
+    rundb_close(db);
     return found;
 }

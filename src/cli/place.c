@@ -16,6 +16,7 @@
 #include "place.h"
 #include "report.h"
 #include "rundb.h"
+#include "rundb_read.h"
 
 static const char usage[] =
     "usage: mpilens place DB [options]\n"
@@ -81,7 +82,7 @@ static int read_db(const struct options *o, struct triples *t)
             t->n = (int)processes;
     }
     sqlite3_finalize(st);
-    sqlite3_close(db);
+    rundb_close(db);
     if (bad)
         return fail("%s: monitor_matrix has a rank outside 0..1048575 or a negative value; the "
                     "database is damaged: record the run again",

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "report.h"
 #include "rundb.h"
+#include "rundb_read.h"
 
 static const char usage[] =
     "usage: mpilens report DB [options]\n"
@@ -126,7 +127,7 @@ int cli_report(int argc, char **argv)
                               sizeof path)))
             return rc;
         rc = report_print_callsites(db, q.rank, q.top, q.csv, stdout);
-        sqlite3_close(db);
+        rundb_close(db);
         return rc;
     }
     if (q.waits) {
@@ -139,15 +140,15 @@ int cli_report(int argc, char **argv)
                       strerror(errno));
         else if (rc == 0 && q.html)
             printf("\nmpilens: HTML report of the wait states in %s\n", q.html);
-        sqlite3_close(db);
+        rundb_close(db);
         return rc;
     }
     if ((rc = cli_open_db(q.db, "report", "profile", "profile", "profile", &db, path, sizeof path)))
         return rc;
     struct report_rows rows;
     if (report_query_rows(db, &q, &rows) != 0) {
-        fprintf(stderr, "mpilens: report: %s: %s\n", path, sqlite3_errmsg(db));
-        sqlite3_close(db);
+        fprintf(stderr, "mpilens: report: %s: %s\n", path, rundb_errmsg(db));
+        rundb_close(db);
         return 2;
     }
     if (q.csv) {
@@ -164,6 +165,6 @@ int cli_report(int argc, char **argv)
     else if (q.html && !q.csv)
         printf("\nmpilens: HTML report in %s\n", q.html);
     report_rows_free(&rows);
-    sqlite3_close(db);
+    rundb_close(db);
     return rc;
 }

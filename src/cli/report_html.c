@@ -202,6 +202,21 @@ int report_write_html(sqlite3 *db, const struct report_query *q, const struct re
     return close_page(f, path);
 }
 
+/* The bars of a chart, filled from a reader's rows (64 at most). */
+struct bars {
+    struct bar at[64];
+    int n;
+};
+
+static void add_bar(const char *label, double value, void *ctx)
+{
+    struct bars *b = ctx;
+    if (b->n >= 64)
+        return;
+    snprintf(b->at[b->n].label, sizeof b->at[b->n].label, "%s", label);
+    b->at[b->n++].value = value;
+}
+
 int report_write_waits_html(sqlite3 *db, int rank, const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -211,21 +226,10 @@ int report_write_waits_html(sqlite3 *db, int rank, const char *path)
           "states</title>\n<style>body{font-family:sans-serif;margin:2em}</style></head><body>\n"
           "<h1>mpilens wait states</h1>\n<h2>Waiting time per pattern</h2>\n",
           f);
-    sqlite3_stmt *st;
-    struct bar bars[64];
-    int n = 0;
-    sqlite3_prepare_v2(db,
-                       "SELECT pattern, SUM(seconds) FROM waits WHERE pattern NOT IN ('MPI', "
-                       "'Early Fence', 'Late Complete') AND (?1 < 0 OR rank = ?1) GROUP BY "
-                       "pattern ORDER BY 2 DESC",
-                       -1, &st, NULL);
-    sqlite3_bind_int(st, 1, rank);
-    while (n < 64 && st && sqlite3_step(st) == SQLITE_ROW) {
-        snprintf(bars[n].label, sizeof bars[n].label, "%s",
-                 (const char *)sqlite3_column_text(st, 0));
-        bars[n++].value = sqlite3_column_double(st, 1);
-    }
-    sqlite3_finalize(st);
+    struct bars chart = {.n = 0};
+    rundb_waits_by_pattern(db, rank, add_bar, &chart);
+    struct bar *bars = chart.at;
+    int n = chart.n;
     if (n)
         bar_chart(f, bars, n, "s (sum over ranks)");
     else

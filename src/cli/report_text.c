@@ -63,75 +63,67 @@ void report_print_metadata(sqlite3 *db, FILE *out)
         {"Run command", "command"}, {"Processes", "processes"},     {"MPI Library", "MPI"},
         {"Profile date", "date"},   {"mpilens version", "mpilens"}, {"Buckets", "bucket bounds"}};
     fprintf(out, "== Run\n");
-    sqlite3_stmt *st;
-    sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE key = ?", -1, &st, NULL);
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        sqlite3_bind_text(st, 1, keys[i][0], -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            fprintf(out, "  %-15s %.80s\n", keys[i][1], (const char *)sqlite3_column_text(st, 0));
-        sqlite3_reset(st);
-    }
-    sqlite3_finalize(st);
+    char value[8192];
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (rundb_metadata_get(db, keys[i][0], value, sizeof value))
+            fprintf(out, "  %-15s %.80s\n", keys[i][1], value);
 }
 
 /* The overall times. MPI_Init and MPI_Finalize (the library's start-up, often most of a
  * short run) are shown on a line of their own and left out of the MPI time and the share,
  * as mpiP counts it: the share is of the time between them spent in MPI calls. */
+struct overall {
+    double max_exec, max_mpi, sum_exec, sum_mpi, max_ratio, max_start, sum_start, sum_between;
+    int n, rank_exec, rank_mpi, rank_ratio, rank_start;
+};
+
+static void add_rank(int rank, double exec, double mpi_all, double start, void *ctx)
+{
+    struct overall *o = ctx;
+    double mpi = mpi_all - start, between = exec - start;
+    if (mpi < 0)
+        mpi = 0;
+    double ratio = between > 0 ? mpi / between : 0;
+    if (exec >= o->max_exec) {
+        o->max_exec = exec;
+        o->rank_exec = rank;
+    }
+    if (mpi >= o->max_mpi) {
+        o->max_mpi = mpi;
+        o->rank_mpi = rank;
+    }
+    if (ratio >= o->max_ratio) {
+        o->max_ratio = ratio;
+        o->rank_ratio = rank;
+    }
+    if (start >= o->max_start) {
+        o->max_start = start;
+        o->rank_start = rank;
+    }
+    o->sum_exec += exec;
+    o->sum_mpi += mpi;
+    o->sum_start += start;
+    o->sum_between += between > 0 ? between : 0;
+    o->n++;
+}
+
 void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out)
 {
-    sqlite3_stmt *st;
-    sqlite3_prepare_v2(db,
-                       "SELECT r.rank, r.net_time, r.mpi_time, COALESCE((SELECT SUM(p.time) FROM "
-                       "profile p JOIN operations o ON o.id = p.operation_id WHERE p.rank = "
-                       "r.rank AND o.operation IN ('Init', 'Init_thread', 'Finalize')), 0) "
-                       "FROM ranks r WHERE (?1 IS NULL OR r.rank = ?1) ORDER BY r.rank",
-                       -1, &st, NULL);
-    if (q->rank >= 0)
-        sqlite3_bind_int(st, 1, q->rank);
-    double max_exec = 0, max_mpi = 0, sum_exec = 0, sum_mpi = 0, max_ratio = 0;
-    double max_start = 0, sum_start = 0, sum_between = 0;
-    int n = 0, rank_exec = -1, rank_mpi = -1, rank_ratio = -1, rank_start = -1;
-    while (st && sqlite3_step(st) == SQLITE_ROW) {
-        int rank = sqlite3_column_int(st, 0);
-        double exec = sqlite3_column_double(st, 1), start = sqlite3_column_double(st, 3);
-        double mpi = sqlite3_column_double(st, 2) - start, between = exec - start;
-        if (mpi < 0)
-            mpi = 0;
-        double ratio = between > 0 ? mpi / between : 0;
-        if (exec >= max_exec) {
-            max_exec = exec;
-            rank_exec = rank;
-        }
-        if (mpi >= max_mpi) {
-            max_mpi = mpi;
-            rank_mpi = rank;
-        }
-        if (ratio >= max_ratio) {
-            max_ratio = ratio;
-            rank_ratio = rank;
-        }
-        if (start >= max_start) {
-            max_start = start;
-            rank_start = rank;
-        }
-        sum_exec += exec;
-        sum_mpi += mpi;
-        sum_start += start;
-        sum_between += between > 0 ? between : 0;
-        n++;
-    }
-    sqlite3_finalize(st);
-    if (n == 0)
+    struct overall o = {.rank_exec = -1, .rank_mpi = -1, .rank_ratio = -1, .rank_start = -1};
+    rundb_rank_times(db, q->rank, add_rank, &o);
+    if (o.n == 0)
         return;
+    int n = o.n;
     fprintf(out, "\n== Overall (%d rank%s)\n", n, n > 1 ? "s" : "");
-    fprintf(out, "  execution time  max %.6f s (rank %d), average %.6f s\n", max_exec, rank_exec,
-            sum_exec / n);
-    fprintf(out, "  MPI time        max %.6f s (rank %d), average %.6f s\n", max_mpi, rank_mpi,
-            sum_mpi / n);
+    fprintf(out, "  execution time  max %.6f s (rank %d), average %.6f s\n", o.max_exec,
+            o.rank_exec, o.sum_exec / n);
+    fprintf(out, "  MPI time        max %.6f s (rank %d), average %.6f s\n", o.max_mpi, o.rank_mpi,
+            o.sum_mpi / n);
     fprintf(out, "  MPI / execution average %.2f %%, max %.2f %% (rank %d)\n",
-            sum_between > 0 ? 100 * sum_mpi / sum_between : 0, 100 * max_ratio, rank_ratio);
+            o.sum_between > 0 ? 100 * o.sum_mpi / o.sum_between : 0, 100 * o.max_ratio,
+            o.rank_ratio);
     fprintf(out, "  Init+Finalize   max %.6f s (rank %d), average %.6f s (not MPI time)\n",
-            max_start, rank_start, sum_start / n);
+            o.max_start, o.rank_start, o.sum_start / n);
 }
 
 static void print_row(const struct rundb_profile_cell *r, int with_comm, FILE *out)

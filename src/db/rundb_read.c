@@ -7,6 +7,18 @@
 
 #include "rundb.h"
 
+/* ---- the handle ---- */
+
+void rundb_close(sqlite3 *db)
+{
+    sqlite3_close(db);
+}
+
+const char *rundb_errmsg(sqlite3 *db)
+{
+    return sqlite3_errmsg(db);
+}
+
 /* ---- metadata and tables ---- */
 
 int rundb_metadata_get(sqlite3 *db, const char *key, char *out, size_t len)
@@ -36,6 +48,29 @@ int rundb_table_has_rows(sqlite3 *db, const char *table)
 }
 
 /* ---- the profile ---- */
+
+int rundb_rank_times(sqlite3 *db, int rank,
+                     void (*each)(int rank, double exec, double mpi, double startup, void *ctx),
+                     void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT r.rank, r.net_time, r.mpi_time, COALESCE((SELECT SUM(p.time) "
+                           "FROM profile p JOIN operations o ON o.id = p.operation_id WHERE "
+                           "p.rank = r.rank AND o.operation IN ('Init', 'Init_thread', "
+                           "'Finalize')), 0) FROM ranks r WHERE (?1 IS NULL OR r.rank = ?1) "
+                           "ORDER BY r.rank",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (rank >= 0)
+        sqlite3_bind_int(st, 1, rank);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        each(sqlite3_column_int(st, 0), sqlite3_column_double(st, 1), sqlite3_column_double(st, 2),
+             sqlite3_column_double(st, 3), ctx);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
 
 static const char profile_sql[] =
     "SELECT c.name, c.size, c.members, o.operation, o.kind, p.bucket, b.min, b.max,"
@@ -203,6 +238,100 @@ int rundb_matrix_cells(sqlite3 *db, const char *kind, const char *phase,
     while (sqlite3_step(st) == SQLITE_ROW)
         each(sqlite3_column_int(st, 0), sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2),
              sqlite3_column_int64(st, 3), ctx);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* ---- wait states ---- */
+
+/* One number from SQL with ?1 = TEXT (unless NULL) and ?2 = RANK. */
+static double one_number(sqlite3 *db, const char *sql, const char *text, int rank)
+{
+    sqlite3_stmt *st = NULL;
+    double v = 0;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (text)
+            sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, rank);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            v = sqlite3_column_double(st, 0);
+    }
+    sqlite3_finalize(st);
+    return v;
+}
+
+double rundb_waits_total(sqlite3 *db, int rank)
+{
+    return one_number(db,
+                      "SELECT COALESCE(SUM(seconds), 0) FROM wait_times WHERE ?2 < 0 OR "
+                      "rank = ?2",
+                      NULL, rank);
+}
+
+double rundb_waits_sum(sqlite3 *db, const char *patterns, int rank)
+{
+    char list[256];
+    snprintf(list, sizeof list, "|%s|", patterns);
+    return one_number(db,
+                      "SELECT COALESCE(SUM(seconds), 0) FROM waits WHERE instr(?1, '|' || "
+                      "pattern || '|') > 0 AND (?2 < 0 OR rank = ?2)",
+                      list, rank);
+}
+
+int rundb_waits_top(sqlite3 *db, int rank, int limit,
+                    void (*each)(const char *pattern, const char *region, int rank, double seconds,
+                                 void *ctx),
+                    void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT pattern, region, rank, SUM(seconds) AS s FROM waits WHERE "
+                           "pattern <> 'MPI' AND (?1 < 0 OR rank = ?1) GROUP BY pattern, region, "
+                           "rank ORDER BY s DESC LIMIT ?2",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int(st, 1, rank);
+    sqlite3_bind_int(st, 2, limit);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        each((const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
+             sqlite3_column_int(st, 2), sqlite3_column_double(st, 3), ctx);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+int rundb_waits_by_phase(sqlite3 *db, int rank,
+                         void (*each)(const char *phase, double mpi, double waiting, void *ctx),
+                         void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT phase, SUM(CASE WHEN pattern = 'MPI' THEN seconds ELSE 0 END),"
+                           " SUM(CASE WHEN pattern NOT IN ('MPI', 'Early Fence', 'Late Complete')"
+                           " THEN seconds ELSE 0 END) FROM waits WHERE phase IS NOT NULL"
+                           " AND (?1 < 0 OR rank = ?1) GROUP BY phase ORDER BY 3 DESC",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int(st, 1, rank);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        each((const char *)sqlite3_column_text(st, 0), sqlite3_column_double(st, 1),
+             sqlite3_column_double(st, 2), ctx);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+int rundb_waits_by_pattern(sqlite3 *db, int rank,
+                           void (*each)(const char *pattern, double seconds, void *ctx), void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT pattern, SUM(seconds) FROM waits WHERE pattern NOT IN ('MPI', "
+                           "'Early Fence', 'Late Complete') AND (?1 < 0 OR rank = ?1) GROUP BY "
+                           "pattern ORDER BY 2 DESC",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int(st, 1, rank);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        each((const char *)sqlite3_column_text(st, 0), sqlite3_column_double(st, 1), ctx);
     sqlite3_finalize(st);
     return 0;
 }

@@ -9,6 +9,13 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
+/* ---- the handle ---- */
+
+/* Closes a database opened by rundb_open_read (NULL: nothing). */
+void rundb_close(sqlite3 *db);
+/* The text of DB's last error. */
+const char *rundb_errmsg(sqlite3 *db);
+
 /* ---- metadata and tables ---- */
 
 /* 1 with OUT the metadata value of KEY, 0 if the database has none. */
@@ -17,6 +24,13 @@ int rundb_metadata_get(sqlite3 *db, const char *key, char *out, size_t len);
 int rundb_table_has_rows(sqlite3 *db, const char *table);
 
 /* ---- the profile (module profile) ---- */
+
+/* Per rank (or only RANK, unless -1), in rank order: its time from MPI_Init to MPI_Finalize
+ * (EXEC), in MPI calls (MPI, MPI_Init's included), and in MPI_Init/Init_thread/Finalize
+ * (STARTUP, from the profile's rows). 0, or -1. */
+int rundb_rank_times(sqlite3 *db, int rank,
+                     void (*each)(int rank, double exec, double mpi, double startup, void *ctx),
+                     void *ctx);
 
 /* Which cells: NULL / -1 for "any"; SORT "time" (default), "calls" or "volume"; TOP > 0:
  * the TOP largest cells over all communicators, else every cell grouped by communicator
@@ -58,5 +72,25 @@ int rundb_matrix_cells(sqlite3 *db, const char *kind, const char *phase,
                        void (*each)(int src, int dst, long long messages, long long bytes,
                                     void *ctx),
                        void *ctx, char *err, size_t errlen);
+
+/* ---- wait states (mpilens analyze) ---- */
+
+/* The time summed over ranks (or of RANK, unless -1) in table wait_times. */
+double rundb_waits_total(sqlite3 *db, int rank);
+/* The seconds of the patterns PATTERNS ("Late Sender|Late Receiver") summed. */
+double rundb_waits_sum(sqlite3 *db, const char *patterns, int rank);
+/* The LIMIT largest (pattern, region, rank) cells but pattern MPI. 0, or -1. */
+int rundb_waits_top(sqlite3 *db, int rank, int limit,
+                    void (*each)(const char *pattern, const char *region, int rank, double seconds,
+                                 void *ctx),
+                    void *ctx);
+/* Per user region (MPI_Pcontrol phase): MPI time and waiting time (the top-level patterns),
+ * largest waiting first. 0, or -1. */
+int rundb_waits_by_phase(sqlite3 *db, int rank,
+                         void (*each)(const char *phase, double mpi, double waiting, void *ctx),
+                         void *ctx);
+/* Per top-level pattern (not MPI, Early Fence, Late Complete): seconds, largest first. */
+int rundb_waits_by_pattern(sqlite3 *db, int rank,
+                           void (*each)(const char *pattern, double seconds, void *ctx), void *ctx);
 
 #endif
