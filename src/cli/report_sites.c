@@ -19,31 +19,40 @@ static const char *base_name(const char *file)
     return slash ? slash + 1 : file ? file : "";
 }
 
-static const char site_sql[] =
-    "SELECT MIN(c.id), c.function, c.file, c.line, o.operation, SUM(p.calls), SUM(p.time),"
-    " MAX(p.max_time), MIN(p.min_time), SUM(p.volume), c.object"
-    " FROM callsite_profile p JOIN callsites c ON c.id = p.callsite_id"
-    " JOIN operations o ON o.id = p.operation_id WHERE ?1 < 0 OR p.rank = ?1"
-    " GROUP BY c.object, c.function, c.file, c.line, o.id ORDER BY SUM(p.time) DESC, 1"
-    " LIMIT ?2";
+struct sites {
+    FILE *out, *second;
+    int csv, rows;
+    double mpi;
+};
+
+static void print_site(const struct rundb_callsite *c, void *ctx)
+{
+    struct sites *t = ctx;
+    const char *fn = c->function, *file = c->file, *op = c->operation;
+    long long calls = c->calls, bytes = c->bytes;
+    double time = c->time, max = c->max_call, min = c->min_call, mean = calls ? time / calls : 0;
+    double share = t->mpi > 0 ? 100 * time / t->mpi : 0;
+    int id = c->id, line = c->line;
+    if (t->csv) {
+        fprintf(t->out, "%d,%s,%s,%d,%s,%lld,%.9f,%.2f,%.9f,%.9f,%.9f,%lld,%s\n", id, fn ? fn : "",
+                file ? file : "", line, op ? op : "", calls, time, share, max, mean, min, bytes,
+                c->object);
+    } else {
+        char where[64], volume[32];
+        snprintf(where, sizeof where, "%s:%d", file && *file ? base_name(file) : "?", line);
+        report_bytes(bytes, volume, sizeof volume);
+        fprintf(t->out, "%4d %-16.16s %-19.19s %-12.12s %8lld %10.6f %5.1f\n", id, fn ? fn : "?",
+                where, op ? op : "?", calls, time, share);
+        if (t->second)
+            fprintf(t->second, "%4d %8lld %10.6f %10.6f %10.6f %10s\n", id, calls, max, mean, min,
+                    volume);
+    }
+    t->rows++;
+}
 
 int report_print_callsites(sqlite3 *db, int rank, int top, int csv, FILE *out)
 {
-    sqlite3_stmt *st;
-    double mpi = 0;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT COALESCE(SUM(time), 0) FROM callsite_profile WHERE ?1 < 0 OR "
-                           "rank = ?1",
-                           -1, &st, NULL) != SQLITE_OK)
-        return 2;
-    sqlite3_bind_int(st, 1, rank);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        mpi = sqlite3_column_double(st, 0);
-    sqlite3_finalize(st);
-    if (sqlite3_prepare_v2(db, site_sql, -1, &st, NULL) != SQLITE_OK)
-        return 2;
-    sqlite3_bind_int(st, 1, rank);
-    sqlite3_bind_int(st, 2, top > 0 ? top : 20);
+    struct sites t = {out, NULL, csv, 0, rundb_callsites_time(db, rank)};
     if (csv)
         fprintf(out, "site,function,file,line,operation,calls,time_s,percent_mpi,max_call_s,"
                      "mean_call_s,min_call_s,bytes,object\n");
@@ -56,43 +65,20 @@ int report_print_callsites(sqlite3 *db, int rank, int top, int csv, FILE *out)
     /* the statistics of each site, printed as a second table after the first */
     char *stats = NULL;
     size_t stats_len = 0;
-    FILE *second = csv ? NULL : open_memstream(&stats, &stats_len);
-    if (second)
-        fprintf(second, "\nCall site statistics (one call)\n%4s %8s %10s %10s %10s %10s\n", "SITE",
-                "CALLS", "MAX s", "MEAN s", "MIN s", "BYTES");
-    int rows = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *fn = (const char *)sqlite3_column_text(st, 1);
-        const char *file = (const char *)sqlite3_column_text(st, 2);
-        const char *op = (const char *)sqlite3_column_text(st, 4);
-        long long calls = sqlite3_column_int64(st, 5), bytes = sqlite3_column_int64(st, 9);
-        double time = sqlite3_column_double(st, 6), max = sqlite3_column_double(st, 7);
-        double min = sqlite3_column_double(st, 8), mean = calls ? time / calls : 0;
-        double share = mpi > 0 ? 100 * time / mpi : 0;
-        int id = sqlite3_column_int(st, 0), line = sqlite3_column_int(st, 3);
-        if (csv) {
-            fprintf(out, "%d,%s,%s,%d,%s,%lld,%.9f,%.2f,%.9f,%.9f,%.9f,%lld,%s\n", id, fn ? fn : "",
-                    file ? file : "", line, op ? op : "", calls, time, share, max, mean, min, bytes,
-                    (const char *)sqlite3_column_text(st, 10));
-        } else {
-            char where[64], volume[32];
-            snprintf(where, sizeof where, "%s:%d", file && *file ? base_name(file) : "?", line);
-            report_bytes(bytes, volume, sizeof volume);
-            fprintf(out, "%4d %-16.16s %-19.19s %-12.12s %8lld %10.6f %5.1f\n", id, fn ? fn : "?",
-                    where, op ? op : "?", calls, time, share);
-            if (second)
-                fprintf(second, "%4d %8lld %10.6f %10.6f %10.6f %10s\n", id, calls, max, mean, min,
-                        volume);
-        }
-        rows++;
-    }
-    sqlite3_finalize(st);
-    if (second) {
-        fclose(second);
+    t.second = csv ? NULL : open_memstream(&stats, &stats_len);
+    if (t.second)
+        fprintf(t.second, "\nCall site statistics (one call)\n%4s %8s %10s %10s %10s %10s\n",
+                "SITE", "CALLS", "MAX s", "MEAN s", "MIN s", "BYTES");
+    int rc = rundb_callsites_top(db, rank, top > 0 ? top : 20, print_site, &t);
+    int rows = t.rows;
+    if (t.second) {
+        fclose(t.second);
         if (rows)
             fputs(stats, out);
         free(stats);
     }
+    if (rc != 0)
+        return 2;
     if (!csv && rows == 0)
         fprintf(out, "(no call site recorded)\n");
     else if (!csv)

@@ -7,6 +7,22 @@
 
 #include "rundb.h"
 
+/* One number from SQL with ?1 = TEXT (unless NULL) and ?2 = RANK. */
+static double one_number(sqlite3 *db, const char *sql, const char *text, int rank)
+{
+    sqlite3_stmt *st = NULL;
+    double v = 0;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (text)
+            sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, rank);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            v = sqlite3_column_double(st, 0);
+    }
+    sqlite3_finalize(st);
+    return v;
+}
+
 /* ---- the handle ---- */
 
 void rundb_close(sqlite3 *db)
@@ -162,6 +178,50 @@ int rundb_profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* ---- the profile by call site ---- */
+
+double rundb_callsites_time(sqlite3 *db, int rank)
+{
+    return one_number(db,
+                      "SELECT COALESCE(SUM(time), 0) FROM callsite_profile WHERE ?2 < 0 OR "
+                      "rank = ?2",
+                      NULL, rank);
+}
+
+int rundb_callsites_top(sqlite3 *db, int rank, int limit,
+                        void (*each)(const struct rundb_callsite *site, void *ctx), void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(
+            db,
+            "SELECT MIN(c.id), c.function, c.file, c.line, o.operation, SUM(p.calls), SUM(p.time),"
+            " MAX(p.max_time), MIN(p.min_time), SUM(p.volume), c.object"
+            " FROM callsite_profile p JOIN callsites c ON c.id = p.callsite_id"
+            " JOIN operations o ON o.id = p.operation_id WHERE ?1 < 0 OR p.rank = ?1"
+            " GROUP BY c.object, c.function, c.file, c.line, o.id ORDER BY SUM(p.time) DESC, 1"
+            " LIMIT ?2",
+            -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int(st, 1, rank);
+    sqlite3_bind_int(st, 2, limit);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        struct rundb_callsite site = {.id = sqlite3_column_int(st, 0),
+                                      .function = (const char *)sqlite3_column_text(st, 1),
+                                      .file = (const char *)sqlite3_column_text(st, 2),
+                                      .line = sqlite3_column_int(st, 3),
+                                      .operation = (const char *)sqlite3_column_text(st, 4),
+                                      .calls = sqlite3_column_int64(st, 5),
+                                      .time = sqlite3_column_double(st, 6),
+                                      .max_call = sqlite3_column_double(st, 7),
+                                      .min_call = sqlite3_column_double(st, 8),
+                                      .bytes = sqlite3_column_int64(st, 9),
+                                      .object = (const char *)sqlite3_column_text(st, 10)};
+        each(&site, ctx);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
 /* ---- the monitor's matrix ---- */
 
 int rundb_matrix_phase_exists(sqlite3 *db, const char *phase)
@@ -243,22 +303,6 @@ int rundb_matrix_cells(sqlite3 *db, const char *kind, const char *phase,
 }
 
 /* ---- wait states ---- */
-
-/* One number from SQL with ?1 = TEXT (unless NULL) and ?2 = RANK. */
-static double one_number(sqlite3 *db, const char *sql, const char *text, int rank)
-{
-    sqlite3_stmt *st = NULL;
-    double v = 0;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-        if (text)
-            sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 2, rank);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            v = sqlite3_column_double(st, 0);
-    }
-    sqlite3_finalize(st);
-    return v;
-}
 
 double rundb_waits_total(sqlite3 *db, int rank)
 {

@@ -57,6 +57,23 @@ struct rundb_profile_cell {
 int rundb_profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
                         struct rundb_profile_cell **cells, int *count);
 
+/* ---- the profile by call site (module profile) ---- */
+
+/* One (call site, operation) of the profile, summed over ranks or of one rank. FUNCTION and
+ * FILE are NULL where the debug information had none. */
+struct rundb_callsite {
+    int id, line;
+    const char *function, *file, *operation, *object;
+    long long calls, bytes;
+    double time, max_call, min_call;
+};
+/* The MPI time recorded at call sites, summed over ranks or of RANK (unless -1). */
+double rundb_callsites_time(sqlite3 *db, int rank);
+/* The LIMIT sites with the most time (sites that differ only by address are one), largest
+ * first. 0, or -1. */
+int rundb_callsites_top(sqlite3 *db, int rank, int limit,
+                        void (*each)(const struct rundb_callsite *site, void *ctx), void *ctx);
+
 /* ---- the monitor's matrix (module monitor) ---- */
 
 /* The ranks of the run: its metadata's `Processes`, or one more than the largest rank in
