@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "rundb_read.h"
 #include "report.h"
 
 #define MAX_COLUMNS 12
@@ -177,76 +178,66 @@ void matrix_print_html(const struct matrix *m, const struct matrix_query *q, FIL
     fputs("</pre></body></html>\n", out);
 }
 
+struct histogram {
+    FILE *out;
+    int csv, rows;
+};
+
+static void histogram_row(int dst, int bin, long long messages, void *ctx)
+{
+    struct histogram *h = ctx;
+    h->rows++;
+    if (h->csv) { /* bin 0: 0 bytes; bin b: 2^(b-1) to 2^b - 1 */
+        unsigned long long low = bin == 0 ? 0 : 1ULL << (bin - 1);
+        unsigned long long high = bin == 0 ? 0 : bin >= 64 ? ~0ULL : (1ULL << bin) - 1;
+        fprintf(h->out, "%d,%llu,%llu,%lld\n", dst, low, high, messages);
+        return;
+    }
+    char range[48];
+    if (bin == 0)
+        snprintf(range, sizeof range, "0");
+    else if (bin == 1)
+        snprintf(range, sizeof range, "1");
+    else
+        snprintf(range, sizeof range, "%llu-%llu", 1ULL << (bin - 1),
+                 bin >= 64 ? ~0ULL : (1ULL << bin) - 1);
+    fprintf(h->out, "%6d  %-21s %10lld\n", dst, range, messages);
+}
+
 int matrix_print_histogram(sqlite3 *db, const struct matrix_query *q, FILE *out)
 {
-    sqlite3_stmt *st;
-    const char *sql = "SELECT h.dst, h.bin, SUM(h.messages) FROM monitor_histogram h"
-                      " JOIN monitor_phases p ON p.id = h.phase_id"
-                      " WHERE h.src = ?1 AND (?2 IS NULL OR p.name = ?2)"
-                      " GROUP BY h.dst, h.bin ORDER BY h.dst, h.bin";
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return 2;
-    sqlite3_bind_int(st, 1, q->histogram);
-    if (q->phase)
-        sqlite3_bind_text(st, 2, q->phase, -1, SQLITE_STATIC);
-    int csv = strcmp(q->format, "csv") == 0;
-    if (csv)
+    struct histogram h = {out, strcmp(q->format, "csv") == 0, 0};
+    if (h.csv)
         fprintf(out, "peer,min_bytes,max_bytes,messages\n");
     else
         fprintf(out, "point-to-point message sizes sent by rank %d\n%6s  %-21s %10s\n",
                 q->histogram, "PEER", "SIZE (bytes)", "MESSAGES");
-    int rows = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        int bin = sqlite3_column_int(st, 1);
-        if (csv) { /* bin 0: 0 bytes; bin b: 2^(b-1) to 2^b - 1 */
-            unsigned long long low = bin == 0 ? 0 : 1ULL << (bin - 1);
-            unsigned long long high = bin == 0 ? 0 : bin >= 64 ? ~0ULL : (1ULL << bin) - 1;
-            fprintf(out, "%d,%llu,%llu,%lld\n", sqlite3_column_int(st, 0), low, high,
-                    (long long)sqlite3_column_int64(st, 2));
-            rows++;
-            continue;
-        }
-        char range[48];
-        if (bin == 0)
-            snprintf(range, sizeof range, "0");
-        else if (bin == 1)
-            snprintf(range, sizeof range, "1");
-        else
-            snprintf(range, sizeof range, "%llu-%llu", 1ULL << (bin - 1),
-                     bin >= 64 ? ~0ULL : (1ULL << bin) - 1);
-        fprintf(out, "%6d  %-21s %10lld\n", sqlite3_column_int(st, 0), range,
-                (long long)sqlite3_column_int64(st, 2));
-        rows++;
-    }
-    sqlite3_finalize(st);
-    if (rows == 0 && !csv)
+    if (rundb_histogram_of(db, q->histogram, q->phase, histogram_row, &h) != 0)
+        return 2;
+    if (h.rows == 0 && !h.csv)
         fprintf(out, "(rank %d sent no point-to-point message)\n", q->histogram);
     return 0;
 }
 
+struct io_table {
+    FILE *out;
+    int csv;
+};
+
+static void io_row(const struct rundb_io *r, void *ctx)
+{
+    struct io_table *t = ctx;
+    fprintf(t->out,
+            t->csv ? "%d,%s,%lld,%lld,%lld,%lld\n" : "%6d  %-40.40s %8lld %12lld %8lld %12lld\n",
+            r->rank, r->file, r->reads, r->bytes_read, r->writes, r->bytes_written);
+}
+
 int matrix_print_io(sqlite3 *db, const struct matrix_query *q, FILE *out)
 {
-    sqlite3_stmt *st;
-    const char *sql =
-        "SELECT i.rank, i.file, SUM(i.reads), SUM(i.bytes_read), SUM(i.writes),"
-        " SUM(i.bytes_written) FROM monitor_io i"
-        " JOIN monitor_phases p ON p.id = i.phase_id WHERE (?1 IS NULL OR p.name = ?1)"
-        " GROUP BY i.rank, i.file ORDER BY i.file, i.rank";
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return 2;
-    if (q->phase)
-        sqlite3_bind_text(st, 1, q->phase, -1, SQLITE_STATIC);
-    int csv = strcmp(q->format, "csv") == 0;
+    struct io_table t = {out, strcmp(q->format, "csv") == 0};
     fprintf(out,
-            csv ? "rank,file,reads,bytes_read,writes,bytes_written\n"
-                : "%6s  %-40s %8s %12s %8s %12s\n",
+            t.csv ? "rank,file,reads,bytes_read,writes,bytes_written\n"
+                  : "%6s  %-40s %8s %12s %8s %12s\n",
             "RANK", "FILE", "READS", "BYTES READ", "WRITES", "BYTES WRITTEN");
-    while (sqlite3_step(st) == SQLITE_ROW)
-        fprintf(out,
-                csv ? "%d,%s,%lld,%lld,%lld,%lld\n" : "%6d  %-40.40s %8lld %12lld %8lld %12lld\n",
-                sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1),
-                (long long)sqlite3_column_int64(st, 2), (long long)sqlite3_column_int64(st, 3),
-                (long long)sqlite3_column_int64(st, 4), (long long)sqlite3_column_int64(st, 5));
-    sqlite3_finalize(st);
-    return 0;
+    return rundb_io_rows(db, q->phase, io_row, &t) == 0 ? 0 : 2;
 }

@@ -12,78 +12,59 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "rundb_read.h"
+
+struct peers {
+    sqlite3 *db;
+    const struct matrix_query *q;
+    int rank, with_histogram;
+    const char *tag;
+    FILE *out;
+};
+
+static void peer_line(int dst, long long bytes, long long messages, void *ctx)
+{
+    struct peers *p = ctx;
+    fprintf(p->out, "%s\t%d\t%d\t%lld bytes\t%lld msgs sent", p->tag, p->rank, dst, bytes,
+            messages);
+    if (p->with_histogram) {
+        long long bins[66];
+        rundb_histogram_bins(p->db, p->rank, dst, p->q->phase, bins);
+        for (int b = 0; b < 66; b++)
+            fprintf(p->out, "%c%lld", b ? ',' : '\t', bins[b]);
+    }
+    fputc('\n', p->out);
+}
 
 static void peer_lines(sqlite3 *db, const struct matrix_query *q, int rank, const char *kind,
                        const char *tag, int with_histogram, FILE *out)
 {
-    sqlite3_stmt *st, *hist;
-    sqlite3_prepare_v2(db,
-                       "SELECT m.dst, SUM(m.bytes), SUM(m.messages) FROM monitor_matrix m"
-                       " JOIN monitor_phases p ON p.id = m.phase_id WHERE m.src = ?1"
-                       " AND m.kind = ?2 AND (?3 IS NULL OR p.name = ?3) GROUP BY m.dst"
-                       " ORDER BY m.dst",
-                       -1, &st, NULL);
-    sqlite3_prepare_v2(db,
-                       "SELECT h.bin, SUM(h.messages) FROM monitor_histogram h"
-                       " JOIN monitor_phases p ON p.id = h.phase_id WHERE h.src = ?1"
-                       " AND h.dst = ?2 AND (?3 IS NULL OR p.name = ?3) GROUP BY h.bin",
-                       -1, &hist, NULL);
-    sqlite3_bind_int(st, 1, rank);
-    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
-    if (q->phase)
-        sqlite3_bind_text(st, 3, q->phase, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        int dst = sqlite3_column_int(st, 0);
-        fprintf(out, "%s\t%d\t%d\t%lld bytes\t%lld msgs sent", tag, rank, dst,
-                (long long)sqlite3_column_int64(st, 1), (long long)sqlite3_column_int64(st, 2));
-        if (with_histogram) {
-            long long bins[66] = {0};
-            sqlite3_bind_int(hist, 1, rank);
-            sqlite3_bind_int(hist, 2, dst);
-            if (q->phase)
-                sqlite3_bind_text(hist, 3, q->phase, -1, SQLITE_STATIC);
-            while (sqlite3_step(hist) == SQLITE_ROW) {
-                int b = sqlite3_column_int(hist, 0);
-                if (b >= 0 && b < 66)
-                    bins[b] = sqlite3_column_int64(hist, 1);
-            }
-            sqlite3_reset(hist);
-            for (int b = 0; b < 66; b++)
-                fprintf(out, "%c%lld", b ? ',' : '\t', bins[b]);
-        }
-        fputc('\n', out);
-    }
-    sqlite3_finalize(st);
-    sqlite3_finalize(hist);
+    struct peers p = {db, q, rank, with_histogram, tag, out};
+    rundb_matrix_peers(db, rank, kind, q->phase, peer_line, &p);
+}
+
+struct comm_lines {
+    int rank;
+    FILE *out;
+};
+
+static void communicator_line(const char *name, const char *members, const long long v[6],
+                              void *ctx)
+{
+    static const char *const kinds[] = {"O2A", "A2O", "A2A"};
+    struct comm_lines *c = ctx;
+    fprintf(c->out, "D\t%s\tprocs: %s\n", name, members);
+    for (int k = 0; k < 3; k++)
+        fprintf(c->out, "%s\t%d\t%lld bytes\t%lld msgs sent\n", kinds[k], c->rank, v[1 + 2 * k],
+                v[2 * k]);
 }
 
 /* The D lines: each communicator with collectives at this rank; MPI_COMM_WORLD (W0.0)
  * always, as Open MPI writes it (zeros when it had none). */
 static void communicator_lines(sqlite3 *db, const struct matrix_query *q, int rank, FILE *out)
 {
-    sqlite3_stmt *st;
-    sqlite3_prepare_v2(db,
-                       "SELECT c.name, c.members, SUM(o2a_count), SUM(o2a_bytes), SUM(a2o_count),"
-                       " SUM(a2o_bytes), SUM(a2a_count), SUM(a2a_bytes) FROM communicators c"
-                       " LEFT JOIN (monitor_collectives m JOIN monitor_phases p"
-                       " ON p.id = m.phase_id AND (?2 IS NULL OR p.name = ?2))"
-                       " ON c.id = m.comm_id AND m.rank = ?1"
-                       " WHERE m.comm_id IS NOT NULL OR c.name = 'W0.0' GROUP BY c.id"
-                       " ORDER BY c.name",
-                       -1, &st, NULL);
-    sqlite3_bind_int(st, 1, rank);
-    if (q->phase)
-        sqlite3_bind_text(st, 2, q->phase, -1, SQLITE_STATIC);
-    static const char *const kinds[] = {"O2A", "A2O", "A2A"};
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        fprintf(out, "D\t%s\tprocs: %s\n", (const char *)sqlite3_column_text(st, 0),
-                (const char *)sqlite3_column_text(st, 1));
-        for (int k = 0; k < 3; k++)
-            fprintf(out, "%s\t%d\t%lld bytes\t%lld msgs sent\n", kinds[k], rank,
-                    (long long)sqlite3_column_int64(st, 3 + 2 * k),
-                    (long long)sqlite3_column_int64(st, 2 + 2 * k));
-    }
-    sqlite3_finalize(st);
+    struct comm_lines c = {rank, out};
+    rundb_collectives_of(db, rank, q->phase, communicator_line, &c);
 }
 
 int matrix_print_prof(sqlite3 *db, const struct matrix_query *q)

@@ -302,6 +302,127 @@ int rundb_matrix_cells(sqlite3 *db, const char *kind, const char *phase,
     return 0;
 }
 
+int rundb_histogram_of(sqlite3 *db, int src, const char *phase,
+                       void (*each)(int dst, int bin, long long messages, void *ctx), void *ctx)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT h.dst, h.bin, SUM(h.messages) FROM monitor_histogram h"
+                           " JOIN monitor_phases p ON p.id = h.phase_id"
+                           " WHERE h.src = ?1 AND (?2 IS NULL OR p.name = ?2)"
+                           " GROUP BY h.dst, h.bin ORDER BY h.dst, h.bin",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int(st, 1, src);
+    if (phase)
+        sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        each(sqlite3_column_int(st, 0), sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2),
+             ctx);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+void rundb_histogram_bins(sqlite3 *db, int src, int dst, const char *phase, long long bins[66])
+{
+    memset(bins, 0, 66 * sizeof *bins);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT h.bin, SUM(h.messages) FROM monitor_histogram h"
+                           " JOIN monitor_phases p ON p.id = h.phase_id WHERE h.src = ?1"
+                           " AND h.dst = ?2 AND (?3 IS NULL OR p.name = ?3) GROUP BY h.bin",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int(st, 1, src);
+        sqlite3_bind_int(st, 2, dst);
+        if (phase)
+            sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            int b = sqlite3_column_int(st, 0);
+            if (b >= 0 && b < 66)
+                bins[b] = sqlite3_column_int64(st, 1);
+        }
+    }
+    sqlite3_finalize(st);
+}
+
+int rundb_matrix_peers(sqlite3 *db, int src, const char *kind, const char *phase,
+                       void (*each)(int dst, long long bytes, long long messages, void *ctx),
+                       void *ctx)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT m.dst, SUM(m.bytes), SUM(m.messages) FROM monitor_matrix m"
+                           " JOIN monitor_phases p ON p.id = m.phase_id WHERE m.src = ?1"
+                           " AND m.kind = ?2 AND (?3 IS NULL OR p.name = ?3) GROUP BY m.dst"
+                           " ORDER BY m.dst",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int(st, 1, src);
+    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+    if (phase)
+        sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        each(sqlite3_column_int(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+             ctx);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+int rundb_io_rows(sqlite3 *db, const char *phase,
+                  void (*each)(const struct rundb_io *row, void *ctx), void *ctx)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT i.rank, i.file, SUM(i.reads), SUM(i.bytes_read), SUM(i.writes),"
+                           " SUM(i.bytes_written) FROM monitor_io i"
+                           " JOIN monitor_phases p ON p.id = i.phase_id WHERE (?1 IS NULL OR"
+                           " p.name = ?1) GROUP BY i.rank, i.file ORDER BY i.file, i.rank",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (phase)
+        sqlite3_bind_text(st, 1, phase, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        struct rundb_io row = {
+            sqlite3_column_int(st, 0),   (const char *)sqlite3_column_text(st, 1),
+            sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
+            sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5)};
+        each(&row, ctx);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+int rundb_collectives_of(sqlite3 *db, int rank, const char *phase,
+                         void (*each)(const char *name, const char *members, const long long v[6],
+                                      void *ctx),
+                         void *ctx)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT c.name, c.members, SUM(o2a_count), SUM(o2a_bytes),"
+                           " SUM(a2o_count), SUM(a2o_bytes), SUM(a2a_count), SUM(a2a_bytes)"
+                           " FROM communicators c"
+                           " LEFT JOIN (monitor_collectives m JOIN monitor_phases p"
+                           " ON p.id = m.phase_id AND (?2 IS NULL OR p.name = ?2))"
+                           " ON c.id = m.comm_id AND m.rank = ?1"
+                           " WHERE m.comm_id IS NOT NULL OR c.name = 'W0.0' GROUP BY c.id"
+                           " ORDER BY c.name",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int(st, 1, rank);
+    if (phase)
+        sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        long long v[6];
+        for (int k = 0; k < 6; k++)
+            v[k] = sqlite3_column_int64(st, 2 + k);
+        each((const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1), v,
+             ctx);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
 /* ---- wait states ---- */
 
 double rundb_waits_total(sqlite3 *db, int rank)

@@ -90,6 +90,31 @@ int rundb_matrix_cells(sqlite3 *db, const char *kind, const char *phase,
                                     void *ctx),
                        void *ctx, char *err, size_t errlen);
 
+/* SRC's point-to-point sizes: per (destination, bin) the messages of PHASE (NULL: all), by
+ * destination and bin (bin 0: 0 bytes; bin b: 2^(b-1) to 2^b - 1). 0, or -1. */
+int rundb_histogram_of(sqlite3 *db, int src, const char *phase,
+                       void (*each)(int dst, int bin, long long messages, void *ctx), void *ctx);
+/* The 66 bins of SRC toward DST (zeros where none). */
+void rundb_histogram_bins(sqlite3 *db, int src, int dst, const char *phase, long long bins[66]);
+/* SRC's cells of KIND toward each destination, by destination. 0, or -1. */
+int rundb_matrix_peers(sqlite3 *db, int src, const char *kind, const char *phase,
+                       void (*each)(int dst, long long bytes, long long messages, void *ctx),
+                       void *ctx);
+/* MPI-IO per (rank, file), by file and rank. 0, or -1. */
+struct rundb_io {
+    int rank;
+    const char *file;
+    long long reads, bytes_read, writes, bytes_written;
+};
+int rundb_io_rows(sqlite3 *db, const char *phase,
+                  void (*each)(const struct rundb_io *row, void *ctx), void *ctx);
+/* The communicators with collectives at RANK (and W0.0 always), by name: their members and
+ * V = {one-to-all count, bytes, all-to-one count, bytes, all-to-all count, bytes}. */
+int rundb_collectives_of(sqlite3 *db, int rank, const char *phase,
+                         void (*each)(const char *name, const char *members, const long long v[6],
+                                      void *ctx),
+                         void *ctx);
+
 /* ---- wait states (mpilens analyze) ---- */
 
 /* The time summed over ranks (or of RANK, unless -1) in table wait_times. */
