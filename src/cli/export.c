@@ -239,6 +239,29 @@ static const char *wait_colour(const char *pattern)
     return "bad";
 }
 
+struct marks {
+    struct state *s;
+    long n;
+};
+
+static void mark_wait(int rank, const char *pattern, const char *region, long long start,
+                      long long end, void *ctx)
+{
+    struct marks *m = ctx;
+    struct state *s = m->s;
+    double from = (double)start, until = (double)end;
+    fprintf(s->out, ",\n{\"name\":\"");
+    put_json_name(s->out, pattern ? pattern : "?");
+    fprintf(s->out,
+            "\",\"cat\":\"wait\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":0,"
+            "\"tid\":%d,\"cname\":\"%s\",\"args\":{\"in\":\"",
+            (from - (double)s->defs.clock_offset) / 1000.0, (until - from) / 1000.0, rank,
+            wait_colour(pattern ? pattern : ""));
+    put_json_name(s->out, region ? region : "?");
+    fprintf(s->out, "\"}}");
+    m->n++;
+}
+
 /* Marks the analysis's wait intervals of RUN (none if it was not analyzed); returns how
  * many. */
 static long mark_analyzed_waits(struct state *s, const char *run)
@@ -248,31 +271,10 @@ static long mark_analyzed_waits(struct state *s, const char *run)
     sqlite3 *db;
     if (access(path, R_OK) != 0 || rundb_open_read(path, &db, err, sizeof err) != 0)
         return 0;
-    long n = 0;
-    sqlite3_stmt *st;
-    if (rundb_has_table(db, "wait_intervals") &&
-        sqlite3_prepare_v2(db, "SELECT rank, pattern, region, start, end FROM wait_intervals", -1,
-                           &st, NULL) == SQLITE_OK) {
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const char *pattern = (const char *)sqlite3_column_text(st, 1);
-            const char *region = (const char *)sqlite3_column_text(st, 2);
-            double from = (double)sqlite3_column_int64(st, 3),
-                   until = (double)sqlite3_column_int64(st, 4);
-            fprintf(s->out, ",\n{\"name\":\"");
-            put_json_name(s->out, pattern ? pattern : "?");
-            fprintf(s->out,
-                    "\",\"cat\":\"wait\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":0,"
-                    "\"tid\":%d,\"cname\":\"%s\",\"args\":{\"in\":\"",
-                    (from - (double)s->defs.clock_offset) / 1000.0, (until - from) / 1000.0,
-                    sqlite3_column_int(st, 0), wait_colour(pattern ? pattern : ""));
-            put_json_name(s->out, region ? region : "?");
-            fprintf(s->out, "\"}}");
-            n++;
-        }
-        sqlite3_finalize(st);
-    }
+    struct marks m = {s, 0};
+    rundb_wait_intervals(db, mark_wait, &m);
     rundb_close(db);
-    return n;
+    return m.n;
 }
 
 #define fail(...) cli_fail("export", __VA_ARGS__)

@@ -56,6 +56,18 @@ static int read_csv(const char *path, struct triples *t)
     return 0;
 }
 
+struct placed {
+    struct triples *t;
+    int count, bad;
+};
+
+static void add_cell(int src, int dst, long long messages, long long bytes, void *ctx)
+{
+    struct placed *p = ctx;
+    if (!p->bad)
+        p->bad = triples_add(p->t, src, dst, (double)(p->count ? messages : bytes)) != 0;
+}
+
 static int read_db(const struct options *o, struct triples *t)
 {
     char path[4096];
@@ -64,24 +76,13 @@ static int read_db(const struct options *o, struct triples *t)
                          path, sizeof path);
     if (rc)
         return rc;
-    sqlite3_stmt *st;
-    sqlite3_prepare_v2(db,
-                       "SELECT src, dst, SUM(CASE WHEN ?1 = 'count' THEN messages ELSE bytes END),"
-                       " (SELECT CAST(value AS INTEGER) FROM metadata WHERE key = 'Processes')"
-                       " FROM monitor_matrix WHERE (kind = ?2 OR (?2 = 'all' AND kind IN"
-                       " ('p2p', 'coll', 'rma'))) GROUP BY src, dst",
-                       -1, &st, NULL);
-    sqlite3_bind_text(st, 1, o->metric, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, o->kind, -1, SQLITE_STATIC);
-    int bad = 0;
-    while (!bad && sqlite3_step(st) == SQLITE_ROW) {
-        bad = triples_add(t, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
-                          sqlite3_column_double(st, 2)) != 0;
-        sqlite3_int64 processes = sqlite3_column_int64(st, 3);
-        if (processes > t->n && processes <= TRIPLES_MAX_RANKS)
-            t->n = (int)processes;
-    }
-    sqlite3_finalize(st);
+    struct placed p = {t, strcmp(o->metric, "count") == 0, 0};
+    char err[512];
+    int failed = rundb_matrix_cells(db, o->kind, NULL, add_cell, &p, err, sizeof err);
+    int processes = rundb_matrix_ranks(db);
+    if (processes > t->n && processes <= TRIPLES_MAX_RANKS)
+        t->n = processes;
+    int bad = p.bad || failed;
     rundb_close(db);
     if (bad)
         return fail("%s: monitor_matrix has a rank outside 0..1048575 or a negative value; the "

@@ -500,3 +500,22 @@ int rundb_waits_by_pattern(sqlite3 *db, int rank,
     sqlite3_finalize(st);
     return 0;
 }
+
+int rundb_wait_intervals(sqlite3 *db,
+                         void (*each)(int rank, const char *pattern, const char *region,
+                                      long long start, long long end, void *ctx),
+                         void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    if (!rundb_has_table(db, "wait_intervals"))
+        return 0;
+    if (sqlite3_prepare_v2(db, "SELECT rank, pattern, region, start, end FROM wait_intervals", -1,
+                           &st, NULL) != SQLITE_OK)
+        return -1;
+    while (sqlite3_step(st) == SQLITE_ROW)
+        each(sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1),
+             (const char *)sqlite3_column_text(st, 2), sqlite3_column_int64(st, 3),
+             sqlite3_column_int64(st, 4), ctx);
+    sqlite3_finalize(st);
+    return 0;
+}

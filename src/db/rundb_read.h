@@ -135,4 +135,11 @@ int rundb_waits_by_phase(sqlite3 *db, int rank,
 int rundb_waits_by_pattern(sqlite3 *db, int rank,
                            void (*each)(const char *pattern, double seconds, void *ctx), void *ctx);
 
+/* Every wait interval the analysis kept (table wait_intervals; none without it): rank,
+ * pattern, region, and its start and end in the trace's clock (ns). 0, or -1. */
+int rundb_wait_intervals(sqlite3 *db,
+                         void (*each)(int rank, const char *pattern, const char *region,
+                                      long long start, long long end, void *ctx),
+                         void *ctx);
+
 #endif
