@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "analyze.h"
-#include "rundb.h"
+#include "rundb_write.h"
 
 const char *const pattern_names[PATTERNS] = {"Late Sender",    "Late Receiver",
                                              "Wait at N x N",  "Wait at Barrier",
@@ -40,24 +40,17 @@ static void *gather_bytes(const void *mine, size_t bytes, int **counts, int **di
     return all;
 }
 
-static int write_intervals(sqlite3 *db, const struct wait_interval *all, const int *counts,
+static int write_intervals(struct rundb *run, const struct wait_interval *all, const int *counts,
                            const int *displs)
 {
-    sqlite3_stmt *st;
     int rc = 0;
-    sqlite3_prepare_v2(db, "INSERT INTO wait_intervals VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
     for (int r = 0; r < size && rc == 0; r++)
         for (int i = 0; i < counts[r] / (int)sizeof *all; i++) {
             const struct wait_interval *w = &all[displs[r] / (int)sizeof *all + i];
-            sqlite3_bind_int(st, 1, r);
-            sqlite3_bind_text(st, 2, pattern_names[w->pattern], -1, SQLITE_STATIC);
-            sqlite3_bind_text(st, 3, regions[w->region].name, -1, SQLITE_STATIC);
-            sqlite3_bind_int64(st, 4, (sqlite3_int64)w->from);
-            sqlite3_bind_int64(st, 5, (sqlite3_int64)w->until);
-            rc |= sqlite3_step(st) != SQLITE_DONE;
-            sqlite3_reset(st);
+            rc |=
+                rundb_put_wait_interval(run, r, pattern_names[w->pattern], regions[w->region].name,
+                                        (int64_t)w->from, (int64_t)w->until);
         }
-    sqlite3_finalize(st);
     return rc;
 }
 
@@ -89,47 +82,23 @@ int write_results(const char *run, double traced)
         fprintf(stderr, "mpilens: analyze: %s\n", err);
         return 2;
     }
-    int rc = rundb_exec(
-        db.db,
-        "DROP TABLE IF EXISTS waits; DROP TABLE IF EXISTS wait_times;"
-        "DROP TABLE IF EXISTS wait_intervals;"
-        "CREATE TABLE waits (pattern TEXT, region TEXT, rank INTEGER, seconds REAL, phase TEXT);"
-        "CREATE TABLE wait_times (rank INTEGER PRIMARY KEY, seconds REAL);"
-        "CREATE TABLE wait_intervals (rank INTEGER, pattern TEXT, region TEXT, start INTEGER,"
-        "  end INTEGER);",
-        err, sizeof err);
+    int rc = rundb_waits_create(&db);
     if (rc == 0)
-        rc = write_intervals(db.db, spans, icounts, idispls);
-    sqlite3_stmt *st;
-    sqlite3_prepare_v2(db.db, "INSERT INTO waits VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
+        rc = write_intervals(&db, spans, icounts, idispls);
     for (int r = 0; r < size && rc == 0; r++)
         for (int i = 0; i < counts[r] / (int)sizeof *all; i++) {
             const struct wait_entry *w = &all[displs[r] / (int)sizeof *all + i];
-            sqlite3_bind_text(st, 1, pattern_names[w->pattern], -1, SQLITE_STATIC);
-            sqlite3_bind_text(st, 2, regions[w->region].name, -1, SQLITE_STATIC);
-            sqlite3_bind_int(st, 3, r);
-            sqlite3_bind_double(st, 4, w->seconds);
-            if (w->phase)
-                sqlite3_bind_text(st, 5, regions[phase_region[w->phase]].name, -1, SQLITE_STATIC);
-            else
-                sqlite3_bind_null(st, 5);
-            rc |= sqlite3_step(st) != SQLITE_DONE;
-            sqlite3_reset(st);
+            rc |=
+                rundb_put_wait(&db, pattern_names[w->pattern], regions[w->region].name, r,
+                               w->seconds, w->phase ? regions[phase_region[w->phase]].name : NULL);
         }
-    sqlite3_finalize(st);
-    sqlite3_prepare_v2(db.db, "INSERT INTO wait_times VALUES (?, ?)", -1, &st, NULL);
-    for (int r = 0; r < size && rc == 0; r++) {
-        sqlite3_bind_int(st, 1, r);
-        sqlite3_bind_double(st, 2, times[r]);
-        rc |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
-    }
-    sqlite3_finalize(st);
-    if (rc != 0) {
-        rundb_abort(&db);
+    for (int r = 0; r < size && rc == 0; r++)
+        rc |= rundb_put_wait_time(&db, r, times[r]);
+    if (rundb_finish(&db, rc != 0, "the wait states", err, sizeof err) != 0) {
+        fprintf(stderr, "mpilens: analyze: %s\n", err);
         return 2;
     }
-    return rundb_commit(&db, err, sizeof err) == 0 ? 0 : 2;
+    return 0;
 }
 
 /* This rank's event reader (with its clock offsets read from its definitions), or NULL. */

@@ -41,7 +41,7 @@ int matrix_load(sqlite3 *db, const struct matrix_query *q, struct matrix *m)
         fprintf(stderr,
                 "mpilens: matrix: %s: no ranks recorded (no 'Processes' in its metadata, no "
                 "matrix rows): a damaged or empty database; give the mpilens.db of a run\n",
-                sqlite3_db_filename(db, "main"));
+                rundb_path(db));
         return 2;
     }
     m->count = calloc((size_t)2 * m->n * m->n + 1, sizeof *m->count);

@@ -5,27 +5,14 @@
 #include <stdlib.h>
 
 #include "ompi_prof.h"
-#include "rundb.h"
+#include "rundb_write.h"
 
-static int insert_rows(sqlite3 *db, const struct prof_entry *e, int n)
+static int insert_rows(struct rundb *run, const struct prof_entry *e, int n)
 {
-    sqlite3_stmt *st;
     int failed = 0;
-    if (sqlite3_prepare_v2(db,
-                           "INSERT INTO monitor_matrix SELECT id, ?1, ?2, ?3, ?4, ?5"
-                           " FROM monitor_phases WHERE name = 'run'",
-                           -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        sqlite3_bind_text(st, 1, e[i].internal ? "lib_coll" : "lib_p2p", -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 2, e[i].src);
-        sqlite3_bind_int(st, 3, e[i].dst);
-        sqlite3_bind_int64(st, 4, (sqlite3_int64)e[i].count);
-        sqlite3_bind_int64(st, 5, (sqlite3_int64)e[i].bytes);
-        failed |= sqlite3_step(st) != SQLITE_DONE;
-        sqlite3_reset(st);
-    }
-    sqlite3_finalize(st);
+    for (int i = 0; i < n; i++)
+        failed |= rundb_put_lib_matrix(run, e[i].internal ? "lib_coll" : "lib_p2p", e[i].src,
+                                       e[i].dst, e[i].count, e[i].bytes) != 0;
     return failed ? -1 : 0;
 }
 
@@ -43,21 +30,12 @@ int ompi_import(const char *dir, const char *prefix, char *err, size_t errlen)
         return -1;
     }
     struct rundb run;
-    int rc = rundb_begin(&run, dir, err, errlen);
-    if (rc == 0)
-        rc = rundb_exec(run.db, rundb_monitor_schema, err, errlen);
-    if (rc == 0)
-        rc = rundb_exec(run.db,
-                        "INSERT OR IGNORE INTO monitor_phases (name) VALUES ('run');"
-                        "DELETE FROM monitor_matrix WHERE kind IN ('lib_p2p', 'lib_coll');",
-                        err, errlen);
-    if (rc == 0 && (rc = insert_rows(run.db, e, n)) != 0)
-        snprintf(err, errlen, "%s/%s: cannot write the library's matrix: %s", dir, RUNDB_FILE,
-                 sqlite3_errmsg(run.db));
-    free(e);
-    if (rc != 0) {
-        rundb_abort(&run);
+    if (rundb_begin(&run, dir, err, errlen) != 0) {
+        free(e);
         return -1;
     }
-    return rundb_commit(&run, err, errlen) == 0 ? n : -1;
+    int failed = rundb_monitor_create(&run) != 0 || rundb_lib_matrix_reset(&run) != 0 ||
+                 insert_rows(&run, e, n) != 0;
+    free(e);
+    return rundb_finish(&run, failed, "the library's matrix", err, errlen) == 0 ? n : -1;
 }

@@ -14,7 +14,6 @@
 #include "lens_hidden.h"
 
 #include <mpi.h>
-#include <sqlite3.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -112,6 +111,7 @@ LENS_HIDDEN void lens_comm_set_free(struct lens_comm_set *set);
 LENS_HIDDEN void lens_comm_name(const struct lens_wire_comm *c, char *out, size_t len);
 /* Inserts the set into table communicators (INSERT OR IGNORE by name); ids[i] receives
  * the row id of set->comms[i]. 0 or -1. */
-LENS_HIDDEN int lens_comm_set_write(sqlite3 *db, const struct lens_comm_set *set, int *ids);
+struct rundb;
+LENS_HIDDEN int lens_comm_set_write(struct rundb *run, const struct lens_comm_set *set, int *ids);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "commtrack.h"
-#include "rundb.h"
+#include "rundb_write.h"
 
 #define GROW(ptr, n, extra) ptr = realloc(ptr, ((n) + (extra) + 1) * sizeof *(ptr))
 
@@ -124,39 +124,23 @@ void lens_comm_name(const struct lens_wire_comm *c, char *out, size_t len)
         snprintf(out, len, "%c%d.%d", c->letter, c->root, c->root_counter);
 }
 
-int lens_comm_set_write(sqlite3 *db, const struct lens_comm_set *set, int *ids)
+int lens_comm_set_write(struct rundb *run, const struct lens_comm_set *set, int *ids)
 {
-    sqlite3_stmt *st;
     int rc = 0;
-    sqlite3_stmt *find;
-    rundb_prepare(db,
-                  "INSERT OR IGNORE INTO communicators (name, size, creator, members) "
-                  "VALUES (?, ?, ?, ?)",
-                  -1, &st, NULL);
-    rundb_prepare(db, "SELECT id FROM communicators WHERE name = ?", -1, &find, NULL);
     for (size_t i = 0; i < set->ncomms; i++) {
         const struct lens_wire_comm *c = &set->comms[i];
         char name[64];
         lens_comm_name(c, name, sizeof name);
         size_t cap = 16 + 12 * (size_t)c->size, used = 0;
         char *members = malloc(cap);
+        if (!members)
+            return -1;
         members[0] = '\0';
         for (int m = 0; m < c->size; m++)
             used += snprintf(members + used, cap - used, "%s%d", m ? "," : "",
                              set->members[c->members_off + m]);
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(st, 2, c->size);
-        sqlite3_bind_text(st, 3, creator_of(c->letter), -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 4, members, -1, SQLITE_TRANSIENT);
-        rc |= rundb_step(st) != 0;
+        rc |= rundb_put_communicator(run, name, c->size, creator_of(c->letter), members, &ids[i]);
         free(members);
-        sqlite3_bind_text(find, 1, name, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step(find) == SQLITE_ROW)
-            ids[i] = sqlite3_column_int(find, 0);
-        sqlite3_reset(find);
     }
-    sqlite3_finalize(st);
-    sqlite3_finalize(find);
-
     return rc ? -1 : 0;
 }

@@ -139,8 +139,18 @@ int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen)
     return 0;
 }
 
+/* The writers' statements go before the transaction ends. */
+static void finalize_statements(struct rundb *run)
+{
+    for (int i = 0; i < RUNDB_STMTS; i++) {
+        sqlite3_finalize(run->stmts[i]);
+        run->stmts[i] = NULL;
+    }
+}
+
 int rundb_commit(struct rundb *run, char *err, size_t errlen)
 {
+    finalize_statements(run);
     /* a statement that failed before (its writer went on) leaves nothing half-written */
     if (rundb_failure_take(err, errlen) || rundb_exec(run->db, "COMMIT;", err, errlen) != 0) {
         prefix_path(run, err, errlen);
@@ -172,6 +182,7 @@ int rundb_finish(struct rundb *run, int failed, const char *what, char *err, siz
 
 void rundb_abort(struct rundb *run)
 {
+    finalize_statements(run);
     if (run->db) {
         sqlite3_exec(run->db, "ROLLBACK;", NULL, NULL, NULL);
         sqlite3_close(run->db);

@@ -10,10 +10,13 @@
 #define RUNDB_SCHEMA_VERSION 1
 #define RUNDB_FILE "mpilens.db"
 
+#define RUNDB_STMTS 32
 struct rundb {
     sqlite3 *db;
     char path[4096];      /* DIR/mpilens.db */
     char temp_path[4096]; /* where it is written; renamed to path at commit ("" if in place) */
+    sqlite3_stmt *stmts[RUNDB_STMTS]; /* the writers' statements (rundb_write.c), prepared
+                                       * once per transaction */
 };
 
 /* Opens the run database of dir for writing, in one transaction: a new file is written

@@ -35,6 +35,11 @@ const char *rundb_errmsg(sqlite3 *db)
     return sqlite3_errmsg(db);
 }
 
+const char *rundb_path(sqlite3 *db)
+{
+    return sqlite3_db_filename(db, "main");
+}
+
 /* ---- metadata and tables ---- */
 
 int rundb_metadata_get(sqlite3 *db, const char *key, char *out, size_t len)

@@ -15,6 +15,8 @@
 void rundb_close(sqlite3 *db);
 /* The text of DB's last error. */
 const char *rundb_errmsg(sqlite3 *db);
+/* The file DB was opened from. */
+const char *rundb_path(sqlite3 *db);
 
 /* ---- metadata and tables ---- */
 

@@ -8,7 +8,7 @@
 #include "mon.h"
 #include "mon_set.h"
 #include "mpilens.h"
-#include "rundb.h"
+#include "rundb_write.h"
 #include "run_output.h"
 
 /* ITEM added to ARR; dropped when ARR cannot grow (said once: run_output.h) */
@@ -129,88 +129,43 @@ void mon_set_free(struct mon_set *s)
 
 static const char *const kind_names[MON_KINDS] = {"p2p", "coll", "rma", "rma_recv"};
 
-static int write_rows(sqlite3 *db, const struct mon_set *s, const int *comm_ids)
+static int write_rows(struct rundb *run, const struct mon_set *s, const int *comm_ids)
 {
-    sqlite3_stmt *st;
     int rc = 0;
-    rundb_prepare(db, "INSERT INTO monitor_phases VALUES (?, ?)", -1, &st, NULL);
-    for (size_t i = 0; i < s->nphases; i++) {
-        sqlite3_bind_int(st, 1, (int)i);
-        sqlite3_bind_text(st, 2, s->phases[i].name, -1, SQLITE_STATIC);
-        rc |= rundb_step(st) != 0;
-    }
-    sqlite3_finalize(st);
-    rundb_prepare(db, "INSERT INTO monitor_matrix VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+    for (size_t i = 0; i < s->nphases; i++)
+        rc |= rundb_put_phase(run, (int)i, s->phases[i].name);
     for (size_t i = 0; i < s->nrows; i++) {
         const struct mon_row *r = &s->rows[i];
-        sqlite3_bind_int(st, 1, r->phase);
-        sqlite3_bind_text(st, 2, kind_names[r->kind], -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 3, r->src);
-        sqlite3_bind_int(st, 4, r->dst);
-        sqlite3_bind_int64(st, 5, (sqlite3_int64)r->count);
-        sqlite3_bind_int64(st, 6, (sqlite3_int64)r->bytes);
-        rc |= rundb_step(st) != 0;
+        rc |= rundb_put_matrix(run, r->phase, kind_names[r->kind], r->src, r->dst, r->count,
+                               r->bytes);
     }
-    sqlite3_finalize(st);
-    rundb_prepare(db, "INSERT INTO monitor_histogram VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
     for (size_t i = 0; i < s->nhist; i++) {
         const struct mon_hist_row *r = &s->hist[i];
-        sqlite3_bind_int(st, 1, r->phase);
-        sqlite3_bind_int(st, 2, r->src);
-        sqlite3_bind_int(st, 3, r->dst);
-        sqlite3_bind_int(st, 4, r->bin);
-        sqlite3_bind_int64(st, 5, (sqlite3_int64)r->count);
-        rc |= rundb_step(st) != 0;
+        rc |= rundb_put_histogram(run, r->phase, r->src, r->dst, r->bin, r->count);
     }
-    sqlite3_finalize(st);
-    rundb_prepare(db, "INSERT INTO monitor_collectives VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st,
-                  NULL);
     for (size_t i = 0; i < s->ncoll; i++) {
         const struct mon_coll_row *r = &s->coll[i];
-        sqlite3_bind_int(st, 1, r->phase);
-        sqlite3_bind_int(st, 2, comm_ids[r->comm]);
-        sqlite3_bind_int(st, 3, r->rank);
-        for (int v = 0; v < 6; v++)
-            sqlite3_bind_int64(st, 4 + v, (sqlite3_int64)r->v[v]);
-        rc |= rundb_step(st) != 0;
+        rc |= rundb_put_collectives(run, r->phase, comm_ids[r->comm], r->rank, r->v);
     }
-    sqlite3_finalize(st);
-    rundb_prepare(db, "INSERT INTO monitor_io VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
     for (size_t i = 0; i < s->nio; i++) {
         const struct mon_io_row *r = &s->io[i];
-        sqlite3_bind_int(st, 1, r->phase);
-        sqlite3_bind_int(st, 2, r->rank);
-        sqlite3_bind_text(st, 3, r->file, -1, SQLITE_STATIC);
-        for (int v = 0; v < 4; v++)
-            sqlite3_bind_int64(st, 4 + v, (sqlite3_int64)r->v[v]);
-        rc |= rundb_step(st) != 0;
+        rc |= rundb_put_io(run, r->phase, r->rank, r->file, r->v);
     }
-    sqlite3_finalize(st);
     return rc ? -1 : 0;
 }
 
 /* MPI_COMM_WORLD (W0.0) is always in the communicators table, as docs/database.md says,
  * even when no collective used it (the set holds only communicators with data). */
-static int write_world(sqlite3 *db)
+static int write_world(struct rundb *run)
 {
     size_t cap = 16 + 12 * (size_t)mon_nprocs, used = 0;
     char *members = malloc(cap);
+    if (!members)
+        return -1;
     members[0] = '\0';
     for (int r = 0; r < mon_nprocs; r++)
         used += snprintf(members + used, cap - used, "%s%d", r ? "," : "", r);
-    sqlite3_stmt *st;
-    int rc = rundb_prepare(db,
-                           "INSERT OR IGNORE INTO communicators (name, size, creator, members)"
-                           " VALUES ('W0.0', ?, 'MPI_COMM_WORLD', ?)",
-                           -1, &st, NULL) == SQLITE_OK
-                 ? 0
-                 : -1;
-    if (rc == 0) {
-        sqlite3_bind_int(st, 1, mon_nprocs);
-        sqlite3_bind_text(st, 2, members, -1, SQLITE_STATIC);
-        rc = rundb_step(st);
-        sqlite3_finalize(st);
-    }
+    int rc = rundb_put_communicator(run, "W0.0", mon_nprocs, "MPI_COMM_WORLD", members, NULL);
     free(members);
     return rc;
 }
@@ -223,28 +178,11 @@ int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t er
     int *ids = calloc(s->comms.ncomms + 1, sizeof *ids);
     char procs[32];
     snprintf(procs, sizeof procs, "%d", mon_nprocs);
-    int rc = rundb_exec(run.db, rundb_monitor_schema, err, errlen);
-    if (rc == 0)
-        rc = rundb_exec(
-            run.db,
-            "INSERT OR IGNORE INTO metadata VALUES ('mpilens version', '" MPILENS_VERSION "');",
-            err, errlen);
-    sqlite3_stmt *st;
-    if (rc == 0) {
-        rc = rundb_prepare(run.db, "INSERT OR IGNORE INTO metadata VALUES ('Processes', ?)", -1,
-                           &st, NULL) == SQLITE_OK
-                 ? 0
-                 : -1;
-        sqlite3_bind_text(st, 1, procs, -1, SQLITE_STATIC);
-        rc |= rundb_step(st);
-        sqlite3_finalize(st);
-    }
-    if (rc == 0)
-        rc = lens_comm_set_write(run.db, &s->comms, ids);
-    if (rc == 0)
-        rc = write_world(run.db);
-    if (rc == 0)
-        rc = write_rows(run.db, s, ids);
+    int rc = !ids || rundb_monitor_create(&run) != 0 ||
+             rundb_put_metadata_default(&run, "mpilens version", MPILENS_VERSION) != 0 ||
+             rundb_put_metadata_default(&run, "Processes", procs) != 0 ||
+             lens_comm_set_write(&run, &s->comms, ids) != 0 || write_world(&run) != 0 ||
+             write_rows(&run, s, ids) != 0;
     free(ids);
     return rundb_finish(&run, rc != 0, "the monitor tables", err, errlen);
 }

@@ -139,10 +139,10 @@ struct prof_sites_blob {
 };
 /* At MPI_Finalize, collective over COMM: every rank's cells gathered into rank 0's BLOB. */
 void prof_sites_gather(MPI_Comm comm, struct prof_sites_blob *blob);
-/* Names the sites of BLOB and writes them into DB, inside the caller's transaction. 0, or
- * -1 (rundb_failure_take says why). */
-struct sqlite3;
-int prof_sites_write(struct sqlite3 *db, const struct prof_sites_blob *blob);
+/* Names the sites of BLOB and writes them into RUN, inside the caller's transaction. 0,
+ * or -1 (rundb_failure_take says why). */
+struct rundb;
+int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob);
 /* Snapshots (prof_snapshot.c): the table of loaded objects (at MPI_Init); the cells as
  * records into an emitter, signal-safe (returns how many); a recovered section's check;
  * writing recovered records (ranks' sections one after the other) into DIR's database. */
@@ -202,7 +202,7 @@ void prof_last_forget(void); /* every generated key: a handle or a datatype was 
 /* At MPI_Init, before any communicator is registered: prof_last_forget hears of every
  * handle that changes meaning (commtrack.h's hooks). */
 void prof_handle_hooks_install(void);
-void prof_fold_all(void);    /* every operation's pending calls into its cells */
+void prof_fold_all(void); /* every operation's pending calls into its cells */
 /* Keys may be set: no threads, and on x86-64 the time-stamp counter (a keyed call reads
  * prof_tick() without testing prof_use_tsc). Set at MPI_Init. */
 extern int prof_keys_on;

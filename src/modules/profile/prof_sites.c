@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "prof.h"
-#include "rundb.h"
+#include "rundb_write.h"
 #include "snapshot.h"
 
 #define SITES 4096 /* a power of two */
@@ -309,32 +309,15 @@ static void name_site(Dwfl **dwfl, const char *path, uint64_t offset, struct sit
     }
 }
 
-static const char schema[] =
-    "CREATE TABLE IF NOT EXISTS callsites (id INTEGER PRIMARY KEY, object TEXT, offset INTEGER,"
-    "  function TEXT, file TEXT, line INTEGER);"
-    "CREATE TABLE IF NOT EXISTS callsite_profile (rank INTEGER, callsite_id INTEGER,"
-    "  operation_id INTEGER, calls INTEGER, time REAL, max_time REAL, min_time REAL,"
-    "  volume INTEGER);";
-
-/* Rank 0 (or the CLI's recovery): the ranks' cells of BLOB named and written into DB, in
+/* Rank 0 (or the CLI's recovery): the ranks' cells of BLOB named and written into RUN, in
  * the caller's transaction. */
-int prof_sites_write(sqlite3 *db, const struct prof_sites_blob *blob)
+int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob)
 {
-    char err[512];
-    if (rundb_exec(db, schema, err, sizeof err) != 0)
+    if (rundb_callsites_create(run) != 0)
         return -1;
     const char *all = blob->all ? blob->all : "";
     size_t len = blob->len;
     int rc = 0;
-    sqlite3_stmt *site_st = NULL, *find_st = NULL, *row_st = NULL;
-    rundb_prepare(db, "SELECT id FROM callsites WHERE object = ?1 AND offset = ?2", -1, &find_st,
-                  NULL);
-    rundb_prepare(db,
-                  "INSERT INTO callsites (object, offset, function, file, line) "
-                  "VALUES (?1, ?2, ?3, ?4, ?5)",
-                  -1, &site_st, NULL);
-    rundb_prepare(db, "INSERT INTO callsite_profile VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1,
-                  &row_st, NULL);
     Dwfl *dwfl = NULL;
     for (size_t at = 0; rc == 0 && at + sizeof(struct wire_site) <= len;) {
         struct wire_site w;
@@ -345,48 +328,23 @@ int prof_sites_write(sqlite3 *db, const struct prof_sites_blob *blob)
         char object[4096];
         snprintf(object, sizeof object, "%.*s", w.path_len, all + at);
         at += (size_t)w.path_len;
-        sqlite3_int64 id = -1;
-        if (find_st) {
-            sqlite3_reset(find_st);
-            sqlite3_bind_text(find_st, 1, object, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_int64(find_st, 2, (sqlite3_int64)w.offset);
-            if (sqlite3_step(find_st) == SQLITE_ROW)
-                id = sqlite3_column_int64(find_st, 0);
-            sqlite3_reset(find_st);
-        }
+        int64_t id = rundb_callsite_id(run, object, w.offset);
         if (id < 0) {
             struct site_name n;
             name_site(&dwfl, object, w.offset, &n);
-            sqlite3_bind_text(site_st, 1, object, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_int64(site_st, 2, (sqlite3_int64)w.offset);
-            sqlite3_bind_text(site_st, 3, n.function, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_text(site_st, 4, n.file, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_int(site_st, 5, n.line);
-            rc |= rundb_step(site_st);
-            id = sqlite3_last_insert_rowid(db);
+            id = rundb_put_callsite(run, object, w.offset, n.function, n.file, n.line);
+            rc |= id < 0;
         }
-        sqlite3_bind_int(row_st, 1, w.rank);
-        sqlite3_bind_int64(row_st, 2, id);
-        sqlite3_bind_int(row_st, 3, w.op);
-        sqlite3_bind_int64(row_st, 4, (sqlite3_int64)w.calls);
-        sqlite3_bind_double(row_st, 5, w.seconds);
-        sqlite3_bind_double(row_st, 6, w.max_s);
-        sqlite3_bind_double(row_st, 7, w.min_s);
-        sqlite3_bind_int64(row_st, 8, (sqlite3_int64)w.volume);
-        rc |= rundb_step(row_st);
+        rc |= rundb_put_callsite_profile(run, w.rank, id, w.op, w.calls, w.seconds, w.max_s,
+                                         w.min_s, w.volume);
     }
     if (dwfl)
         dwfl_end(dwfl);
     nobjects = 0;
-    sqlite3_finalize(find_st);
-    sqlite3_finalize(site_st);
-    sqlite3_finalize(row_st);
-    char sql[160];
-    snprintf(sql, sizeof sql,
-             "INSERT OR REPLACE INTO metadata (key, value) VALUES ('Call sites dropped', '%llu');",
-             (unsigned long long)blob->lost);
+    char lost[32];
+    snprintf(lost, sizeof lost, "%llu", (unsigned long long)blob->lost);
     if (rc == 0)
-        rc = rundb_exec(db, sql, err, sizeof err);
+        rc = rundb_put_metadata(run, "Call sites dropped", lost);
     return rc ? -1 : 0;
 }
 

@@ -1,0 +1,376 @@
+/* rundb_write.c: every table's schema and every row written into the run database
+ * (rundb_write.h). Statements are prepared on first use in a transaction and kept in the
+ * rundb (finalized at its end); a failure's text is kept by rundb_step for rundb_finish.
+ */
+#include "rundb_write.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum statement {
+    ST_METADATA,
+    ST_METADATA_DEFAULT,
+    ST_RANK,
+    ST_BUCKET,
+    ST_OPERATION,
+    ST_COMM,
+    ST_COMM_ID,
+    ST_PROFILE,
+    ST_SITE_ID,
+    ST_SITE,
+    ST_SITE_PROFILE,
+    ST_PHASE,
+    ST_MATRIX,
+    ST_HISTOGRAM,
+    ST_COLLECTIVES,
+    ST_IO,
+    ST_LIB_MATRIX,
+    ST_WAIT,
+    ST_WAIT_INTERVAL,
+    ST_WAIT_TIME,
+    ST_COUNT
+};
+_Static_assert(ST_COUNT <= RUNDB_STMTS, "struct rundb keeps every statement");
+
+/* RUN's statement WHICH, prepared from SQL on first use (NULL if that failed: said). */
+static sqlite3_stmt *statement(struct rundb *run, enum statement which, const char *sql)
+{
+    if (!run->stmts[which])
+        rundb_prepare(run->db, sql, -1, &run->stmts[which], NULL);
+    return run->stmts[which];
+}
+
+static int exec(struct rundb *run, const char *sql)
+{
+    char err[1024];
+    return rundb_exec(run->db, sql, err, sizeof err);
+}
+
+/* ---- shared tables ---- */
+
+int rundb_put_metadata(struct rundb *run, const char *key, const char *value)
+{
+    sqlite3_stmt *st = statement(run, ST_METADATA, "INSERT OR REPLACE INTO metadata VALUES (?, ?)");
+    if (st) {
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_metadata_default(struct rundb *run, const char *key, const char *value)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_METADATA_DEFAULT, "INSERT OR IGNORE INTO metadata VALUES (?, ?)");
+    if (st) {
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_rank(struct rundb *run, int rank, const char *host, double net_s, double mpi_s)
+{
+    sqlite3_stmt *st = statement(run, ST_RANK, "INSERT OR REPLACE INTO ranks VALUES (?, ?, ?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, rank);
+        sqlite3_bind_text(st, 2, host, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_double(st, 3, net_s);
+        sqlite3_bind_double(st, 4, mpi_s);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_bucket(struct rundb *run, int bucket, int64_t min, int64_t max)
+{
+    sqlite3_stmt *st = statement(run, ST_BUCKET, "INSERT OR REPLACE INTO buckets VALUES (?, ?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, bucket);
+        sqlite3_bind_int64(st, 2, min);
+        sqlite3_bind_int64(st, 3, max);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_operation(struct rundb *run, int id, const char *name, const char *kind)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_OPERATION, "INSERT OR REPLACE INTO operations VALUES (?, ?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, id);
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, kind, -1, SQLITE_TRANSIENT);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_communicator(struct rundb *run, const char *name, int size, const char *creator,
+                           const char *members, int *id)
+{
+    sqlite3_stmt *st = statement(run, ST_COMM,
+                                 "INSERT OR IGNORE INTO communicators (name, size, creator, "
+                                 "members) VALUES (?, ?, ?, ?)");
+    if (st) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 2, size);
+        sqlite3_bind_text(st, 3, creator, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 4, members, -1, SQLITE_TRANSIENT);
+    }
+    int rc = rundb_step(st);
+    sqlite3_stmt *find = statement(run, ST_COMM_ID, "SELECT id FROM communicators WHERE name = ?");
+    if (find && id) {
+        sqlite3_bind_text(find, 1, name, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(find) == SQLITE_ROW)
+            *id = sqlite3_column_int(find, 0);
+        sqlite3_reset(find);
+    }
+    return rc;
+}
+
+/* ---- the profile ---- */
+
+int rundb_profile_create(struct rundb *run)
+{
+    /* the views give mpisee's schema, so its analysis script reads the database unchanged */
+    return exec(run,
+                "CREATE TABLE IF NOT EXISTS profile (rank INTEGER, comm_id INTEGER, operation_id "
+                "INTEGER,  bucket INTEGER, calls INTEGER, time REAL, max_time REAL, volume "
+                "INTEGER);"
+                "CREATE VIEW IF NOT EXISTS mappings AS SELECT rank AS id, host AS machine FROM "
+                "ranks;"
+                "CREATE VIEW IF NOT EXISTS exectimes AS SELECT rank AS id, net_time AS time FROM "
+                "ranks;"
+                "CREATE VIEW IF NOT EXISTS comms AS SELECT id, name, size FROM communicators;"
+                "CREATE VIEW IF NOT EXISTS data AS SELECT p.rowid AS id, p.rank, p.comm_id, "
+                "p.operation_id,  b.min AS buffer_size_min, b.max AS buffer_size_max, p.calls, "
+                "p.time, p.volume  FROM profile p JOIN buckets b ON b.bucket = p.bucket;");
+}
+
+int rundb_put_profile(struct rundb *run, int rank, int comm_id, int operation_id, int bucket,
+                      int64_t calls, double time, double max_time, int64_t volume)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_PROFILE, "INSERT INTO profile VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, rank);
+        sqlite3_bind_int(st, 2, comm_id);
+        sqlite3_bind_int(st, 3, operation_id);
+        sqlite3_bind_int(st, 4, bucket);
+        sqlite3_bind_int64(st, 5, calls);
+        sqlite3_bind_double(st, 6, time);
+        sqlite3_bind_double(st, 7, max_time);
+        sqlite3_bind_int64(st, 8, volume);
+    }
+    return rundb_step(st);
+}
+
+int rundb_callsites_create(struct rundb *run)
+{
+    return exec(run, "CREATE TABLE IF NOT EXISTS callsites (id INTEGER PRIMARY KEY, object TEXT, "
+                     "offset INTEGER,  function TEXT, file TEXT, line INTEGER);"
+                     "CREATE TABLE IF NOT EXISTS callsite_profile (rank INTEGER, callsite_id "
+                     "INTEGER,  operation_id INTEGER, calls INTEGER, time REAL, max_time REAL, "
+                     "min_time REAL,  volume INTEGER);");
+}
+
+int64_t rundb_callsite_id(struct rundb *run, const char *object, uint64_t offset)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_SITE_ID, "SELECT id FROM callsites WHERE object = ?1 AND offset = ?2");
+    int64_t id = -1;
+    if (st) {
+        sqlite3_bind_text(st, 1, object, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)offset);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            id = sqlite3_column_int64(st, 0);
+        sqlite3_reset(st);
+    }
+    return id;
+}
+
+int64_t rundb_put_callsite(struct rundb *run, const char *object, uint64_t offset,
+                           const char *function, const char *file, int line)
+{
+    sqlite3_stmt *st = statement(run, ST_SITE,
+                                 "INSERT INTO callsites (object, offset, function, file, line) "
+                                 "VALUES (?1, ?2, ?3, ?4, ?5)");
+    if (st) {
+        sqlite3_bind_text(st, 1, object, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)offset);
+        sqlite3_bind_text(st, 3, function, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 4, file, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 5, line);
+    }
+    return rundb_step(st) == 0 ? sqlite3_last_insert_rowid(run->db) : -1;
+}
+
+int rundb_put_callsite_profile(struct rundb *run, int rank, int64_t site, int operation_id,
+                               uint64_t calls, double seconds, double max_s, double min_s,
+                               uint64_t volume)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_SITE_PROFILE,
+                  "INSERT INTO callsite_profile VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    if (st) {
+        sqlite3_bind_int(st, 1, rank);
+        sqlite3_bind_int64(st, 2, site);
+        sqlite3_bind_int(st, 3, operation_id);
+        sqlite3_bind_int64(st, 4, (sqlite3_int64)calls);
+        sqlite3_bind_double(st, 5, seconds);
+        sqlite3_bind_double(st, 6, max_s);
+        sqlite3_bind_double(st, 7, min_s);
+        sqlite3_bind_int64(st, 8, (sqlite3_int64)volume);
+    }
+    return rundb_step(st);
+}
+
+/* ---- the monitor ---- */
+
+int rundb_monitor_create(struct rundb *run)
+{
+    return exec(run, rundb_monitor_schema);
+}
+
+int rundb_put_phase(struct rundb *run, int id, const char *name)
+{
+    sqlite3_stmt *st = statement(run, ST_PHASE, "INSERT INTO monitor_phases VALUES (?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, id);
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_matrix(struct rundb *run, int phase, const char *kind, int src, int dst,
+                     uint64_t messages, uint64_t bytes)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_MATRIX, "INSERT INTO monitor_matrix VALUES (?, ?, ?, ?, ?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, phase);
+        sqlite3_bind_text(st, 2, kind, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 3, src);
+        sqlite3_bind_int(st, 4, dst);
+        sqlite3_bind_int64(st, 5, (sqlite3_int64)messages);
+        sqlite3_bind_int64(st, 6, (sqlite3_int64)bytes);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_histogram(struct rundb *run, int phase, int src, int dst, int bin, uint64_t messages)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_HISTOGRAM, "INSERT INTO monitor_histogram VALUES (?, ?, ?, ?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, phase);
+        sqlite3_bind_int(st, 2, src);
+        sqlite3_bind_int(st, 3, dst);
+        sqlite3_bind_int(st, 4, bin);
+        sqlite3_bind_int64(st, 5, (sqlite3_int64)messages);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_collectives(struct rundb *run, int phase, int comm_id, int rank, const uint64_t v[6])
+{
+    sqlite3_stmt *st = statement(
+        run, ST_COLLECTIVES, "INSERT INTO monitor_collectives VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, phase);
+        sqlite3_bind_int(st, 2, comm_id);
+        sqlite3_bind_int(st, 3, rank);
+        for (int k = 0; k < 6; k++)
+            sqlite3_bind_int64(st, 4 + k, (sqlite3_int64)v[k]);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_io(struct rundb *run, int phase, int rank, const char *file, const uint64_t v[4])
+{
+    sqlite3_stmt *st = statement(run, ST_IO, "INSERT INTO monitor_io VALUES (?, ?, ?, ?, ?, ?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, phase);
+        sqlite3_bind_int(st, 2, rank);
+        sqlite3_bind_text(st, 3, file, -1, SQLITE_TRANSIENT);
+        for (int k = 0; k < 4; k++)
+            sqlite3_bind_int64(st, 4 + k, (sqlite3_int64)v[k]);
+    }
+    return rundb_step(st);
+}
+
+int rundb_lib_matrix_reset(struct rundb *run)
+{
+    return exec(run, "INSERT OR IGNORE INTO monitor_phases (name) VALUES ('run');"
+                     "DELETE FROM monitor_matrix WHERE kind IN ('lib_p2p', 'lib_coll');");
+}
+
+int rundb_put_lib_matrix(struct rundb *run, const char *kind, int src, int dst, uint64_t messages,
+                         uint64_t bytes)
+{
+    sqlite3_stmt *st = statement(run, ST_LIB_MATRIX,
+                                 "INSERT INTO monitor_matrix SELECT id, ?1, ?2, ?3, ?4, ?5"
+                                 " FROM monitor_phases WHERE name = 'run'");
+    if (st) {
+        sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 2, src);
+        sqlite3_bind_int(st, 3, dst);
+        sqlite3_bind_int64(st, 4, (sqlite3_int64)messages);
+        sqlite3_bind_int64(st, 5, (sqlite3_int64)bytes);
+    }
+    return rundb_step(st);
+}
+
+/* ---- wait states ---- */
+
+int rundb_waits_create(struct rundb *run)
+{
+    return exec(run, "DROP TABLE IF EXISTS waits; DROP TABLE IF EXISTS wait_times;"
+                     "DROP TABLE IF EXISTS wait_intervals;"
+                     "CREATE TABLE waits (pattern TEXT, region TEXT, rank INTEGER, seconds REAL, "
+                     "phase TEXT);"
+                     "CREATE TABLE wait_times (rank INTEGER PRIMARY KEY, seconds REAL);"
+                     "CREATE TABLE wait_intervals (rank INTEGER, pattern TEXT, region TEXT, "
+                     "start INTEGER,  end INTEGER);");
+}
+
+int rundb_put_wait(struct rundb *run, const char *pattern, const char *region, int rank,
+                   double seconds, const char *phase)
+{
+    sqlite3_stmt *st = statement(run, ST_WAIT, "INSERT INTO waits VALUES (?, ?, ?, ?, ?)");
+    if (st) {
+        sqlite3_bind_text(st, 1, pattern, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, region, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 3, rank);
+        sqlite3_bind_double(st, 4, seconds);
+        if (phase)
+            sqlite3_bind_text(st, 5, phase, -1, SQLITE_TRANSIENT);
+        else
+            sqlite3_bind_null(st, 5);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_wait_interval(struct rundb *run, int rank, const char *pattern, const char *region,
+                            int64_t start, int64_t end)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_WAIT_INTERVAL, "INSERT INTO wait_intervals VALUES (?, ?, ?, ?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, rank);
+        sqlite3_bind_text(st, 2, pattern, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, region, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 4, start);
+        sqlite3_bind_int64(st, 5, end);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_wait_time(struct rundb *run, int rank, double seconds)
+{
+    sqlite3_stmt *st = statement(run, ST_WAIT_TIME, "INSERT INTO wait_times VALUES (?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, rank);
+        sqlite3_bind_double(st, 2, seconds);
+    }
+    return rundb_step(st);
+}

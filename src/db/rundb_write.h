@@ -1,0 +1,69 @@
+/* rundb_write.h: the writers' side of the run database: every table's schema and every
+ * row a module (or analyze, or `mpilens run --ompi-monitoring`) writes, inside the
+ * transaction of rundb_begin .. rundb_finish (rundb.h). Each put prepares its statement
+ * once per transaction; a failure keeps its own text for rundb_finish. The schema of each
+ * table: docs/database.md.
+ */
+#ifndef LENS_RUNDB_WRITE_H
+#define LENS_RUNDB_WRITE_H
+
+#include <stdint.h>
+
+#include "rundb.h"
+
+/* ---- shared tables ---- */
+
+int rundb_put_metadata(struct rundb *run, const char *key, const char *value);
+/* Only if KEY has no value yet. */
+int rundb_put_metadata_default(struct rundb *run, const char *key, const char *value);
+int rundb_put_rank(struct rundb *run, int rank, const char *host, double net_s, double mpi_s);
+int rundb_put_bucket(struct rundb *run, int bucket, int64_t min, int64_t max);
+int rundb_put_operation(struct rundb *run, int id, const char *name, const char *kind);
+/* A communicator by its stable NAME (kept if there), its id into *ID. */
+int rundb_put_communicator(struct rundb *run, const char *name, int size, const char *creator,
+                           const char *members, int *id);
+
+/* ---- the profile (module profile) ---- */
+
+int rundb_profile_create(struct rundb *run);
+int rundb_put_profile(struct rundb *run, int rank, int comm_id, int operation_id, int bucket,
+                      int64_t calls, double time, double max_time, int64_t volume);
+int rundb_callsites_create(struct rundb *run);
+/* The id of the site at OFFSET in OBJECT, or -1 if it is not written yet. */
+int64_t rundb_callsite_id(struct rundb *run, const char *object, uint64_t offset);
+/* A new site; its id. -1 on failure. */
+int64_t rundb_put_callsite(struct rundb *run, const char *object, uint64_t offset,
+                           const char *function, const char *file, int line);
+int rundb_put_callsite_profile(struct rundb *run, int rank, int64_t site, int operation_id,
+                               uint64_t calls, double seconds, double max_s, double min_s,
+                               uint64_t volume);
+
+/* ---- the monitor (module monitor; the library's own matrix) ---- */
+
+int rundb_monitor_create(struct rundb *run);
+int rundb_put_phase(struct rundb *run, int id, const char *name);
+int rundb_put_matrix(struct rundb *run, int phase, const char *kind, int src, int dst,
+                     uint64_t messages, uint64_t bytes);
+int rundb_put_histogram(struct rundb *run, int phase, int src, int dst, int bin, uint64_t messages);
+/* V: one-to-all count, bytes, all-to-one count, bytes, all-to-all count, bytes. */
+int rundb_put_collectives(struct rundb *run, int phase, int comm_id, int rank, const uint64_t v[6]);
+/* V: reads, bytes read, writes, bytes written. */
+int rundb_put_io(struct rundb *run, int phase, int rank, const char *file, const uint64_t v[4]);
+/* The library's own matrix (mpilens run --ompi-monitoring): phase `run` made if missing and
+ * its earlier lib_p2p/lib_coll rows dropped; then one cell of KIND at a time. */
+int rundb_lib_matrix_reset(struct rundb *run);
+int rundb_put_lib_matrix(struct rundb *run, const char *kind, int src, int dst, uint64_t messages,
+                         uint64_t bytes);
+
+/* ---- wait states (mpilens analyze) ---- */
+
+/* The tables waits, wait_times and wait_intervals, made anew (an earlier analysis goes). */
+int rundb_waits_create(struct rundb *run);
+/* PHASE: the user region (MPI_Pcontrol), or NULL. */
+int rundb_put_wait(struct rundb *run, const char *pattern, const char *region, int rank,
+                   double seconds, const char *phase);
+int rundb_put_wait_interval(struct rundb *run, int rank, const char *pattern, const char *region,
+                            int64_t start, int64_t end);
+int rundb_put_wait_time(struct rundb *run, int rank, double seconds);
+
+#endif
