@@ -142,10 +142,8 @@ static const char *default_launcher(OTF2_Reader *reader, char *out, size_t len)
 
 int cli_analyze(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        fputs(usage, stdout);
+    if (cli_help(argc, argv, usage))
         return 0;
-    }
     const char *run = NULL, *launcher = NULL;
     double timeout = -1;
     for (int i = 1; i < argc; i++) {

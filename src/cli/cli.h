@@ -12,6 +12,8 @@
 const char *cli_libdir(void);
 /* 1 if argv asks for help (-h or --help anywhere before "--"). */
 int cli_wants_help(int argc, char **argv);
+/* 1 after printing USAGE on stdout when argv asks for help; the verb then returns 0. */
+int cli_help(int argc, char **argv, const char *usage);
 
 /* Opens the run database named by arg (the file or its run directory) for `verb`, and
  * checks that it holds `table`, else says which module writes it. 0 with *db open, or 2
@@ -24,6 +26,9 @@ int cli_incomplete_run(const char *run, char *ending, size_t n);
 /* One line on stderr, "mpilens: VERB: MESSAGE" ("mpilens: MESSAGE" when VERB is NULL), for
  * a refusal; returns 2, the status of one. */
 int cli_fail(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* 0 when the verb was given its input (GIVEN), else 2 after "mpilens: VERB: no database
+ * given; write mpilens VERB RUN_DIR/mpilens.db". */
+int cli_need_input(int given, const char *verb);
 /* 1 if path is a directory. */
 int cli_is_directory(const char *path);
 

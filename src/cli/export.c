@@ -281,10 +281,8 @@ static long mark_analyzed_waits(struct state *s, const char *run)
 
 int cli_export(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        fputs(usage, stdout);
+    if (cli_help(argc, argv, usage))
         return 0;
-    }
     const char *run = NULL, *chrome = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--chrome") == 0 && i + 1 < argc)

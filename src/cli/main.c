@@ -44,22 +44,15 @@ int main(int argc, char **argv)
         printf("mpilens %s\n", MPILENS_VERSION);
         return 0;
     }
-    if (strcmp(argv[1], "run") == 0)
-        return cli_run(argc - 1, argv + 1);
-    if (strcmp(argv[1], "analyze") == 0)
-        return cli_analyze(argc - 1, argv + 1);
-    if (strcmp(argv[1], "export") == 0)
-        return cli_export(argc - 1, argv + 1);
-    if (strcmp(argv[1], "place") == 0)
-        return cli_place(argc - 1, argv + 1);
-    if (strcmp(argv[1], "matrix") == 0)
-        return cli_matrix(argc - 1, argv + 1);
-    if (strcmp(argv[1], "report") == 0)
-        return cli_report(argc - 1, argv + 1);
-    if (strcmp(argv[1], "modules") == 0)
-        return cli_modules(argc - 1, argv + 1);
-    if (strcmp(argv[1], "recover") == 0)
-        return cli_recover(argc - 1, argv + 1);
+    static const struct {
+        const char *name;
+        int (*run)(int argc, char **argv);
+    } verbs[] = {{"run", cli_run},         {"analyze", cli_analyze}, {"export", cli_export},
+                 {"place", cli_place},     {"matrix", cli_matrix},   {"report", cli_report},
+                 {"modules", cli_modules}, {"recover", cli_recover}};
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+        if (strcmp(argv[1], verbs[i].name) == 0)
+            return verbs[i].run(argc - 1, argv + 1);
     fprintf(stderr, "mpilens: unknown verb '%s'; `mpilens --help` lists the verbs\n", argv[1]);
     return 2;
 }

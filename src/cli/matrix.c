@@ -82,17 +82,13 @@ static int parse(int argc, char **argv, struct matrix_query *q)
             return fail("more than one database given ('%s'); give one", a);
         }
     }
-    if (!q->db)
-        return fail("no database given%s; write mpilens matrix RUN_DIR/mpilens.db", "");
-    return 0;
+    return cli_need_input(q->db != NULL, "matrix");
 }
 
 int cli_matrix(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        fputs(usage, stdout);
+    if (cli_help(argc, argv, usage))
         return 0;
-    }
     struct matrix_query q;
     int rc = parse(argc, argv, &q);
     if (rc)

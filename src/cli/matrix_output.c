@@ -30,6 +30,16 @@ static void compact(unsigned long long v, int bytes, char *out, size_t len)
         snprintf(out, len, x < 10 ? "%.1f%s" : "%.0f%s", x, units[u]);
 }
 
+/* "I" for one rank, "FIRST-LAST" for group I of BLOCK ranks (of N). */
+static void group_label(int i, int block, int n, char *out, size_t len)
+{
+    if (block > 1)
+        snprintf(out, len, "%d-%d", i * block,
+                 (i + 1) * block - 1 < n - 1 ? (i + 1) * block - 1 : n - 1);
+    else
+        snprintf(out, len, "%d", i);
+}
+
 void matrix_print_text(const struct matrix *m, const struct matrix_query *q, FILE *out)
 {
     int block = (m->n + MAX_COLUMNS - 1) / MAX_COLUMNS, cols = (m->n + block - 1) / block;
@@ -47,21 +57,13 @@ void matrix_print_text(const struct matrix *m, const struct matrix_query *q, FIL
     fprintf(out, "%9s", "");
     for (int c = 0; c < cols; c++) {
         char label[16];
-        if (block > 1)
-            snprintf(label, sizeof label, "%d-%d", c * block,
-                     (c + 1) * block - 1 < m->n - 1 ? (c + 1) * block - 1 : m->n - 1);
-        else
-            snprintf(label, sizeof label, "%d", c);
+        group_label(c, block, m->n, label, sizeof label);
         fprintf(out, " %7s", label);
     }
     fputc('\n', out);
     for (int r = 0; r < cols; r++) {
         char label[16];
-        if (block > 1)
-            snprintf(label, sizeof label, "%d-%d", r * block,
-                     (r + 1) * block - 1 < m->n - 1 ? (r + 1) * block - 1 : m->n - 1);
-        else
-            snprintf(label, sizeof label, "%d", r);
+        group_label(r, block, m->n, label, sizeof label);
         fprintf(out, "%9s", label);
         for (int c = 0; c < cols; c++) {
             unsigned long long v = cell[r * cols + c];

@@ -122,10 +122,8 @@ static int describe_one(const char *name)
 
 int cli_modules(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        fputs(usage, stdout);
+    if (cli_help(argc, argv, usage))
         return 0;
-    }
     for (int i = 1; i < argc; i++)
         if (argv[i][0] != '-')
             return describe_one(argv[i]);

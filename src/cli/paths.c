@@ -51,6 +51,20 @@ int cli_fail(const char *verb, const char *fmt, ...)
     return 2;
 }
 
+int cli_help(int argc, char **argv, const char *usage)
+{
+    if (!cli_wants_help(argc, argv))
+        return 0;
+    fputs(usage, stdout);
+    return 1;
+}
+
+int cli_need_input(int given, const char *verb)
+{
+    return given ? 0
+                 : cli_fail(verb, "no database given; write mpilens %s RUN_DIR/mpilens.db", verb);
+}
+
 int cli_is_directory(const char *path)
 {
     struct stat st;

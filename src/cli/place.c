@@ -151,9 +151,7 @@ static int parse(int argc, char **argv, struct options *o)
         else
             return fail("more than one database given ('%s'); give one", a);
     }
-    if (!o->db && !o->csv && !o->ompi)
-        return fail("no database given%s; write mpilens place RUN_DIR/mpilens.db", "");
-    return 0;
+    return cli_need_input(o->db || o->csv || o->ompi, "place");
 }
 
 static int write_outputs(const char *path, const struct place_topo *t, const int *leaf, int n)
@@ -210,10 +208,8 @@ static int write_outputs(const char *path, const struct place_topo *t, const int
 
 int cli_place(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        fputs(usage, stdout);
+    if (cli_help(argc, argv, usage))
         return 0;
-    }
     struct options o;
     int rc = parse(argc, argv, &o);
     struct triples tr = {0};

@@ -124,10 +124,8 @@ int cli_recover_run(const char *dir, int *completed)
 
 int cli_recover(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        fputs(usage, stdout);
+    if (cli_help(argc, argv, usage))
         return 0;
-    }
     if (argc != 2 || argv[1][0] == '-') {
         fprintf(stderr, "mpilens: recover: give one run directory: mpilens recover DIR\n");
         return 2;

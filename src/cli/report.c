@@ -105,17 +105,13 @@ static int parse_args(int argc, char **argv, struct report_query *q)
         }
         i += takes;
     }
-    if (!q->db)
-        return fail("no database given%s; write mpilens report RUN_DIR/mpilens.db", "");
-    return 0;
+    return cli_need_input(q->db != NULL, "report");
 }
 
 int cli_report(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        fputs(usage, stdout);
+    if (cli_help(argc, argv, usage))
         return 0;
-    }
     struct report_query q;
     int rc = parse_args(argc, argv, &q);
     if (rc)

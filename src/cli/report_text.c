@@ -77,6 +77,15 @@ struct overall {
     int n, rank_exec, rank_mpi, rank_ratio, rank_start;
 };
 
+/* The largest V so far in *MAX, and its RANK in *AT (the last of equals). */
+static void keep_max(double v, int rank, double *max, int *at)
+{
+    if (v >= *max) {
+        *max = v;
+        *at = rank;
+    }
+}
+
 static void add_rank(int rank, double exec, double mpi_all, double start, void *ctx)
 {
     struct overall *o = ctx;
@@ -84,22 +93,10 @@ static void add_rank(int rank, double exec, double mpi_all, double start, void *
     if (mpi < 0)
         mpi = 0;
     double ratio = between > 0 ? mpi / between : 0;
-    if (exec >= o->max_exec) {
-        o->max_exec = exec;
-        o->rank_exec = rank;
-    }
-    if (mpi >= o->max_mpi) {
-        o->max_mpi = mpi;
-        o->rank_mpi = rank;
-    }
-    if (ratio >= o->max_ratio) {
-        o->max_ratio = ratio;
-        o->rank_ratio = rank;
-    }
-    if (start >= o->max_start) {
-        o->max_start = start;
-        o->rank_start = rank;
-    }
+    keep_max(exec, rank, &o->max_exec, &o->rank_exec);
+    keep_max(mpi, rank, &o->max_mpi, &o->rank_mpi);
+    keep_max(ratio, rank, &o->max_ratio, &o->rank_ratio);
+    keep_max(start, rank, &o->max_start, &o->rank_start);
     o->sum_exec += exec;
     o->sum_mpi += mpi;
     o->sum_start += start;

@@ -414,10 +414,8 @@ static void unlink_claim(const char *output, int claim)
 
 int cli_run(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        fputs(usage, stdout);
+    if (cli_help(argc, argv, usage))
         return 0;
-    }
     struct run_options opt = {0};
     int rc = parse_options(argc, argv, &opt);
     if (rc == 0)

@@ -254,19 +254,11 @@ int rundb_open_read(const char *path, sqlite3 **db, char *err, size_t errlen)
         *db = NULL;
         return -1;
     }
-    sqlite3_stmt *st = NULL;
-    int version = -1, tables = 0;
-    if (sqlite3_prepare_v2(*db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        version = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    if (sqlite3_prepare_v2(*db,
-                           "SELECT count(*) FROM sqlite_master WHERE name IN "
-                           "('metadata','ranks','communicators')",
-                           -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        tables = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
+    int version = rundb_one_int(*db, "PRAGMA user_version", -1);
+    int tables = rundb_one_int(*db,
+                               "SELECT count(*) FROM sqlite_master WHERE name IN "
+                               "('metadata','ranks','communicators')",
+                               0);
     if (tables != 3 || version < 1) {
         snprintf(err, errlen,
                  "%s: not an mpilens run database; give the mpilens.db that "
@@ -288,15 +280,29 @@ int rundb_open_read(const char *path, sqlite3 **db, char *err, size_t errlen)
     return 0;
 }
 
-int rundb_has_table(sqlite3 *db, const char *name)
+int rundb_one_int(sqlite3 *db, const char *sql, int otherwise)
 {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
+    int v = otherwise;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+int rundb_any_row(sqlite3 *db, const char *sql, const char *text)
+{
+    sqlite3_stmt *st = NULL;
     int found = 0;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = ?", -1, &st, NULL) ==
-        SQLITE_OK) {
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
         found = sqlite3_step(st) == SQLITE_ROW;
     }
     sqlite3_finalize(st);
     return found;
+}
+
+int rundb_has_table(sqlite3 *db, const char *name)
+{
+    return rundb_any_row(db, "SELECT 1 FROM sqlite_master WHERE name = ?", name);
 }

@@ -63,5 +63,9 @@ int rundb_open_read(const char *path, sqlite3 **db, char *err, size_t errlen);
 
 /* 1 if the database has a table or view of that name. */
 int rundb_has_table(sqlite3 *db, const char *name);
+/* The first column of SQL's first row as an integer, or OTHERWISE. */
+int rundb_one_int(sqlite3 *db, const char *sql, int otherwise);
+/* 1 if SQL (one parameter, ?1 = TEXT) gives a row. */
+int rundb_any_row(sqlite3 *db, const char *sql, const char *text);
 
 #endif

@@ -231,31 +231,17 @@ int rundb_callsites_top(sqlite3 *db, int rank, int limit,
 
 int rundb_matrix_phase_exists(sqlite3 *db, const char *phase)
 {
-    sqlite3_stmt *st;
-    int found = 0;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM monitor_phases WHERE name = ?", -1, &st, NULL) ==
-        SQLITE_OK) {
-        sqlite3_bind_text(st, 1, phase, -1, SQLITE_STATIC);
-        found = sqlite3_step(st) == SQLITE_ROW;
-    }
-    sqlite3_finalize(st);
-    return found;
+    return rundb_any_row(db, "SELECT 1 FROM monitor_phases WHERE name = ?", phase);
 }
 
 int rundb_matrix_ranks(sqlite3 *db)
 {
-    sqlite3_stmt *st = NULL;
-    int n = 0;
     /* SQLite's scalar MAX is NULL when one argument is: both sides default to 0 */
-    if (sqlite3_prepare_v2(db,
-                           "SELECT MAX(COALESCE((SELECT CAST(value AS INTEGER) FROM metadata"
-                           " WHERE key = 'Processes'), 0), COALESCE((SELECT MAX(MAX(src),"
-                           " MAX(dst)) + 1 FROM monitor_matrix), 0))",
-                           -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return n;
+    return rundb_one_int(db,
+                         "SELECT MAX(COALESCE((SELECT CAST(value AS INTEGER) FROM metadata"
+                         " WHERE key = 'Processes'), 0), COALESCE((SELECT MAX(MAX(src),"
+                         " MAX(dst)) + 1 FROM monitor_matrix), 0))",
+                         0);
 }
 
 int rundb_matrix_kinds(sqlite3 *db, char *out, size_t len)

@@ -91,27 +91,19 @@ void mon_set_absorb(void *ctx, const void *data, int len)
         phase_map[i] = mon_set_phase(s, phases[i].name);
     for (uint64_t i = 0; i < n[5]; i++)
         comm_map[i] = lens_comm_set_add(&s->comms, &comms[i], members + comms[i].members_off);
-    for (uint64_t i = 0; i < n[1]; i++) {
-        struct mon_row r = rows[i];
-        r.phase = phase_map[r.phase];
-        mon_set_add_row(s, &r);
+/* each row of TYPE from ROWS (N of them) added with ADD, its phase renumbered */
+#define ABSORB_ROWS(TYPE, ROWS, N, ADD, ...)                                                       \
+    for (uint64_t i = 0; i < (N); i++) {                                                           \
+        TYPE r = (ROWS)[i];                                                                        \
+        r.phase = phase_map[r.phase];                                                              \
+        __VA_ARGS__;                                                                               \
+        ADD(s, &r);                                                                                \
     }
-    for (uint64_t i = 0; i < n[2]; i++) {
-        struct mon_hist_row r = hist[i];
-        r.phase = phase_map[r.phase];
-        mon_set_add_hist(s, &r);
-    }
-    for (uint64_t i = 0; i < n[3]; i++) {
-        struct mon_coll_row r = coll[i];
-        r.phase = phase_map[r.phase];
-        r.comm = comm_map[r.comm];
-        mon_set_add_coll(s, &r);
-    }
-    for (uint64_t i = 0; i < n[4]; i++) {
-        struct mon_io_row r = io[i];
-        r.phase = phase_map[r.phase];
-        mon_set_add_io(s, &r);
-    }
+    ABSORB_ROWS(struct mon_row, rows, n[1], mon_set_add_row, (void)0)
+    ABSORB_ROWS(struct mon_hist_row, hist, n[2], mon_set_add_hist, (void)0)
+    ABSORB_ROWS(struct mon_coll_row, coll, n[3], mon_set_add_coll, r.comm = comm_map[r.comm])
+    ABSORB_ROWS(struct mon_io_row, io, n[4], mon_set_add_io, (void)0)
+#undef ABSORB_ROWS
     free(phase_map);
     free(comm_map);
 }

@@ -260,6 +260,14 @@ static int write_snapshot(int fd)
 
 /* ---- start ---- */
 
+/* 1 if OK holds on every rank (collective over the trace's world). */
+static int everywhere(int ok)
+{
+    int all = 0;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, trc_world);
+    return all;
+}
+
 void trc_start(void)
 {
     lens_handle_hooks_set(&trc_handle_hooks);
@@ -276,9 +284,7 @@ void trc_start(void)
     const char *buffer = getenv("MPILENS_TRACE_BUFFER");
     size_t bytes = buffer && *buffer ? (size_t)strtoull(buffer, NULL, 10) : 4u << 20;
     trc_logs_setup(dir, rank, bytes);
-    int ok = trc_thread_new()->log.fd >= 0, all_ok = 0; /* thread 0: this one */
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, trc_world);
-    if (!all_ok) {
+    if (!everywhere(trc_thread_new()->log.fd >= 0)) { /* thread 0: this one */
         if (rank == 0)
             lens_run_problem("trace",
                              "trace: %s/log: cannot write the event logs (%s); the run goes on "
@@ -409,9 +415,7 @@ void trc_finish(void)
     char dir[4096], log_path[4200];
     snprintf(dir, sizeof dir, "%s/trace", lens_run_output_dir());
     OTF2_Archive *archive = trc_archive_open(dir, size);
-    int ok = archive != NULL, all_ok = 0;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, trc_world);
-    if (!all_ok) {
+    if (!everywhere(archive != NULL)) {
         if (rank == 0)
             lens_run_problem("trace",
                              "trace: %s: cannot create the OTF2 archive (%s); the event logs "
@@ -462,8 +466,7 @@ void trc_finish(void)
     trc_otf2_note(OTF2_Archive_Close(archive));
     /* the logs go once every rank's part of the archive is written; else they stay, with
      * this rank's definitions, for `mpilens recover` (the archive cut short goes) */
-    int written = trc_otf2_failed == OTF2_SUCCESS, all_written = 0;
-    PMPI_Allreduce(&written, &all_written, 1, MPI_INT, MPI_MIN, trc_world);
+    int written = trc_otf2_failed == OTF2_SUCCESS, all_written = everywhere(written);
     if (!written)
         lens_run_problem("trace",
                          "trace: %s: writing the OTF2 archive failed (%s); the event logs stay "
