@@ -355,7 +355,7 @@ int cli_export(int argc, char **argv)
     if (bad || !s.out) {
         OTF2_Reader_Close(reader);
         state_free(&s);
-        if (bad && !trace_events_problem(run, anchor, nloc, why, sizeof why))
+        if (bad && !trace_events_problem(run, anchor, nloc, why, sizeof why, NULL))
             snprintf(why, sizeof why,
                      "%s: the global definitions (traces.def) are truncated or corrupt; trace "
                      "the run again",
@@ -401,7 +401,7 @@ int cli_export(int argc, char **argv)
         unlink(partial);
         if (!bad)
             return fail("--chrome %s: cannot write the file; choose a writable path", chrome);
-        if (!trace_events_problem(run, anchor, nloc, why, sizeof why))
+        if (!trace_events_problem(run, anchor, nloc, why, sizeof why, NULL))
             snprintf(why, sizeof why, "%s: the events are truncated or corrupt", anchor);
         return fail("%s", why);
     }

@@ -26,7 +26,8 @@ struct check_page {
 
 static struct check_page *page; /* set in the child only */
 
-void trace_check_stage(const char *path)
+/* Inside the child: the file about to be read, for the verdict if OTF2 crashes on it. */
+static void trace_check_stage(const char *path)
 {
     if (page)
         snprintf(page->stage, sizeof page->stage, "%s", path);
@@ -63,7 +64,7 @@ static int check_child(const char *run, const char *verb)
                  defs, (unsigned long long)read);
         return 2;
     }
-    if (trace_events_problem(run, anchor, ranks, page->why, sizeof page->why))
+    if (trace_events_problem(run, anchor, ranks, page->why, sizeof page->why, trace_check_stage))
         return 2;
     page->ranks = ranks;
     return 0;
@@ -72,8 +73,8 @@ static int check_child(const char *run, const char *verb)
 int trace_check_run(const char *run, uint64_t *ranks, const char *verb, char *why, size_t n)
 {
     int status = 0;
-    struct check_page *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
-                                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    struct check_page *shared =
+        mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared == MAP_FAILED) {
         snprintf(why, n, "%s/trace: cannot check the trace (mmap: %s)", run, strerror(errno));
         return 1;

@@ -184,9 +184,10 @@ void trace_damage_where_defs(const char *path, uint64_t good, char *why, size_t 
 }
 
 /* 1 when some rank's definitions or events in RUN (archive ANCHOR, RANKS ranks) cannot all
- * be read: WHY says where (trace_damage_where, _defs) for the first such rank. */
+ * be read: WHY says where (trace_damage_where, _defs) for the first such rank; STAGE hears
+ * of each file first. */
 int trace_events_problem(const char *run, const char *anchor, unsigned long long ranks, char *why,
-                         size_t n)
+                         size_t n, void (*stage)(const char *path))
 {
     for (unsigned long long r = 0; r < ranks; r++) {
         uint64_t nloc = 0, chunk = 0, defs_chunk = 0, events = 0;
@@ -198,7 +199,8 @@ int trace_events_problem(const char *run, const char *anchor, unsigned long long
         uint64_t defs = 0;
         char path[4200];
         snprintf(path, sizeof path, "%s/trace/traces/%llu.def", run, r);
-        trace_check_stage(path);
+        if (stage)
+            stage(path);
         int defs_bad = OTF2_Reader_SelectLocation(reader, r) != OTF2_SUCCESS ||
                        OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS;
         OTF2_DefReader *dr = defs_bad ? NULL : OTF2_Reader_GetDefReader(reader, r);
@@ -213,7 +215,8 @@ int trace_events_problem(const char *run, const char *anchor, unsigned long long
             return 1;
         }
         snprintf(path, sizeof path, "%s/trace/traces/%llu.evt", run, r);
-        trace_check_stage(path);
+        if (stage)
+            stage(path);
         if (OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS)
             er = OTF2_Reader_GetEvtReader(reader, r);
         int bad = !er || OTF2_Reader_ReadAllLocalEvents(reader, er, &events) != OTF2_SUCCESS;

@@ -58,17 +58,15 @@ void trace_damage_where(const char *path, uint64_t chunk, uint64_t good, char *w
 void trace_damage_where_defs(const char *path, uint64_t good, char *why, size_t n);
 
 /* 1 when some rank's definitions or events in RUN (archive ANCHOR, RANKS ranks) cannot all
- * be read: WHY says where for the first such rank. */
+ * be read: WHY says where for the first such rank. STAGE (unless NULL) hears of each file
+ * before it is read (trace_check_run's child keeps it, to name where OTF2 crashed). */
 int trace_events_problem(const char *run, const char *anchor, unsigned long long ranks, char *why,
-                         size_t n);
+                         size_t n, void (*stage)(const char *path));
 
 /* The whole archive of RUN (anchor, global definitions, every rank's definitions and events)
  * read once in a child process: 0 when all of it reads, with its rank count in *RANKS; 1
  * with WHY naming the first file that does not (or on which OTF2 crashed). VERB as for
  * trace_format_problem. Call it before reading an archive in-process. */
 int trace_check_run(const char *run, uint64_t *ranks, const char *verb, char *why, size_t n);
-
-/* Inside trace_check_run's child: the file about to be read (a no-op elsewhere). */
-void trace_check_stage(const char *path);
 
 #endif

@@ -249,6 +249,25 @@ void trc_comms_emit(struct lens_emitter *e, uint32_t ncomms, int my_rank)
     }
 }
 
+/* This rank's local definitions (head, communicators, windows, user regions, files) into FD
+ * (async-signal-safe: snapshots). */
+int trc_defs_write(int fd, uint64_t time_end, int64_t offset_end)
+{
+    struct trc_defs_head h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, TRC_DEFS_MAGIC, sizeof h.magic);
+    trc_local_head(&h);
+    h.time_end = time_end;
+    h.offset_end = offset_end;
+    struct lens_emitter e = {.fd = fd};
+    lens_emit(&e, &h, sizeof h);
+    trc_comms_emit(&e, h.ncomms, h.rank);
+    trc_rma_emit(&e, h.nwindows, h.ngroups);
+    trc_user_emit(&e, h.nnames);
+    trc_io_emit(&e, h.nfiles);
+    return lens_emit_flush(&e);
+}
+
 /* The snapshot: the event buffers written out, the local definitions saved (with the end's
  * time and clock offset once MPI_Finalize measured them). */
 static int write_snapshot(int fd)

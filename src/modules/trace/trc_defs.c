@@ -1,5 +1,5 @@
-/* trc_defs.c: local definitions saved as a blob, merged into global ones, and written as
- * OTF2 definitions (trc_defs.h).
+/* trc_defs.c: the ranks' local definitions (the blob trc_core.c writes) merged into global
+ * ones, and written as OTF2 definitions (trc_defs.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,25 +9,6 @@
 #include "trace_defs.h"
 #include "trc.h"
 #include "trc_defs.h"
-
-/* ---- the blob ---- */
-
-int trc_defs_write(int fd, uint64_t time_end, int64_t offset_end)
-{
-    struct trc_defs_head h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, TRC_DEFS_MAGIC, sizeof h.magic);
-    trc_local_head(&h);
-    h.time_end = time_end;
-    h.offset_end = offset_end;
-    struct lens_emitter e = {.fd = fd};
-    lens_emit(&e, &h, sizeof h);
-    trc_comms_emit(&e, h.ncomms, h.rank);
-    trc_rma_emit(&e, h.nwindows, h.ngroups);
-    trc_user_emit(&e, h.nnames);
-    trc_io_emit(&e, h.nfiles);
-    return lens_emit_flush(&e);
-}
 
 /* ---- the merge ---- */
 

@@ -58,7 +58,8 @@ static inline uint32_t trc_defs_nids(const struct trc_defs_head *h)
     return h->ncomms + h->nwindows + h->ngroups + h->nnames + h->nfiles;
 }
 
-/* Writes this rank's blob into FD (async-signal-safe); 0 or -1. TIME_END 0: unknown. */
+/* Writes this rank's blob into FD (async-signal-safe; trc_core.c); 0 or -1. TIME_END 0:
+ * unknown. */
 int trc_defs_write(int fd, uint64_t time_end, int64_t offset_end);
 
 /* What the merge made of all ranks. */
