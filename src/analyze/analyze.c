@@ -30,10 +30,10 @@
 #include "analyze.h"
 #include "trace_reader.h"
 
-int rank, size;
-
 void die(const char *fmt, const char *arg)
 {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) {
         fprintf(stderr, "mpilens: analyze: ");
         fprintf(stderr, fmt, arg);
@@ -46,23 +46,23 @@ void die(const char *fmt, const char *arg)
 /* Opens the events of this rank's locations (its threads) in READER: their local
  * definitions read first (clock offsets, mapping tables), then an event reader each, in
  * READERS[nmy]. 0, or -1 (*DEFS_BAD: the definitions, of which *DEFS_READ were read). */
-static int open_events(OTF2_Reader *reader, OTF2_EvtReader **readers, int *defs_bad,
-                       uint64_t *defs_read)
+static int open_events(struct analysis *A, OTF2_Reader *reader, OTF2_EvtReader **readers,
+                       int *defs_bad, uint64_t *defs_read)
 {
     *defs_bad = 0;
-    for (uint32_t i = 0; i < nmy; i++)
-        OTF2_Reader_SelectLocation(reader, my_locations[i]);
+    for (uint32_t i = 0; i < A->nmy; i++)
+        OTF2_Reader_SelectLocation(reader, A->my_locations[i]);
     if (OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS)
         return -1;
-    for (uint32_t i = 0; i < nmy; i++) {
-        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, my_locations[i]);
+    for (uint32_t i = 0; i < A->nmy; i++) {
+        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, A->my_locations[i]);
         if (!dr)
             continue;
         OTF2_DefReaderCallbacks *dc = OTF2_DefReaderCallbacks_New();
         OTF2_DefReaderCallbacks_SetClockOffsetCallback(dc, on_clock_offset);
-        OTF2_Reader_RegisterDefCallbacks(reader, dr, dc, NULL);
+        OTF2_Reader_RegisterDefCallbacks(reader, dr, dc, A);
         OTF2_DefReaderCallbacks_Delete(dc);
-        clock_fix.points = 0; /* the threads of a rank share its clock offsets */
+        A->clock_fix.points = 0; /* the threads of a rank share its clock offsets */
         uint64_t n = 0;
         int bad = OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) != OTF2_SUCCESS;
         OTF2_Reader_CloseDefReader(reader, dr);
@@ -76,8 +76,8 @@ static int open_events(OTF2_Reader *reader, OTF2_EvtReader **readers, int *defs_
     OTF2_Reader_CloseDefFiles(reader);
     if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
         return -1;
-    for (uint32_t i = 0; i < nmy; i++)
-        if (!(readers[i] = OTF2_Reader_GetEvtReader(reader, my_locations[i])))
+    for (uint32_t i = 0; i < A->nmy; i++)
+        if (!(readers[i] = OTF2_Reader_GetEvtReader(reader, A->my_locations[i])))
             return -1;
     return 0;
 }
@@ -90,22 +90,22 @@ static int open_events(OTF2_Reader *reader, OTF2_EvtReader **readers, int *defs_
 static uint64_t replayed, to_replay;
 static double replay_start, said_at;
 
-static void report_progress(void)
+static void report_progress(const struct analysis *A)
 {
     double now = MPI_Wtime();
-    if (rank != 0 || now - replay_start < 2 || now - said_at < 1 || to_replay == 0)
+    if (A->rank != 0 || now - replay_start < 2 || now - said_at < 1 || to_replay == 0)
         return;
     said_at = now;
     fprintf(stderr, "mpilens-progress: %d\n", (int)(100.0 * replayed / to_replay));
     fflush(stderr);
 }
 
-static struct call_state *state_of(OTF2_LocationRef l)
+static struct call_state *state_of(struct analysis *A, OTF2_LocationRef l)
 {
-    for (uint32_t i = 0; i < nmy; i++)
-        if (my_locations[i] == l)
-            return &states[i];
-    return &one_state;
+    for (uint32_t i = 0; i < A->nmy; i++)
+        if (A->my_locations[i] == l)
+            return &A->states[i];
+    return &A->one_state;
 }
 
 #define UNPAREN(...) __VA_ARGS__
@@ -113,9 +113,10 @@ static struct call_state *state_of(OTF2_LocationRef l)
     static OTF2_CallbackCode merged_##NAME(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,          \
                                            OTF2_AttributeList *a, UNPAREN PARAMS)                  \
     {                                                                                              \
+        struct analysis *A = u;                                                                    \
         if (++replayed % 65536 == 0)                                                               \
-            report_progress();                                                                     \
-        cur_p = state_of(l);                                                                       \
+            report_progress(A);                                                                    \
+        A->cur_p = state_of(A, l);                                                                 \
         return NAME(l, t, 0, u, a, UNPAREN ARGS);                                                  \
     }
 MERGED(on_enter, (OTF2_RegionRef r), (r))
@@ -148,7 +149,7 @@ MERGED(on_rma_atomic,
        (w, remote, type, sent, got, id))
 
 /* Replays this rank's events (all its threads, in time order); 0, or -1 if reading failed. */
-static int replay(OTF2_Reader *reader, uint64_t *events)
+static int replay(struct analysis *A, OTF2_Reader *reader, uint64_t *events)
 {
     to_replay = *events;
     replay_start = MPI_Wtime();
@@ -173,7 +174,7 @@ static int replay(OTF2_Reader *reader, uint64_t *events)
     OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(ec, merged_on_rma_put);
     OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(ec, merged_on_rma_get);
     OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(ec, merged_on_rma_atomic);
-    OTF2_Reader_RegisterGlobalEvtCallbacks(reader, gr, ec, NULL);
+    OTF2_Reader_RegisterGlobalEvtCallbacks(reader, gr, ec, A);
     OTF2_GlobalEvtReaderCallbacks_Delete(ec);
     int bad = OTF2_Reader_ReadAllGlobalEvents(reader, gr, events) != OTF2_SUCCESS;
     OTF2_Reader_CloseGlobalEvtReader(reader, gr);
@@ -183,12 +184,13 @@ static int replay(OTF2_Reader *reader, uint64_t *events)
 /* Collective: stops every rank when one rank's trace could not be read, naming the first
  * such rank's file and where in it reading stopped. bad: 0 fine, 1 its local definitions,
  * 2 its events; read: the records read before. */
-static void check_events(const char *run, uint64_t chunk_size, int bad, uint64_t events_read)
+static void check_events(const struct analysis *A, const char *run, uint64_t chunk_size, int bad,
+                         uint64_t events_read)
 {
     int kind = bad;
-    int first_bad = bad ? rank : size, who = size;
+    int first_bad = bad ? A->rank : A->size, who = A->size;
     MPI_Allreduce(&first_bad, &who, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (who == size)
+    if (who == A->size)
         return;
     uint64_t read[2] = {events_read, (uint64_t)kind};
     MPI_Bcast(read, 2, MPI_UINT64_T, who, MPI_COMM_WORLD);
@@ -207,8 +209,9 @@ static void check_events(const char *run, uint64_t chunk_size, int bad, uint64_t
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    static struct analysis analysis;
+    struct analysis *A = &analysis;
+    analysis_init(A);
     if (argc < 2)
         die("usage: mpilens-analyze RUN%s (started by mpilens analyze)", "");
     double t0 = MPI_Wtime();
@@ -224,21 +227,21 @@ int main(int argc, char **argv)
     if (trace_format_problem(reader, anchor, "analyze", why, sizeof why))
         die("%s", why);
     uint64_t ranks = trace_rank_count(reader, nloc);
-    if (ranks != (uint64_t)size) {
+    if (ranks != (uint64_t)A->size) {
         char msg[4200];
         snprintf(msg, sizeof msg,
                  "%s: the trace has %llu ranks but the analysis runs on %d; "
                  "start it with -np %llu",
-                 anchor, (unsigned long long)ranks, size, (unsigned long long)ranks);
+                 anchor, (unsigned long long)ranks, A->size, (unsigned long long)ranks);
         die("%s", msg);
     }
     uint64_t n = 0;
-    int bad = read_definitions(reader, &n) != 0;
+    int bad = read_definitions(A, reader, &n) != 0;
     int any_bad = 0;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_bad)
         die("%s: the global definitions are truncated or corrupt", anchor);
-    make_replay_comms();
+    make_replay_comms(A);
 
     /* A first pass only reads this rank's events, so that a truncated or corrupt rank file,
      * or traces that promise each other different communication (consistency.c), stop
@@ -247,30 +250,31 @@ int main(int argc, char **argv)
     OTF2_Reader_GetChunkSize(reader, &chunk_size, &defs_chunk);
     int defs_bad = 0;
     uint64_t defs_read = 0;
-    if (nmy == 0 && ENSURE(my_locations, my_cap, 0) == 0) /* a trace without location groups */
-        my_locations[nmy++] = (uint64_t)rank;
-    states = calloc(nmy, sizeof *states);
-    OTF2_EvtReader **readers = calloc(nmy, sizeof *readers);
-    int opened = open_events(reader, readers, &defs_bad, &defs_read) == 0;
+    if (A->nmy == 0 &&
+        ENSURE(A->my_locations, A->my_cap, 0) == 0) /* a trace without location groups */
+        A->my_locations[A->nmy++] = (uint64_t)A->rank;
+    A->states = calloc(A->nmy, sizeof *A->states);
+    OTF2_EvtReader **readers = calloc(A->nmy, sizeof *readers);
+    int opened = open_events(A, reader, readers, &defs_bad, &defs_read) == 0;
     OTF2_EvtReaderCallbacks *cc = OTF2_EvtReaderCallbacks_New();
-    consistency_callbacks(cc);
+    consistency_callbacks(A, cc);
     bad = defs_bad ? 1 : !opened ? 2 : 0;
-    for (uint32_t i = 0; !bad && i < nmy; i++) {
+    for (uint32_t i = 0; !bad && i < A->nmy; i++) {
         uint64_t got = 0;
-        OTF2_Reader_RegisterEvtCallbacks(reader, readers[i], cc, NULL);
+        OTF2_Reader_RegisterEvtCallbacks(reader, readers[i], cc, A);
         bad = OTF2_Reader_ReadAllLocalEvents(reader, readers[i], &got) != OTF2_SUCCESS ? 2 : 0;
         events += got;
     }
     OTF2_EvtReaderCallbacks_Delete(cc);
     OTF2_Reader_Close(reader);
-    check_events(argv[1], chunk_size, bad, defs_bad ? defs_read : events);
-    consistency_verdict(argv[1]);
+    check_events(A, argv[1], chunk_size, bad, defs_bad ? defs_read : events);
+    consistency_verdict(A, argv[1]);
     reader = trace_reader_open(anchor, &nloc);
-    bad = !reader || open_events(reader, readers, &defs_bad, &defs_read) != 0;
+    bad = !reader || open_events(A, reader, readers, &defs_bad, &defs_read) != 0;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_bad)
         die("%s: the trace could not be opened a second time", anchor);
-    bad = replay(reader, &events) != 0;
+    bad = replay(A, reader, &events) != 0;
     free(readers);
     p2p_finish();
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -278,20 +282,20 @@ int main(int argc, char **argv)
     if (any_bad)
         die("%s: the events of a rank are truncated or corrupt", anchor);
     /* Each rank's time is the traced run's length (MPI_Init to MPI_Finalize of the trace). */
-    double traced = trace_length               ? trace_length * 1e-9
-                    : last_leave > first_enter ? (last_leave - first_enter) * 1e-9
-                                               : 0;
-    int rc = write_results(argv[1], traced);
+    double traced = A->trace_length                  ? A->trace_length * 1e-9
+                    : A->last_leave > A->first_enter ? (A->last_leave - A->first_enter) * 1e-9
+                                                     : 0;
+    int rc = write_results(A, argv[1], traced);
     double t = MPI_Wtime() - t0, max_traced = 0;
     MPI_Reduce(&traced, &max_traced, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     uint64_t all_events = 0;
     MPI_Reduce(&events, &all_events, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank == 0 && rc == 0) /* on stderr, behind the progress lines: the CLI prints it */
+    if (A->rank == 0 && rc == 0) /* on stderr, behind the progress lines: the CLI prints it */
         fprintf(stderr,
                 "mpilens: analysis of %llu events on %d ranks in %.3f s (%.1f %% of the traced "
                 "%.3f s); results in %s/mpilens.db (mpilens report --waits)\n",
-                (unsigned long long)all_events, size, t, max_traced > 0 ? 100 * t / max_traced : 0,
-                max_traced, argv[1]);
+                (unsigned long long)all_events, A->size, t,
+                max_traced > 0 ? 100 * t / max_traced : 0, max_traced, argv[1]);
     MPI_Finalize();
     return rc;
 }

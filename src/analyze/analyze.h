@@ -1,8 +1,10 @@
-/* analyze.h: what the files of mpilens-analyze share: the global definitions read from
- * the trace (defs.c), the replay's state (replay_calls.c: the call being replayed on each
- * location, and the waits charged), and each pattern family's callbacks (replay_p2p.c,
- * replay_coll.c, replay_rma.c), the consistency check (consistency.c) and the results
- * (results.c). analyze.c reads the trace and drives the replay.
+/* analyze.h: what the files of mpilens-analyze share, all in one struct analysis passed
+ * along (no globals between files; OTF2's callbacks get it as their user data): the
+ * global definitions read from the trace (defs.c), the replay's state (replay_calls.c: the
+ * call being replayed on each location, and the waits charged), and each pattern family's
+ * callbacks (replay_p2p.c, replay_coll.c, replay_rma.c), the consistency check
+ * (consistency.c) and the results (results.c). analyze.c reads the trace and drives the
+ * replay.
  */
 #ifndef ANALYZE_H
 #define ANALYZE_H
@@ -14,6 +16,8 @@
 
 #include "clock_fix.h"
 #include "trace_defs.h"
+
+struct analysis; /* below: what the files share, passed along */
 
 enum pattern {
     LATE_SENDER,
@@ -33,7 +37,6 @@ enum pattern {
     PATTERNS
 };
 extern const char *const pattern_names[PATTERNS];
-extern int rank, size;
 
 /* The global definitions as the replay needs them, indexed by OTF2's ids (defs.c). */
 /* What the replay must know of a region, classified once from its name at its definition. */
@@ -48,39 +51,28 @@ struct comm {
     uint32_t group, defined;
     MPI_Comm forward, backward, rma; /* replay copies (MPI_COMM_NULL: not a member) */
 };
-extern struct region *regions;
-extern struct comm *comms;
-extern uint32_t nregions, ncomms; /* 1 + the largest id defined */
-extern uint32_t regions_cap, comms_cap;
-extern uint32_t unknown_region;                /* stands for an event's undefined region id */
-extern int *phase_region, nphases, phases_cap; /* phase -> its user region; 0: outside */
-extern int phase_stack[64], phase_depth;
-extern struct clock_fix clock_fix; /* this rank's clock to rank 0's */
-/* This rank's locations (its threads: thread 0 is location `rank`), from the global
- * definitions; states[i] is the call state of my_locations[i]. */
-extern uint64_t *my_locations;
-extern uint32_t nmy, my_cap;
-
 /* Makes table[id] exist (zeroed), growing the capacity cap (src/common/trace_defs.h). */
 #define ENSURE(table, cap, id) TRACE_DEFS_ENSURE(table, cap, id)
 /* The members of group g (world ranks) and their number in *n; NULL if g is undefined. */
-const uint64_t *group_of(uint32_t g, uint32_t *n);
+const uint64_t *group_of(struct analysis *A, uint32_t g, uint32_t *n);
 /* Reads the global definitions of READER (the shared reader, then the tables above and
  * this rank's locations); 0, or -1 if they are truncated or corrupt. */
-int read_definitions(OTF2_Reader *reader, uint64_t *read);
+int read_definitions(struct analysis *A, OTF2_Reader *reader, uint64_t *read);
 /* The clock offsets of a location's local definitions. */
 OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset, double deviation);
 /* Window W is defined on communicator COMM (replay_rma.c); 0, or -1 out of memory. */
-int rma_window_defined(uint32_t w, uint32_t comm);
+int rma_window_defined(struct analysis *A, uint32_t w, uint32_t comm);
 /* The replay communicators and the severity table, once the definitions are read. */
-void make_replay_comms(void);
+void make_replay_comms(struct analysis *A);
 /* Prints the message on rank 0 and ends every rank with status 2. */
 void die(const char *fmt, const char *arg);
 
 /* ---- the replay's state (replay_calls.c) ---- */
+struct window;
 
 /* The call being replayed on one location (thread) of this rank (MPI calls do not nest on
- * a thread); `cur` is the one of the location whose event is being replayed. */
+ * a thread); the analysis's cur_p is the one of the location whose event is being
+ * replayed. */
 struct call_state {
     uint32_t region;
     uint64_t enter;
@@ -94,8 +86,6 @@ struct call_state {
     struct window *win; /* one-sided: the window of a transfer or of MPI_Win_start */
     uint32_t target;    /* the transfer's target (rank in the window) */
 };
-extern struct call_state one_state, *cur_p, *states;
-#define cur (*cur_p)
 
 /* Replay state of a window: its communicator, the access epoch's post times and the exit
  * time of the latest transfer toward each target (since the last fence or start). */
@@ -103,12 +93,10 @@ struct window {
     uint32_t comm, members;
     uint64_t *post_enter, *last_op, post_max, start_leave;
 };
-extern struct window *windows;
-extern uint32_t windows_cap;
-extern uint64_t first_enter, last_leave, trace_length;
-/* Seconds per pattern x region x phase, allocated once the definitions are read. */
-extern double *severity;
-#define SEVERITY(p, r, ph) severity[((size_t)(p) * (nregions + 1) + (r)) * nphases + (ph)]
+/* Seconds per pattern x region x phase of A (struct analysis), allocated once the
+ * definitions are read. */
+#define SEVERITY(A, p, r, ph)                                                                      \
+    (A)->severity[((size_t)(p) * ((A)->nregions + 1) + (r)) * (A)->nphases + (ph)]
 /* Each wait of at least a microsecond, for the picture (`mpilens export` marks them); at
  * most MAX_INTERVALS per rank, the severities count them all. */
 struct wait_interval {
@@ -116,11 +104,40 @@ struct wait_interval {
     uint64_t from, until; /* timestamps on rank 0's clock */
 };
 #define MAX_INTERVALS 1000000
-extern struct wait_interval *intervals;
-extern size_t nintervals, intervals_cap;
+
+/* ---- the analysis: everything the files share, passed along (the event callbacks get it
+ * as OTF2's user data) ---- */
+
+struct analysis {
+    int rank, size; /* of MPI_COMM_WORLD */
+    /* the global definitions as the replay needs them, indexed by OTF2's ids (defs.c) */
+    struct trace_defs defs; /* as read (src/common/trace_defs.h) */
+    struct region *regions;
+    struct comm *comms;
+    uint32_t nregions, ncomms; /* 1 + the largest id defined */
+    uint32_t regions_cap, comms_cap;
+    uint32_t unknown_region;                /* stands for an event's undefined region id */
+    int *phase_region, nphases, phases_cap; /* phase -> its user region; 0: outside */
+    int phase_stack[64], phase_depth;
+    struct clock_fix clock_fix; /* this rank's clock to rank 0's */
+    /* this rank's locations (its threads: thread 0 is location `rank`); states[i] is the
+     * call state of my_locations[i], cur_p the one whose event is being replayed */
+    uint64_t *my_locations;
+    uint32_t nmy, my_cap;
+    struct call_state one_state, *cur_p, *states;
+    struct window *windows;
+    uint32_t windows_cap;
+    uint64_t first_enter, last_leave, trace_length;
+    double *severity; /* SEVERITY */
+    struct wait_interval *intervals;
+    size_t nintervals, intervals_cap;
+};
+
+/* A fresh analysis of this rank (MPI initialised). */
+void analysis_init(struct analysis *A);
 
 /* The current call waits for REMOTE under PATTERN (the latest remote time wins). */
-void later(uint64_t remote, int pattern);
+void later(struct analysis *A, uint64_t remote, int pattern);
 
 /* ---- event callbacks, in the local reader's form ---- */
 
@@ -152,7 +169,7 @@ OTF2_CallbackCode on_rma_atomic(EVENT_ARGS, OTF2_RmaWinRef w, uint32_t remote,
                                 OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
                                 uint64_t id);
 /* At the Leave of a call: what one-sided state the call closes (replay_rma.c). */
-void rma_leave(uint64_t t);
+void rma_leave(struct analysis *A, uint64_t t);
 /* Sends two timestamps to PEER without waiting (at most a window of them in flight). */
 void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm);
 /* After the replay: the point-to-point sends still in flight completed (replay_p2p.c). */
@@ -161,9 +178,9 @@ void p2p_finish(void);
 /* ---- before and after the replay ---- */
 
 /* The consistency check's callbacks for the first pass, and its collective verdict. */
-void consistency_callbacks(OTF2_EvtReaderCallbacks *ec);
-void consistency_verdict(const char *run);
+void consistency_callbacks(struct analysis *A, OTF2_EvtReaderCallbacks *ec);
+void consistency_verdict(struct analysis *A, const char *run);
 /* Rank 0 writes every rank's waits into RUN's database; TRACED: the traced run's length. */
-int write_results(const char *run, double traced);
+int write_results(struct analysis *A, const char *run, double traced);
 
 #endif

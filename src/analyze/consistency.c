@@ -31,10 +31,10 @@ static uint64_t mix(uint64_t h)
 }
 
 /* World rank of rank r of communicator comm, or -1. */
-static int64_t world_rank(OTF2_CommRef comm, uint32_t r)
+static int64_t world_rank(struct analysis *A, OTF2_CommRef comm, uint32_t r)
 {
     uint32_t n;
-    const uint64_t *members = comm < ncomms ? group_of(comms[comm].group, &n) : NULL;
+    const uint64_t *members = comm < A->ncomms ? group_of(A, A->comms[comm].group, &n) : NULL;
     return members && r < n ? (int64_t)members[r] : -1;
 }
 
@@ -43,10 +43,11 @@ static uint64_t message_mark(OTF2_CommRef comm, uint32_t tag)
     return (1ULL << 40) + (mix(((uint64_t)comm << 32) | tag) & ((1ULL << 40) - 1));
 }
 
-static void count_message(uint64_t *table, uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+static void count_message(struct analysis *A, uint64_t *table, uint32_t peer, OTF2_CommRef comm,
+                          uint32_t tag)
 {
-    int64_t w = world_rank(comm, peer);
-    if (w >= 0 && w < size)
+    int64_t w = world_rank(A, comm, peer);
+    if (w >= 0 && w < A->size)
         table[w] += message_mark(comm, tag);
 }
 
@@ -57,8 +58,8 @@ static void count_message(uint64_t *table, uint32_t peer, OTF2_CommRef comm, uin
                                           void *u, OTF2_AttributeList *a, uint32_t peer,           \
                                           OTF2_CommRef comm, uint32_t tag, uint64_t len)           \
     {                                                                                              \
-        (void)l, (void)t, (void)pos, (void)u, (void)a, (void)len;                                  \
-        count_message(check.TABLE, peer, comm, tag);                                               \
+        (void)l, (void)t, (void)pos, (void)a, (void)len;                                           \
+        count_message(u, check.TABLE, peer, comm, tag);                                            \
         return OTF2_CALLBACK_SUCCESS;                                                              \
     }                                                                                              \
     static OTF2_CallbackCode check_i##KIND(                                                        \
@@ -71,9 +72,9 @@ static void count_message(uint64_t *table, uint32_t peer, OTF2_CommRef comm, uin
 COUNTING_CALLBACKS(send, sent)
 COUNTING_CALLBACKS(recv, received)
 
-static void chain(OTF2_CommRef comm, uint64_t what)
+static void chain(struct analysis *A, OTF2_CommRef comm, uint64_t what)
 {
-    if (comm < ncomms)
+    if (comm < A->ncomms)
         check.sequence[comm] = mix(check.sequence[comm] * 31 + what + 1);
 }
 
@@ -82,8 +83,9 @@ static OTF2_CallbackCode check_collective(OTF2_LocationRef l, OTF2_TimeStamp t, 
                                           OTF2_CommRef comm, uint32_t root, uint64_t sent,
                                           uint64_t received)
 {
-    (void)l, (void)t, (void)pos, (void)u, (void)a, (void)sent, (void)received;
-    chain(comm, ((uint64_t)op << 32) | root);
+    struct analysis *A = u;
+    (void)l, (void)t, (void)pos, (void)a, (void)sent, (void)received;
+    chain(A, comm, ((uint64_t)op << 32) | root);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -92,19 +94,20 @@ static OTF2_CallbackCode check_fence(OTF2_LocationRef l, OTF2_TimeStamp t, uint6
                                      OTF2_RmaSyncLevel level, OTF2_RmaWinRef w, uint32_t root,
                                      uint64_t sent, uint64_t received)
 {
-    (void)l, (void)t, (void)pos, (void)u, (void)a, (void)op, (void)level, (void)root, (void)sent;
+    struct analysis *A = u;
+    (void)l, (void)t, (void)pos, (void)a, (void)op, (void)level, (void)root, (void)sent;
     (void)received;
-    if (w < windows_cap && windows[w].comm)
-        chain(windows[w].comm - 1, 0xfe11ceULL);
+    if (w < A->windows_cap && A->windows[w].comm)
+        chain(A, A->windows[w].comm - 1, 0xfe11ceULL);
     return OTF2_CALLBACK_SUCCESS;
 }
 
 /* The first pass's callbacks. */
-void consistency_callbacks(OTF2_EvtReaderCallbacks *ec)
+void consistency_callbacks(struct analysis *A, OTF2_EvtReaderCallbacks *ec)
 {
-    check.sent = calloc(size, sizeof *check.sent);
-    check.received = calloc(size, sizeof *check.received);
-    check.sequence = calloc(ncomms + 1, sizeof *check.sequence);
+    check.sent = calloc(A->size, sizeof *check.sent);
+    check.received = calloc(A->size, sizeof *check.received);
+    check.sequence = calloc(A->ncomms + 1, sizeof *check.sequence);
     OTF2_EvtReaderCallbacks_SetMpiSendCallback(ec, check_send);
     OTF2_EvtReaderCallbacks_SetMpiIsendCallback(ec, check_isend);
     OTF2_EvtReaderCallbacks_SetMpiRecvCallback(ec, check_recv);
@@ -115,33 +118,33 @@ void consistency_callbacks(OTF2_EvtReaderCallbacks *ec)
 
 /* Collective: returns when the traces agree; else stops every rank with a message naming
  * the first disagreement found (by the lowest rank that found one). */
-void consistency_verdict(const char *run)
+void consistency_verdict(struct analysis *A, const char *run)
 {
-    uint64_t *promised = calloc(size, sizeof *promised);
+    uint64_t *promised = calloc(A->size, sizeof *promised);
     MPI_Alltoall(check.sent, 1, MPI_UINT64_T, promised, 1, MPI_UINT64_T, MPI_COMM_WORLD);
     int64_t bad[3] = {-1, -1, -1}; /* kind (0: messages, 1: collectives), sender/comm, receiver */
-    for (int r = 0; r < size && bad[0] < 0; r++)
+    for (int r = 0; r < A->size && bad[0] < 0; r++)
         if (promised[r] != check.received[r]) {
             bad[0] = 0;
             bad[1] = r;
-            bad[2] = rank;
+            bad[2] = A->rank;
         }
     /* Every rank takes part in the reductions of all its communicators, in id order, even
      * after a disagreement: stopping early would leave the other members waiting. */
-    for (uint32_t c = 0; c < ncomms; c++) {
-        if (comms[c].forward == MPI_COMM_NULL)
+    for (uint32_t c = 0; c < A->ncomms; c++) {
+        if (A->comms[c].forward == MPI_COMM_NULL)
             continue;
         uint64_t mine[2] = {check.sequence[c], ~check.sequence[c]}, all[2];
-        MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MAX, comms[c].forward);
+        MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MAX, A->comms[c].forward);
         if (all[0] != ~all[1] && bad[0] < 0) { /* max != min */
             bad[0] = 1;
             bad[1] = c;
         }
     }
-    int first = bad[0] >= 0 ? rank : size, who = size;
+    int first = bad[0] >= 0 ? A->rank : A->size, who = A->size;
     MPI_Allreduce(&first, &who, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     free(promised);
-    if (who == size)
+    if (who == A->size)
         return;
     MPI_Bcast(bad, 3, MPI_INT64_T, who, MPI_COMM_WORLD);
     char msg[4400];

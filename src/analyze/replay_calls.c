@@ -11,87 +11,84 @@
 
 #include "analyze.h"
 
-struct call_state one_state, *cur_p = &one_state, *states;
-struct window *windows;
-uint32_t windows_cap;
-uint64_t first_enter = UINT64_MAX, last_leave, trace_length;
-double *severity;
-struct wait_interval *intervals;
-size_t nintervals, intervals_cap;
-
-void later(uint64_t remote, int pattern)
+void later(struct analysis *A, uint64_t remote, int pattern)
 {
-    if (remote > cur.remote || cur.pattern < 0) {
-        cur.remote = remote;
-        cur.pattern = pattern;
+    if (remote > A->cur_p->remote || A->cur_p->pattern < 0) {
+        A->cur_p->remote = remote;
+        A->cur_p->pattern = pattern;
     }
 }
 
 OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                            OTF2_AttributeList *a, OTF2_RegionRef region)
 {
+    struct analysis *A = u;
     (void)pos;
-    (void)l, (void)u, (void)a;
-    t = clock_fix_apply(&clock_fix, t);
-    if (region < nregions && regions[region].tool)
+    (void)l, (void)a;
+    t = clock_fix_apply(&A->clock_fix, t);
+    if (region < A->nregions && A->regions[region].tool)
         return OTF2_CALLBACK_SUCCESS;
-    if (region < nregions && regions[region].phase) {
-        if (phase_depth < 64)
-            phase_stack[phase_depth] = regions[region].phase;
-        phase_depth++;
+    if (region < A->nregions && A->regions[region].phase) {
+        if (A->phase_depth < 64)
+            A->phase_stack[A->phase_depth] = A->regions[region].phase;
+        A->phase_depth++;
         return OTF2_CALLBACK_SUCCESS;
     }
-    cur.phase = phase_depth > 0 && phase_depth <= 64 ? phase_stack[phase_depth - 1] : 0;
-    cur.region = region < nregions ? region : unknown_region;
-    cur.enter = t;
-    cur.remote = 0;
-    cur.pattern = -1;
-    cur.strict = 0;
-    cur.sub_pattern = -1;
-    cur.win = NULL;
-    cur.synchronous = regions[cur.region].kind == SYNCHRONOUS_SEND;
-    if (t < first_enter)
-        first_enter = t;
+    A->cur_p->phase =
+        A->phase_depth > 0 && A->phase_depth <= 64 ? A->phase_stack[A->phase_depth - 1] : 0;
+    A->cur_p->region = region < A->nregions ? region : A->unknown_region;
+    A->cur_p->enter = t;
+    A->cur_p->remote = 0;
+    A->cur_p->pattern = -1;
+    A->cur_p->strict = 0;
+    A->cur_p->sub_pattern = -1;
+    A->cur_p->win = NULL;
+    A->cur_p->synchronous = A->regions[A->cur_p->region].kind == SYNCHRONOUS_SEND;
+    if (t < A->first_enter)
+        A->first_enter = t;
     return OTF2_CALLBACK_SUCCESS;
 }
 
-void charge(int pattern, uint64_t from, uint64_t until)
+void charge(struct analysis *A, int pattern, uint64_t from, uint64_t until)
 {
-    SEVERITY(pattern, cur.region, cur.phase) += (until - from) * 1e-9;
-    if (until - from < 1000 || nintervals >= MAX_INTERVALS)
+    SEVERITY(A, pattern, A->cur_p->region, A->cur_p->phase) += (until - from) * 1e-9;
+    if (until - from < 1000 || A->nintervals >= MAX_INTERVALS)
         return;
-    if (nintervals == intervals_cap) {
-        intervals_cap = intervals_cap ? 2 * intervals_cap : 1024;
-        intervals = realloc(intervals, intervals_cap * sizeof *intervals);
+    if (A->nintervals == A->intervals_cap) {
+        A->intervals_cap = A->intervals_cap ? 2 * A->intervals_cap : 1024;
+        A->intervals = realloc(A->intervals, A->intervals_cap * sizeof *A->intervals);
     }
-    intervals[nintervals++] = (struct wait_interval){pattern, (int32_t)cur.region, from, until};
+    A->intervals[A->nintervals++] =
+        (struct wait_interval){pattern, (int32_t)A->cur_p->region, from, until};
 }
 
 OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                            OTF2_AttributeList *a, OTF2_RegionRef region)
 {
+    struct analysis *A = u;
     (void)pos;
-    (void)l, (void)u, (void)a;
-    t = clock_fix_apply(&clock_fix, t);
-    if (region < nregions && regions[region].tool)
+    (void)l, (void)a;
+    t = clock_fix_apply(&A->clock_fix, t);
+    if (region < A->nregions && A->regions[region].tool)
         return OTF2_CALLBACK_SUCCESS;
-    if (region < nregions && regions[region].phase) {
-        phase_depth -= phase_depth > 0;
+    if (region < A->nregions && A->regions[region].phase) {
+        A->phase_depth -= A->phase_depth > 0;
         return OTF2_CALLBACK_SUCCESS;
     }
-    SEVERITY(MPI_TIME, cur.region, cur.phase) += (t - cur.enter) * 1e-9;
-    if (cur.pattern >= 0 && cur.remote > cur.enter && (!cur.strict || cur.remote <= t)) {
-        uint64_t until = cur.remote < t ? cur.remote : t;
-        charge(cur.pattern, cur.enter, until);
+    SEVERITY(A, MPI_TIME, A->cur_p->region, A->cur_p->phase) += (t - A->cur_p->enter) * 1e-9;
+    if (A->cur_p->pattern >= 0 && A->cur_p->remote > A->cur_p->enter &&
+        (!A->cur_p->strict || A->cur_p->remote <= t)) {
+        uint64_t until = A->cur_p->remote < t ? A->cur_p->remote : t;
+        charge(A, A->cur_p->pattern, A->cur_p->enter, until);
     }
-    if (cur.sub_pattern >= 0) {
-        uint64_t from = cur.sub_from > cur.enter ? cur.sub_from : cur.enter;
-        uint64_t until = cur.sub_until < t ? cur.sub_until : t;
+    if (A->cur_p->sub_pattern >= 0) {
+        uint64_t from = A->cur_p->sub_from > A->cur_p->enter ? A->cur_p->sub_from : A->cur_p->enter;
+        uint64_t until = A->cur_p->sub_until < t ? A->cur_p->sub_until : t;
         if (until > from)
-            charge(cur.sub_pattern, from, until);
+            charge(A, A->cur_p->sub_pattern, from, until);
     }
-    rma_leave(t);
-    cur.pattern = -1;
-    last_leave = t;
+    rma_leave(A, t);
+    A->cur_p->pattern = -1;
+    A->last_leave = t;
     return OTF2_CALLBACK_SUCCESS;
 }

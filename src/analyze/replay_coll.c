@@ -17,18 +17,19 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
                                     OTF2_AttributeList *a, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                     uint32_t root, uint64_t sent, uint64_t received)
 {
+    struct analysis *A = u;
     (void)pos;
-    (void)l, (void)t, (void)u, (void)a, (void)sent, (void)received;
-    if (comm >= ncomms)
+    (void)l, (void)t, (void)a, (void)sent, (void)received;
+    if (comm >= A->ncomms)
         return OTF2_CALLBACK_SUCCESS;
-    MPI_Comm c = comms[comm].forward;
-    uint64_t mine = cur.enter, other = 0;
+    MPI_Comm c = A->comms[comm].forward;
+    uint64_t mine = A->cur_p->enter, other = 0;
     int me;
     MPI_Comm_rank(c, &me);
     switch (op) {
     case OTF2_COLLECTIVE_OP_BARRIER:
         MPI_Allreduce(&mine, &other, 1, MPI_UINT64_T, MPI_MAX, c);
-        later(other, WAIT_BARRIER);
+        later(A, other, WAIT_BARRIER);
         break;
     case OTF2_COLLECTIVE_OP_BCAST:
     case OTF2_COLLECTIVE_OP_SCATTER:
@@ -36,7 +37,7 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
         other = mine;
         MPI_Bcast(&other, 1, MPI_UINT64_T, (int)root, c);
         if ((uint32_t)me != root)
-            later(other, LATE_BROADCAST);
+            later(A, other, LATE_BROADCAST);
         break;
     case OTF2_COLLECTIVE_OP_REDUCE:
     case OTF2_COLLECTIVE_OP_GATHER:
@@ -44,17 +45,17 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
         uint64_t contribution = (uint32_t)me == root ? 0 : mine;
         MPI_Reduce(&contribution, &other, 1, MPI_UINT64_T, MPI_MAX, (int)root, c);
         if ((uint32_t)me == root)
-            later(other, EARLY_REDUCE);
+            later(A, other, EARLY_REDUCE);
         break;
     }
     case OTF2_COLLECTIVE_OP_SCAN:
     case OTF2_COLLECTIVE_OP_EXSCAN: /* waits for the ranks before it */
         MPI_Scan(&mine, &other, 1, MPI_UINT64_T, MPI_MAX, c);
-        later(other, EARLY_SCAN);
+        later(A, other, EARLY_SCAN);
         break;
     default: /* all-to-all kinds */
         MPI_Allreduce(&mine, &other, 1, MPI_UINT64_T, MPI_MAX, c);
-        later(other, WAIT_NXN);
+        later(A, other, WAIT_NXN);
     }
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -93,13 +94,14 @@ static int rooted_all_to_one(uint32_t op)
 OTF2_CallbackCode on_nbc_request(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *a, uint64_t id)
 {
-    (void)pos, (void)u;
+    struct analysis *A = u;
+    (void)pos;
     OTF2_CommRef comm;
     uint32_t op, root;
     if (!a || OTF2_AttributeList_GetCommRef(a, TRACE_ATTR_NBC_COMM, &comm) != OTF2_SUCCESS ||
         OTF2_AttributeList_GetUint32(a, TRACE_ATTR_NBC_OP, &op) != OTF2_SUCCESS ||
         OTF2_AttributeList_GetUint32(a, TRACE_ATTR_NBC_ROOT, &root) != OTF2_SUCCESS ||
-        comm >= ncomms || comms[comm].forward == MPI_COMM_NULL)
+        comm >= A->ncomms || A->comms[comm].forward == MPI_COMM_NULL)
         return OTF2_CALLBACK_SUCCESS;
     if (nnbcs == nbcs_cap) {
         nbcs_cap = nbcs_cap ? 2 * nbcs_cap : 16;
@@ -107,8 +109,8 @@ OTF2_CallbackCode on_nbc_request(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
     }
     struct nbc *n = calloc(1, sizeof *n);
     nbcs[nnbcs++] = n;
-    MPI_Comm c = comms[comm].forward;
-    *n = (struct nbc){l, id, clock_fix_apply(&clock_fix, t), 0, op, root, 0, MPI_REQUEST_NULL};
+    MPI_Comm c = A->comms[comm].forward;
+    *n = (struct nbc){l, id, clock_fix_apply(&A->clock_fix, t), 0, op, root, 0, MPI_REQUEST_NULL};
     MPI_Comm_rank(c, &n->me);
     if (rooted_one_to_all(op)) {
         n->other = n->mine;
@@ -129,7 +131,8 @@ OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
                                   OTF2_AttributeList *a, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                   uint32_t root, uint64_t sent, uint64_t received, uint64_t id)
 {
-    (void)t, (void)pos, (void)u, (void)a, (void)op, (void)comm, (void)root, (void)sent;
+    struct analysis *A = u;
+    (void)t, (void)pos, (void)a, (void)op, (void)comm, (void)root, (void)sent;
     (void)received;
     for (size_t i = 0; i < nnbcs; i++) {
         struct nbc *n = nbcs[i];
@@ -137,17 +140,17 @@ OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t
             continue;
         MPI_Wait(&n->replay, MPI_STATUS_IGNORE);
         if (n->op == OTF2_COLLECTIVE_OP_BARRIER)
-            later(n->other, WAIT_BARRIER);
+            later(A, n->other, WAIT_BARRIER);
         else if (rooted_one_to_all(n->op)) {
             if ((uint32_t)n->me != n->root)
-                later(n->other, LATE_BROADCAST);
+                later(A, n->other, LATE_BROADCAST);
         } else if (rooted_all_to_one(n->op)) {
             if ((uint32_t)n->me == n->root)
-                later(n->other, EARLY_REDUCE);
+                later(A, n->other, EARLY_REDUCE);
         } else if (n->op == OTF2_COLLECTIVE_OP_SCAN || n->op == OTF2_COLLECTIVE_OP_EXSCAN)
-            later(n->other, EARLY_SCAN);
+            later(A, n->other, EARLY_SCAN);
         else
-            later(n->other, WAIT_NXN);
+            later(A, n->other, WAIT_NXN);
         free(n);
         nbcs[i] = nbcs[--nnbcs];
         break;

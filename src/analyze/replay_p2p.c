@@ -47,31 +47,33 @@ void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm)
     MPI_Isend(payloads[slot], 2, MPI_UINT64_T, peer, tag, comm, &sends[slot]);
 }
 
-static void send_time(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+static void send_time(struct analysis *A, uint32_t peer, OTF2_CommRef comm, uint32_t tag)
 {
-    send_pair(cur.enter, (uint64_t)cur.synchronous, (int)peer, (int)tag, comms[comm].forward);
+    send_pair(A->cur_p->enter, (uint64_t)A->cur_p->synchronous, (int)peer, (int)tag,
+              A->comms[comm].forward);
 }
 
 /* For a synchronous send: the receiver's enter time, sent back when it received. */
-static void receiver_echo(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+static void receiver_echo(struct analysis *A, uint32_t peer, OTF2_CommRef comm, uint32_t tag)
 {
     uint64_t remote;
-    MPI_Recv(&remote, 1, MPI_UINT64_T, (int)peer, (int)tag, comms[comm].backward,
+    MPI_Recv(&remote, 1, MPI_UINT64_T, (int)peer, (int)tag, A->comms[comm].backward,
              MPI_STATUS_IGNORE);
-    later(remote, LATE_RECEIVER);
+    later(A, remote, LATE_RECEIVER);
 }
 
 OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                           OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
                           uint64_t len)
 {
+    struct analysis *A = u;
     (void)pos;
-    (void)l, (void)t, (void)u, (void)a, (void)len;
-    if (comm >= ncomms)
+    (void)l, (void)t, (void)a, (void)len;
+    if (comm >= A->ncomms)
         return OTF2_CALLBACK_SUCCESS;
-    send_time(peer, comm, tag);
-    if (cur.synchronous)
-        receiver_echo(peer, comm, tag);
+    send_time(A, peer, comm, tag);
+    if (A->cur_p->synchronous)
+        receiver_echo(A, peer, comm, tag);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -79,12 +81,13 @@ OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, v
                            OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
                            uint64_t len, uint64_t id)
 {
+    struct analysis *A = u;
     (void)pos;
-    (void)l, (void)t, (void)u, (void)a, (void)len;
-    if (comm >= ncomms)
+    (void)l, (void)t, (void)a, (void)len;
+    if (comm >= A->ncomms)
         return OTF2_CALLBACK_SUCCESS;
-    send_time(peer, comm, tag);
-    if (cur.synchronous) {
+    send_time(A, peer, comm, tag);
+    if (A->cur_p->synchronous) {
         pending_send = realloc(pending_send, (npending + 1) * sizeof *pending_send);
         pending_send[npending][0] = id;
         pending_send[npending][1] = peer;
@@ -97,11 +100,12 @@ OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, v
 OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                     OTF2_AttributeList *a, uint64_t id)
 {
+    struct analysis *A = u;
     (void)pos;
-    (void)l, (void)t, (void)u, (void)a;
+    (void)l, (void)t, (void)a;
     for (size_t i = 0; i < npending; i++) {
         if (pending_send[i][0] == id) {
-            receiver_echo((uint32_t)pending_send[i][1], (OTF2_CommRef)pending_send[i][2],
+            receiver_echo(A, (uint32_t)pending_send[i][1], (OTF2_CommRef)pending_send[i][2],
                           (uint32_t)pending_send[i][3]);
             memcpy(pending_send[i], pending_send[--npending], sizeof *pending_send);
             break; /* the table holds the synchronous sends in flight only */
@@ -110,23 +114,24 @@ OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static void receive(uint32_t peer, OTF2_CommRef comm, uint32_t tag)
+static void receive(struct analysis *A, uint32_t peer, OTF2_CommRef comm, uint32_t tag)
 {
     uint64_t p[2];
-    MPI_Recv(p, 2, MPI_UINT64_T, (int)peer, (int)tag, comms[comm].forward, MPI_STATUS_IGNORE);
-    later(p[0], LATE_SENDER);
+    MPI_Recv(p, 2, MPI_UINT64_T, (int)peer, (int)tag, A->comms[comm].forward, MPI_STATUS_IGNORE);
+    later(A, p[0], LATE_SENDER);
     if (p[1])
-        MPI_Send(&cur.enter, 1, MPI_UINT64_T, (int)peer, (int)tag, comms[comm].backward);
+        MPI_Send(&A->cur_p->enter, 1, MPI_UINT64_T, (int)peer, (int)tag, A->comms[comm].backward);
 }
 
 OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                           OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
                           uint64_t len)
 {
+    struct analysis *A = u;
     (void)pos;
-    (void)l, (void)t, (void)u, (void)a, (void)len;
-    if (comm < ncomms)
-        receive(peer, comm, tag);
+    (void)l, (void)t, (void)a, (void)len;
+    if (comm < A->ncomms)
+        receive(A, peer, comm, tag);
     return OTF2_CALLBACK_SUCCESS;
 }
 

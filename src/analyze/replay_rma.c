@@ -23,26 +23,26 @@
 
 #include "analyze.h"
 
-int rma_window_defined(uint32_t w, uint32_t comm)
+int rma_window_defined(struct analysis *A, uint32_t w, uint32_t comm)
 {
-    if (ENSURE(windows, windows_cap, w) != 0)
+    if (ENSURE(A->windows, A->windows_cap, w) != 0)
         return -1;
-    windows[w].comm = comm + 1; /* 0: undefined */
+    A->windows[w].comm = comm + 1; /* 0: undefined */
     return 0;
 }
 
 /* The replay state of window W with this rank as a member, or NULL. */
-static struct window *window(OTF2_RmaWinRef w)
+static struct window *window(struct analysis *A, OTF2_RmaWinRef w)
 {
-    if (w >= windows_cap || windows[w].comm == 0 || windows[w].comm - 1 >= ncomms)
+    if (w >= A->windows_cap || A->windows[w].comm == 0 || A->windows[w].comm - 1 >= A->ncomms)
         return NULL;
-    struct window *win = &windows[w];
+    struct window *win = &A->windows[w];
     uint32_t c = win->comm - 1;
-    if (comms[c].forward == MPI_COMM_NULL)
+    if (A->comms[c].forward == MPI_COMM_NULL)
         return NULL;
     if (!win->last_op) {
         int n;
-        MPI_Comm_size(comms[c].forward, &n);
+        MPI_Comm_size(A->comms[c].forward, &n);
         win->members = (uint32_t)n;
         win->last_op = calloc(n, sizeof *win->last_op);
         win->post_enter = calloc(n, sizeof *win->post_enter);
@@ -51,10 +51,10 @@ static struct window *window(OTF2_RmaWinRef w)
 }
 
 /* The rank in the window's communicator of world rank WORLD, or -1. */
-static int window_rank(const struct window *win, uint64_t world)
+static int window_rank(struct analysis *A, const struct window *win, uint64_t world)
 {
     uint32_t n;
-    const uint64_t *members = group_of(comms[win->comm - 1].group, &n);
+    const uint64_t *members = group_of(A, A->comms[win->comm - 1].group, &n);
     for (uint32_t i = 0; members && i < n; i++)
         if (members[i] == world)
             return (int)i;
@@ -65,24 +65,25 @@ OTF2_CallbackCode on_rma_fence(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t po
                                OTF2_AttributeList *a, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
                                OTF2_RmaWinRef w, uint32_t root, uint64_t sent, uint64_t received)
 {
-    (void)l, (void)pos, (void)u, (void)a, (void)op, (void)level, (void)root, (void)sent;
+    struct analysis *A = u;
+    (void)l, (void)pos, (void)a, (void)op, (void)level, (void)root, (void)sent;
     (void)received;
-    struct window *win = window(w);
+    struct window *win = window(A, w);
     if (!win)
         return OTF2_CALLBACK_SUCCESS;
-    MPI_Comm c = comms[win->comm - 1].rma;
-    t = clock_fix_apply(&clock_fix, t);
+    MPI_Comm c = A->comms[win->comm - 1].rma;
+    t = clock_fix_apply(&A->clock_fix, t);
     /* latest enter, and the earliest exit as its complement (one MAX reduction) */
-    uint64_t mine[2] = {cur.enter, UINT64_MAX - t}, all[2];
+    uint64_t mine[2] = {A->cur_p->enter, UINT64_MAX - t}, all[2];
     MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MAX, c);
     uint64_t latest_enter = all[0], earliest_exit = UINT64_MAX - all[1], incoming = 0;
     MPI_Reduce_scatter_block(win->last_op, &incoming, 1, MPI_UINT64_T, MPI_MAX, c);
     memset(win->last_op, 0, win->members * sizeof *win->last_op);
     uint64_t until = latest_enter < earliest_exit ? latest_enter : 0;
-    later(until > incoming ? until : incoming, WAIT_AT_FENCE);
-    cur.sub_pattern = EARLY_FENCE;
-    cur.sub_from = cur.enter;
-    cur.sub_until = incoming;
+    later(A, until > incoming ? until : incoming, WAIT_AT_FENCE);
+    A->cur_p->sub_pattern = EARLY_FENCE;
+    A->cur_p->sub_from = A->cur_p->enter;
+    A->cur_p->sub_until = incoming;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -90,23 +91,24 @@ OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
                                     OTF2_AttributeList *a, OTF2_RmaSyncLevel lvl, OTF2_RmaWinRef w,
                                     OTF2_GroupRef group)
 {
-    (void)l, (void)t, (void)pos, (void)u, (void)a, (void)lvl;
-    struct window *win = window(w);
+    struct analysis *A = u;
+    (void)l, (void)t, (void)pos, (void)a, (void)lvl;
+    struct window *win = window(A, w);
     uint32_t n;
-    const uint64_t *members = group_of(group, &n);
+    const uint64_t *members = group_of(A, group, &n);
     if (!win || !members)
         return OTF2_CALLBACK_SUCCESS;
-    MPI_Comm c = comms[win->comm - 1].rma;
-    enum region_kind call = regions[cur.region].kind;
+    MPI_Comm c = A->comms[win->comm - 1].rma;
+    enum region_kind call = A->regions[A->cur_p->region].kind;
     uint64_t latest[2] = {0, 0};
     for (uint32_t i = 0; i < n; i++) {
-        int peer = window_rank(win, members[i]);
+        int peer = window_rank(A, win, members[i]);
         if (peer < 0)
             continue;
         uint64_t got[2];
         switch (call) {
         case WIN_POST:
-            send_pair(cur.enter, 0, peer, 1, c);
+            send_pair(A->cur_p->enter, 0, peer, 1, c);
             break;
         case WIN_START:
             MPI_Recv(got, 2, MPI_UINT64_T, peer, 1, c, MPI_STATUS_IGNORE);
@@ -116,8 +118,8 @@ OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
                 latest[0] = got[0];
             break;
         case WIN_COMPLETE:
-            send_pair(cur.enter, win->last_op[peer] ? win->last_op[peer] : win->start_leave, peer,
-                      2, c);
+            send_pair(A->cur_p->enter, win->last_op[peer] ? win->last_op[peer] : win->start_leave,
+                      peer, 2, c);
             win->post_enter[peer] = 0;
             break;
         case WIN_WAIT:
@@ -132,31 +134,31 @@ OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
     }
     if (call == WIN_START) {
         win->post_max = latest[0];
-        later(latest[0], LATE_POST);
-        cur.strict = 1; /* the start blocked only if the post came during it */
-        cur.win = win;
+        later(A, latest[0], LATE_POST);
+        A->cur_p->strict = 1; /* the start blocked only if the post came during it */
+        A->cur_p->win = win;
     } else if (call == WIN_COMPLETE && win->post_max > win->start_leave) {
-        later(win->post_max, LATE_POST);
+        later(A, win->post_max, LATE_POST);
     } else if (call == WIN_WAIT) {
-        later(latest[0], EARLY_WAIT);
-        cur.sub_pattern = LATE_COMPLETE;
-        cur.sub_from = latest[1];
-        cur.sub_until = latest[0];
+        later(A, latest[0], EARLY_WAIT);
+        A->cur_p->sub_pattern = LATE_COMPLETE;
+        A->cur_p->sub_from = latest[1];
+        A->cur_p->sub_until = latest[0];
     }
     return OTF2_CALLBACK_SUCCESS;
 }
 
 /* A transfer toward REMOTE: Early Transfer if the target's post came during it. */
-static void transfer(OTF2_RmaWinRef w, uint32_t remote)
+static void transfer(struct analysis *A, OTF2_RmaWinRef w, uint32_t remote)
 {
-    struct window *win = window(w);
+    struct window *win = window(A, w);
     if (!win || remote >= win->members)
         return;
-    cur.win = win;
-    cur.target = remote;
+    A->cur_p->win = win;
+    A->cur_p->target = remote;
     if (win->post_enter[remote]) {
-        later(win->post_enter[remote], EARLY_TRANSFER);
-        cur.strict = 1;
+        later(A, win->post_enter[remote], EARLY_TRANSFER);
+        A->cur_p->strict = 1;
     }
 }
 
@@ -164,8 +166,9 @@ OTF2_CallbackCode on_rma_put(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos,
                              OTF2_AttributeList *a, OTF2_RmaWinRef w, uint32_t remote,
                              uint64_t bytes, uint64_t id)
 {
-    (void)l, (void)t, (void)pos, (void)u, (void)a, (void)bytes, (void)id;
-    transfer(w, remote);
+    struct analysis *A = u;
+    (void)l, (void)t, (void)pos, (void)a, (void)bytes, (void)id;
+    transfer(A, w, remote);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -186,13 +189,13 @@ OTF2_CallbackCode on_rma_atomic(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t p
 }
 
 /* At the leave of a one-sided call: remember when the start or the transfer ended. */
-void rma_leave(uint64_t t)
+void rma_leave(struct analysis *A, uint64_t t)
 {
-    if (!cur.win)
+    if (!A->cur_p->win)
         return;
-    if (regions[cur.region].kind == WIN_START)
-        cur.win->start_leave = t;
+    if (A->regions[A->cur_p->region].kind == WIN_START)
+        A->cur_p->win->start_leave = t;
     else
-        cur.win->last_op[cur.target] = t;
-    cur.win = NULL;
+        A->cur_p->win->last_op[A->cur_p->target] = t;
+    A->cur_p->win = NULL;
 }

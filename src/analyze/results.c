@@ -25,56 +25,57 @@ struct wait_entry {
 
 /* Gathers every rank's BYTES of MINE on rank 0: returns them there (malloc'ed), with
  * per-rank byte counts and offsets in *counts and *displs; NULL elsewhere. */
-static void *gather_bytes(const void *mine, size_t bytes, int **counts, int **displs)
+static void *gather_bytes(struct analysis *A, const void *mine, size_t bytes, int **counts,
+                          int **displs)
 {
     int n = (int)bytes, total = 0;
-    *counts = rank == 0 ? calloc(size, sizeof **counts) : NULL;
-    *displs = rank == 0 ? calloc(size, sizeof **displs) : NULL;
+    *counts = A->rank == 0 ? calloc(A->size, sizeof **counts) : NULL;
+    *displs = A->rank == 0 ? calloc(A->size, sizeof **displs) : NULL;
     MPI_Gather(&n, 1, MPI_INT, *counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    for (int r = 0; rank == 0 && r < size; r++) {
+    for (int r = 0; A->rank == 0 && r < A->size; r++) {
         (*displs)[r] = total;
         total += (*counts)[r];
     }
-    char *all = rank == 0 ? malloc((size_t)total + 1) : NULL;
+    char *all = A->rank == 0 ? malloc((size_t)total + 1) : NULL;
     MPI_Gatherv(mine, n, MPI_BYTE, all, *counts, *displs, MPI_BYTE, 0, MPI_COMM_WORLD);
     return all;
 }
 
-static int write_intervals(struct rundb *run, const struct wait_interval *all, const int *counts,
-                           const int *displs)
+static int write_intervals(struct analysis *A, struct rundb *run, const struct wait_interval *all,
+                           const int *counts, const int *displs)
 {
     int rc = 0;
-    for (int r = 0; r < size && rc == 0; r++)
+    for (int r = 0; r < A->size && rc == 0; r++)
         for (int i = 0; i < counts[r] / (int)sizeof *all; i++) {
             const struct wait_interval *w = &all[displs[r] / (int)sizeof *all + i];
-            rc |=
-                rundb_put_wait_interval(run, r, pattern_names[w->pattern], regions[w->region].name,
-                                        (int64_t)w->from, (int64_t)w->until);
+            rc |= rundb_put_wait_interval(run, r, pattern_names[w->pattern],
+                                          A->regions[w->region].name, (int64_t)w->from,
+                                          (int64_t)w->until);
         }
     return rc;
 }
 
 /* Rank 0 gathers every rank's nonzero severities, its wait intervals and the traced time,
  * and writes them into the run database: tables waits, wait_intervals and wait_times. */
-int write_results(const char *run, double traced)
+int write_results(struct analysis *A, const char *run, double traced)
 {
     struct wait_entry *mine = NULL;
     int n = 0;
     for (int p = 0; p < PATTERNS; p++)
-        for (uint32_t g = 0; g <= nregions; g++)
-            for (int ph = 0; ph < nphases; ph++)
-                if (SEVERITY(p, g, ph) > 0) {
+        for (uint32_t g = 0; g <= A->nregions; g++)
+            for (int ph = 0; ph < A->nphases; ph++)
+                if (SEVERITY(A, p, g, ph) > 0) {
                     mine = realloc(mine, (n + 1) * sizeof *mine);
-                    mine[n++] = (struct wait_entry){p, (int32_t)g, ph, SEVERITY(p, g, ph)};
+                    mine[n++] = (struct wait_entry){p, (int32_t)g, ph, SEVERITY(A, p, g, ph)};
                 }
     int *counts, *displs, *icounts, *idispls;
-    double *times = rank == 0 ? calloc(size, sizeof *times) : NULL;
-    struct wait_entry *all = gather_bytes(mine, n * sizeof *mine, &counts, &displs);
+    double *times = A->rank == 0 ? calloc(A->size, sizeof *times) : NULL;
+    struct wait_entry *all = gather_bytes(A, mine, n * sizeof *mine, &counts, &displs);
     struct wait_interval *spans =
-        gather_bytes(intervals, nintervals * sizeof *intervals, &icounts, &idispls);
+        gather_bytes(A, A->intervals, A->nintervals * sizeof *A->intervals, &icounts, &idispls);
     MPI_Gather(&traced, 1, MPI_DOUBLE, times, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     free(mine);
-    if (rank != 0)
+    if (A->rank != 0)
         return 0;
     struct rundb db;
     char err[1024];
@@ -84,15 +85,15 @@ int write_results(const char *run, double traced)
     }
     int rc = rundb_waits_create(&db);
     if (rc == 0)
-        rc = write_intervals(&db, spans, icounts, idispls);
-    for (int r = 0; r < size && rc == 0; r++)
+        rc = write_intervals(A, &db, spans, icounts, idispls);
+    for (int r = 0; r < A->size && rc == 0; r++)
         for (int i = 0; i < counts[r] / (int)sizeof *all; i++) {
             const struct wait_entry *w = &all[displs[r] / (int)sizeof *all + i];
-            rc |=
-                rundb_put_wait(&db, pattern_names[w->pattern], regions[w->region].name, r,
-                               w->seconds, w->phase ? regions[phase_region[w->phase]].name : NULL);
+            rc |= rundb_put_wait(&db, pattern_names[w->pattern], A->regions[w->region].name, r,
+                                 w->seconds,
+                                 w->phase ? A->regions[A->phase_region[w->phase]].name : NULL);
         }
-    for (int r = 0; r < size && rc == 0; r++)
+    for (int r = 0; r < A->size && rc == 0; r++)
         rc |= rundb_put_wait_time(&db, r, times[r]);
     if (rundb_finish(&db, rc != 0, "the wait states", err, sizeof err) != 0) {
         fprintf(stderr, "mpilens: analyze: %s\n", err);
