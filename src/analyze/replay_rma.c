@@ -65,9 +65,8 @@ OTF2_CallbackCode on_rma_fence(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t po
                                OTF2_AttributeList *a, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
                                OTF2_RmaWinRef w, uint32_t root, uint64_t sent, uint64_t received)
 {
+    (void)l, (void)pos, (void)a, (void)op, (void)level, (void)root, (void)sent, (void)received;
     struct analysis *A = u;
-    (void)l, (void)pos, (void)a, (void)op, (void)level, (void)root, (void)sent;
-    (void)received;
     struct window *win = window(A, w);
     if (!win)
         return OTF2_CALLBACK_SUCCESS;
