@@ -35,14 +35,29 @@ MPILENS_OUTPUT=$WORK/plain LD_PRELOAD=$CORE MPILENS_MODULES=trace $MPIRUN -np 4 
 out=$("$MPILENS" analyze plain 2>&1); status=$?
 check_eq "a trace made without mpilens run: analyze with no --launcher exits 0" 0 $status
 
+# The replay's cost grows with the messages, not with their square: 200,000 streamed messages
+# against 20,000, analyzed in the same test (measured: ~2x, the start-up of the replay dominating; quadratic, as it was: ~30x).
+# A ratio, not a time, so a loaded machine slows both; one stall is measured once more.
 "$MPILENS" run -m trace -o stream -- $MPIRUN -np 4 "$BUILD/bench/p2p_stream" stream 200000 > stream.log 2>&1
-start=$(date +%s)
-out=$("$MPILENS" analyze stream 2>&1); status=$?
-check_eq "200,000 streamed messages: analyze exits 0" 0 $status
-# Timed on Open MPI only: 0.4 s there, over 30 s when the replay was quadratic; MPICH on
-# more ranks than cores polls so unevenly that a time bound says nothing (1 s to 60 s).
+"$MPILENS" run -m trace -o small -- $MPIRUN -np 4 "$BUILD/bench/p2p_stream" stream 20000 > small.log 2>&1
+analyze_seconds() { # RUN: seconds analyze takes, or 999 if it failed
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$MPILENS" analyze "$1" > "$1.analyze" 2>&1 || { echo 999; return; }
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}'
+}
+for attempt in 1 2; do
+    big=$(analyze_seconds stream)
+    small=$(analyze_seconds small)
+    ratio=$(awk -v b="$big" -v s="$small" 'BEGIN {printf "%.1f", b / (s > 0.2 ? s : 0.2)}')
+    awk -v r="$ratio" 'BEGIN {exit !(r < 10)}' && break
+done
+check_eq "200,000 streamed messages: analyze exits 0" 0 "$([ "$big" != 999 ] && echo 0 || echo 1)"
+# Judged on Open MPI only: MPICH on more ranks than cores polls so unevenly that even a
+# ratio of two replays says little (1 s to 60 s).
 if [ "$MPI_FLAVOR" = openmpi ]; then
-    check_eq "200,000 streamed messages are replayed in under 20 s (quadratic before: over 30 s)" 1 \
-        "$(($(date +%s) - start < 20))"
+    check_eq "10x the messages cost less than 10x the replay time ($big s / $small s = $ratio)" 1 \
+        "$(awk -v r="$ratio" 'BEGIN {print (r < 10)}')"
 fi
 finish
