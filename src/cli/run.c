@@ -402,14 +402,12 @@ static int ask_ompi_monitoring(const char *output, char *prefix, size_t len)
     return 0;
 }
 
-/* The claim file goes when the run is over (while still held: a run waiting for it finds
- * it gone and makes its own, lens_claim_take). */
-static void unlink_claim(const char *output, int claim)
+/* The refusal of an -o directory that holds an earlier run's results; 2. */
+static int refuse_used(const char *output)
 {
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/%s", output, LENS_CLAIM_FILE);
-    unlink(path);
-    (void)claim; /* still held until closed: nobody can take it in between */
+    return fail("run -o %s: already holds results (of an earlier run?); give a new directory, "
+                "or remove this one first",
+                output);
 }
 
 int cli_run(int argc, char **argv)
@@ -438,9 +436,7 @@ int cli_run(int argc, char **argv)
                     output, "");
     int existed = opt.output && access(output, F_OK) == 0;
     if (existed && !directory_is_empty(output))
-        return fail("run -o %s: already holds results (of an earlier run?); give a new "
-                    "directory, or remove this one first%s",
-                    output, "");
+        return refuse_used(output);
     if (opt.output ? lens_make_dirs(output) != 0
                    : new_default_directory(output, sizeof output) != 0)
         return fail("run -o %s: cannot create or write the output directory (%s); choose a "
@@ -465,9 +461,7 @@ int cli_run(int argc, char **argv)
                     holder);
     if (existed && !directory_is_empty(output)) { /* a run that ended just before */
         close(claim);
-        return fail("run -o %s: already holds results (of an earlier run?); give a new "
-                    "directory, or remove this one first%s",
-                    output, "");
+        return refuse_used(output);
     }
     if ((rc = set_environment(&opt, output)) != 0)
         return rc;
@@ -506,8 +500,8 @@ int cli_run(int argc, char **argv)
         mark_incomplete(output, problems.first);
     int incomplete = recovered != 0 || problems.count > 0;
     if (incomplete && code == 0)
-        code = LENS_EXIT_INCOMPLETE; /* the application succeeded; its results did not all */
-    unlink_claim(output, claim);
+        code = LENS_EXIT_INCOMPLETE;   /* the application succeeded; its results did not all */
+    lens_claim_release(output, claim); /* the problems are read: the run is over */
     if (directory_is_empty(output)) {
         if (!existed)
             rmdir(output);
@@ -530,6 +524,5 @@ int cli_run(int argc, char **argv)
                 code, signal_received ? ", stopped by a signal" : "", output,
                 recovered > 0 ? " (marked incomplete: mpilens report says which ranks)" : "");
     }
-    close(claim);
     return code;
 }

@@ -95,6 +95,14 @@ int lens_claim_take(const char *dir, int *out, char *holder, size_t len)
     return 0;
 }
 
+void lens_claim_release(const char *dir, int fd)
+{
+    char path[4300];
+    claim_path(dir, path, sizeof path);
+    unlink(path);
+    close(fd);
+}
+
 /* An fcntl write lock on the whole file, tried for up to 2 s: on NFS an flock is an fcntl
  * lock too, and the holder's would block a waiting rank for the whole run. 1 if taken. */
 static int lock_briefly(int fd)

@@ -31,6 +31,10 @@
  * it (HOLDER says which), -1 with errno when the file cannot be made or written. */
 LENS_HIDDEN int lens_claim_take(const char *dir, int *fd, char *holder, size_t len);
 
+/* Ends DIR's claim taken as FD: its file removed while still held (a run waiting for it
+ * then finds it gone and makes its own, lens_claim_take), then FD closed. */
+LENS_HIDDEN void lens_claim_release(const char *dir, int fd);
+
 /* Records a problem of KEY (a module's name, "snapshot") with TEXT in the claim file of DIR.
  * Returns 1 if no problem of KEY was recorded before (the caller says it), 0 if one was,
  * -1 if DIR has no claim file (a run without `mpilens run`: the caller says it). */

@@ -146,10 +146,7 @@ static int hook_finalize(void)
     if (rank == 0 && output_requested && !getenv("MPILENS_CLI"))
         fprintf(stderr, "mpilens: results in %s\n", output_dir);
     if (claim_fd >= 0) { /* the modules have written (their MPI_Finalize is above this) */
-        char path[PATH_MAX + 32];
-        snprintf(path, sizeof path, "%s/%s", output_dir, LENS_CLAIM_FILE);
-        unlink(path);
-        close(claim_fd);
+        lens_claim_release(output_dir, claim_fd);
         claim_fd = -1;
     }
     return real_finalize();

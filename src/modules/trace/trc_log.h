@@ -80,7 +80,7 @@ struct trc_log {
     volatile int64_t prev_base;
     volatile unsigned gen; /* odd while a flush swaps the buffers */
     int fd;
-    volatile int write_errno;        /* the first failed write's error (0: none) */
+    volatile int write_errno;         /* the first failed write's error (0: none) */
     volatile int64_t write_failed_at; /* ... and the file offset it could not write */
 };
 
