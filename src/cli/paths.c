@@ -72,7 +72,7 @@ int cli_is_directory(const char *path)
 }
 
 /* 1 with OUT the metadata `Incomplete` of DB (how the ranks of an interrupted run ended,
- * src/common/snapshot.h, or a write that failed), or 0 for a run that ended normally. */
+ * include/mpilens_snapshot.h, or a write that failed), or 0 for a run that ended normally. */
 static int incomplete_ending(sqlite3 *db, char *out, size_t len)
 {
     return rundb_metadata_get(db, "Incomplete", out, len);

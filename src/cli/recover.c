@@ -1,6 +1,6 @@
 /* recover.c: `mpilens recover DIR`, and what `mpilens run` does after a job that did not
  * reach MPI_Finalize: the ranks' saved records (DIR/partial/MODULE.RANK, see
- * src/common/snapshot.h) merged into DIR/mpilens.db by each module's own
+ * include/mpilens_snapshot.h) merged into DIR/mpilens.db by each module's own
  * mpilens_module_recover (the module's .so is loaded here; it runs no MPI), and the run
  * marked incomplete. The partial files go once their module has merged them. A module
  * that left its merge to the CLI on purpose (the trace with convert=after) returns 1: the

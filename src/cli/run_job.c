@@ -114,7 +114,7 @@ static int signal_descendants(int sig)
  * MPI's). Ranks on other nodes get it from the launcher. */
 static void forward(int sig)
 {
-    /* first a save without an end (SIGURG, snapshot.h): a launcher kills every rank as soon
+    /* first a save without an end (SIGURG, mpilens_snapshot.h): a launcher kills every rank as soon
      * as one has died, so the ranks must all have saved before any of them ends */
     if (job_pid && signal_descendants(SIGURG) > 0)
         usleep(1000000);

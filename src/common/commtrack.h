@@ -43,7 +43,7 @@ LENS_HIDDEN struct lens_comm *lens_comm_register(MPI_Comm comm, char letter,
 /* The marked entry for request arrays spanning several communicators. */
 LENS_HIDDEN struct lens_comm *lens_comm_mixed(void);
 LENS_HIDDEN struct lens_comm *lens_comm_all(void);
-/* The same without the registry's lock, for a signal handler (snapshot.h). */
+/* The same without the registry's lock, for a signal handler (mpilens_snapshot.h). */
 LENS_HIDDEN struct lens_comm *lens_comm_all_unlocked(void);
 /* The module's payload of rec (size bytes, zeroed, allocated once, thread-safe). */
 LENS_HIDDEN void *lens_comm_payload(struct lens_comm *rec, size_t size);

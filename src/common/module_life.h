@@ -9,12 +9,12 @@
 
 #include <mpi.h>
 
-#include "snapshot.h"
+#include "mpilens_snapshot.h"
 
 #define LENS_MODULE_LIFE(STARTED)                                                                  \
     int MPI_Abort(MPI_Comm comm, int code)                                                         \
     {                                                                                              \
-        lens_snapshot_save("MPI_Abort");                                                           \
+        mpilens_snapshot_save("MPI_Abort");                                                           \
         return PMPI_Abort(comm, code);                                                             \
     }                                                                                              \
     int MPI_Init(int *argc, char ***argv)                                                          \

@@ -1,4 +1,5 @@
-/* snapshot.c: a rank's record saved without MPI, however the rank ends (snapshot.h).
+/* snapshot.c: a rank's record saved without MPI, however the rank ends
+ * (include/mpilens_snapshot.h).
  *
  * Everything a save needs is prepared at install time (the paths, the writer); a save
  * itself calls only open, write, fsync-free close, rename and the module's writer, so it
@@ -22,7 +23,7 @@
 
 #include "run_output.h"
 #include "rundb.h"
-#include "snapshot.h"
+#include "mpilens_snapshot.h"
 
 #define TRAILER_MAGIC "MPILENS-SNAPSHOT"
 
@@ -32,7 +33,7 @@ struct trailer {
     char how[64];
 };
 
-static lens_snapshot_writer writer;
+static mpilens_snapshot_writer writer;
 static char final_path[4200], tmp_signal[4300], tmp_thread[4300];
 static atomic_int finished = 1; /* nothing installed, or MPI_Finalize done */
 /* SIGURG (ignored by default) is `mpilens run` asking for a save before it stops the job */
@@ -42,7 +43,7 @@ static const int caught[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU, SIGSEGV,
 static struct sigaction before[NCAUGHT];
 static int verbose;
 
-int lens_write_all(int fd, const void *buf, size_t len)
+int mpilens_write_all(int fd, const void *buf, size_t len)
 {
     const char *p = buf;
     while (len > 0) {
@@ -57,29 +58,29 @@ int lens_write_all(int fd, const void *buf, size_t len)
     return 0;
 }
 
-void lens_emit(struct lens_emitter *e, const void *item, size_t size)
+void mpilens_emit(struct mpilens_emitter *e, const void *item, size_t size)
 {
     e->count++;
     if (e->fd < 0 || e->failed)
         return;
     if (e->used + size > sizeof e->buf) {
-        e->failed |= lens_write_all(e->fd, e->buf, e->used) != 0;
+        e->failed |= mpilens_write_all(e->fd, e->buf, e->used) != 0;
         e->used = 0;
     }
     memcpy(e->buf + e->used, item, size);
     e->used += size;
 }
 
-int lens_emit_flush(struct lens_emitter *e)
+int mpilens_emit_flush(struct mpilens_emitter *e)
 {
     if (e->fd >= 0 && !e->failed && e->used)
-        e->failed |= lens_write_all(e->fd, e->buf, e->used) != 0;
+        e->failed |= mpilens_write_all(e->fd, e->buf, e->used) != 0;
     e->used = 0;
     return e->failed ? -1 : 0;
 }
 
 /* The error of the last save that could not be written (0: it was), said by the periodic
- * thread and lens_snapshot_keep (a signal handler cannot print). */
+ * thread and mpilens_snapshot_keep (a signal handler cannot print). */
 static atomic_int failed_errno;
 
 /* Says once per job (run_problem.c) that FAILED_ERRNO kept a save from being written:
@@ -91,7 +92,7 @@ static void say_failed_save(const char *what, const char *consequence)
         lens_run_problem("snapshot", "%s: %s: %s; %s", final_path, what, strerror(e), consequence);
 }
 
-static atomic_int saving; /* saves under way (lens_snapshot_done waits for the thread's) */
+static atomic_int saving; /* saves under way (mpilens_snapshot_done waits for the thread's) */
 /* A save that ends the rank (a signal, MPI_Abort, exit, MPI_Finalize's keep) has begun; the
  * periodic thread is writing one. The periodic one, begun earlier and slower, must not
  * rename its older record over the last: it does not rename once an ending save began, and
@@ -132,7 +133,7 @@ static void save_to(const char *tmp, const char *how)
         t.length = (uint64_t)length;
         size_t n = strlen(how);
         memcpy(t.how, how, n < sizeof t.how - 1 ? n : sizeof t.how - 1);
-        ok = ok && length >= 0 && lens_write_all(fd, &t, sizeof t) == 0;
+        ok = ok && length >= 0 && mpilens_write_all(fd, &t, sizeof t) == 0;
         if (!ok)
             atomic_store(&failed_errno, errno ? errno : ENOSPC);
         if (close(fd) != 0 && ok) {
@@ -152,7 +153,7 @@ static void save_to(const char *tmp, const char *how)
     atomic_fetch_sub(&saving, 1);
 }
 
-void lens_snapshot_save(const char *how)
+void mpilens_snapshot_save(const char *how)
 {
     save_to(tmp_signal, how);
 }
@@ -232,7 +233,7 @@ static void *tick(void *arg)
     return NULL;
 }
 
-void lens_snapshot_install(const char *module, int rank, lens_snapshot_writer w)
+void mpilens_snapshot_install(const char *module, int rank, mpilens_snapshot_writer w)
 {
     const char *dir = lens_run_output_dir();
     char partial[4100];
@@ -291,14 +292,14 @@ static void finish(int keep)
         rmdir(partial); /* the last rank to finish removes it */
 }
 
-void lens_snapshot_done(void)
+void mpilens_snapshot_done(void)
 {
     finish(0);
 }
 
-void lens_snapshot_keep(const char *how)
+void mpilens_snapshot_keep(const char *how)
 {
-    /* Another module's lens_snapshot_done, in this rank or another, removes the directory
+    /* Another module's mpilens_snapshot_done, in this rank or another, removes the directory
      * when it finds it empty: made again, and saved again if it went in between. */
     char partial[4200];
     int has_dir = partial_dir(partial, sizeof partial), tries = 0;
@@ -311,15 +312,15 @@ void lens_snapshot_keep(const char *how)
     finish(1);
 }
 
-void lens_snapshot_end(int written, const char *how)
+void mpilens_snapshot_end(int written, const char *how)
 {
     if (written)
-        lens_snapshot_done();
+        mpilens_snapshot_done();
     else
-        lens_snapshot_keep(how);
+        mpilens_snapshot_keep(how);
 }
 
-char *lens_snapshot_read(const char *path, size_t *len, char *how, size_t howlen)
+char *mpilens_snapshot_read(const char *path, size_t *len, char *how, size_t howlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -345,9 +346,9 @@ char *lens_snapshot_read(const char *path, size_t *len, char *how, size_t howlen
 
 /* ---- recovery helpers ---- */
 
-int lens_snapshot_gather(const char *dir, const char *module,
-                         int (*absorb)(void *ctx, const char *data, size_t len, int32_t *world),
-                         void *ctx, struct lens_snapshot_endings *endings)
+int mpilens_snapshot_gather(const char *dir, const char *module,
+                            int (*absorb)(void *ctx, const char *data, size_t len, int32_t *world),
+                            void *ctx, struct mpilens_snapshot_endings *endings)
 {
     memset(endings, 0, sizeof *endings);
     char partial[4200];
@@ -363,7 +364,7 @@ int lens_snapshot_gather(const char *dir, const char *module,
         char path[4500], how[64];
         snprintf(path, sizeof path, "%s/%s", partial, entry->d_name);
         size_t size = 0;
-        char *data = lens_snapshot_read(path, &size, how, sizeof how);
+        char *data = mpilens_snapshot_read(path, &size, how, sizeof how);
         int32_t world = 0;
         char *end;
         long rank = strtol(entry->d_name + len + 1, &end, 10);
@@ -371,7 +372,7 @@ int lens_snapshot_gather(const char *dir, const char *module,
         free(data);
         if (!ok)
             continue;
-        struct lens_snapshot_ending *grown =
+        struct mpilens_snapshot_ending *grown =
             realloc(endings->at, (endings->count + 1) * sizeof *endings->at);
         if (!grown)
             break;
@@ -387,12 +388,12 @@ int lens_snapshot_gather(const char *dir, const char *module,
 
 static int by_rank(const void *a, const void *b)
 {
-    return ((const struct lens_snapshot_ending *)a)->rank -
-           ((const struct lens_snapshot_ending *)b)->rank;
+    return ((const struct mpilens_snapshot_ending *)a)->rank -
+           ((const struct mpilens_snapshot_ending *)b)->rank;
 }
 
 /* "rank 1: signal 11; ranks 0, 2, 3: signal 15; nothing saved by rank 4" into OUT. */
-static void describe(struct lens_snapshot_ending *e, int n, int size, char *out, size_t len)
+static void describe(struct mpilens_snapshot_ending *e, int n, int size, char *out, size_t len)
 {
     qsort(e, n, sizeof *e, by_rank);
     out[0] = '\0';
@@ -426,19 +427,19 @@ static void describe(struct lens_snapshot_ending *e, int n, int size, char *out,
     free(seen);
 }
 
-int lens_snapshot_all_finalized(const struct lens_snapshot_endings *e)
+int mpilens_snapshot_all_finalized(const struct mpilens_snapshot_endings *e)
 {
     int finalized = 0;
     for (int i = 0; i < e->count; i++)
-        finalized += strcmp(e->at[i].how, LENS_SNAPSHOT_FINALIZED) == 0;
+        finalized += strcmp(e->at[i].how, MPILENS_SNAPSHOT_FINALIZED) == 0;
     return e->count > 0 && finalized == e->count && e->count == e->world_size;
 }
 
-int lens_snapshot_mark_incomplete(const char *dir, const struct lens_snapshot_endings *e, char *err,
-                                  size_t errlen)
+int mpilens_snapshot_mark_incomplete(const char *dir, const struct mpilens_snapshot_endings *e,
+                                     char *err, size_t errlen)
 {
     char text[8192], path[4300];
-    struct lens_snapshot_ending *copy = malloc((e->count + 1) * sizeof *copy);
+    struct mpilens_snapshot_ending *copy = malloc((e->count + 1) * sizeof *copy);
     if (!copy) {
         snprintf(err, errlen, "%s: out of memory", dir);
         return -1;
@@ -450,7 +451,7 @@ int lens_snapshot_mark_incomplete(const char *dir, const struct lens_snapshot_en
     return rundb_mark_ended(path, text, e->world_size, err, errlen);
 }
 
-void lens_snapshot_endings_free(struct lens_snapshot_endings *e)
+void mpilens_snapshot_endings_free(struct mpilens_snapshot_endings *e)
 {
     free(e->at);
     memset(e, 0, sizeof *e);

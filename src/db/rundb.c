@@ -192,18 +192,21 @@ void rundb_abort(struct rundb *run)
         unlink(run->temp_path);
 }
 
-/* Runs SQL (one statement, parameters ?1 = A and ?2 = B) on the database at PATH, for the
- * marks written after the run; 0, or -1 with err. */
+/* Runs SQL (one statement, parameters ?1 = A and ?2 = B) on the database at PATH (made if
+ * missing), for the marks written after the run; 0, or -1 with err. */
 static int mark(const char *path, const char *sql, const char *a, const char *b, char *err,
                 size_t errlen)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
-                     sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
-                     sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK
-                 ? 0
-                 : -1;
+    /* made with the shared tables when no module wrote one (an out-of-tree module's run) */
+    int rc =
+        sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) == SQLITE_OK &&
+                sqlite3_busy_timeout(db, 5000) == SQLITE_OK &&
+                sqlite3_exec(db, shared_schema, NULL, NULL, NULL) == SQLITE_OK &&
+                sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK
+            ? 0
+            : -1;
     if (rc == 0) {
         sqlite3_bind_text(st, 1, a, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 2, b, -1, SQLITE_TRANSIENT);

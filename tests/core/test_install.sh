@@ -1,7 +1,9 @@
 # test_install.sh: what `cmake --install` gives other projects works: a program using
 # dynbcast builds against the installed files through pkg-config (dynbcast.pc) and through
 # the CMake package (find_package(mpilens): mpilens::dynbcast), links the shared
-# libdynbcast.so.0, and runs; mpilens.pc names the module directory.
+# libdynbcast.so.0, and runs; mpilens.pc names the module directory; a module built outside
+# the tree with the installed snapshot API (mpilens::module, examples/saving_module.c)
+# keeps its data when a rank aborts, and exports none of that API.
 source "$(dirname "$0")/lib.sh"
 cmake --install "$BUILD" --prefix "$WORK/inst" > install.log 2>&1
 check_eq "cmake --install succeeds" 0 $?
@@ -33,4 +35,26 @@ cmake -S consumer -B consumer/build -DCMAKE_PREFIX_PATH="$WORK/inst" -DCMAKE_C_C
 check_eq "find_package(mpilens): a dynbcast program builds" 0 $?
 check_has "find_package(mpilens): it runs" "$($MPIRUN -np 4 consumer/build/bcast 2>&1)" \
     "dynb_bcast7 ok: rank 0 sent 2 messages"
+
+mkdir saving && cp "$SRC/examples/saving_module.c" saving/
+cat > saving/CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.18)
+project(saving C)
+find_package(mpilens 0.1 REQUIRED)
+add_library(saving_module SHARED saving_module.c)
+target_link_libraries(saving_module PRIVATE MPI::MPI_C mpilens::module mpilens::headers)
+set_target_properties(saving_module PROPERTIES PREFIX "")
+CMAKE
+cmake -S saving -B saving/build -DCMAKE_PREFIX_PATH="$WORK/inst" -DCMAKE_C_COMPILER="$MPICC" \
+    -DMPI_C_COMPILER="$MPICC" > saving.log 2>&1 && cmake --build saving/build >> saving.log 2>&1
+check_eq "find_package(mpilens): a module with snapshots builds outside the tree" 0 $?
+check_eq "the snapshot API stays inside the module (nothing exported)" "" \
+    "$(nm -D saving/build/saving_module.so | grep -E ' (mpilens_snapshot|mpilens_write_all|mpilens_emit|rundb_|lens_)')"
+MPILENS_MODULE_PATH=$PWD/saving/build timeout 120 "$MPILENS" run -m saving_module -o aborted -- \
+    $MPIRUN -np 4 "$APPS/long_app" 60 abort > aborted.log 2>&1
+check_match "rank 1 aborts: the run says its results are partial" "$(tail -1 aborted.log)" \
+    "partial results in .*/aborted \\(marked incomplete"
+check_match "its count is recovered: rank 1's 30 Sendrecv, ended by MPI_Abort" \
+    "$(cat aborted/saving-summary.txt 2>&1)" "   1                  30  MPI_Abort"
+check_eq "every rank's count is recovered" 5 "$(wc -l < aborted/saving-summary.txt)"
 finish

@@ -3,7 +3,7 @@
 # runs started together never share the default directory; SIGTERM to `mpilens run` (a
 # batch system's time limit) reaches the whole job, no rank is left running, the status is
 # non-zero and the last line says the job ended abnormally and where the results are; and
-# a run never loses data (src/common/snapshot.h): after SIGTERM, a rank's exit, MPI_Abort,
+# a run never loses data (include/mpilens_snapshot.h): after SIGTERM, a rank's exit, MPI_Abort,
 # segfault or SIGKILL, the profile (its call sites too), the monitor and the trace keep what
 # the ranks recorded, marked incomplete, and `mpilens recover` does the same for a run started without the CLI.
 source "$(dirname "$0")/lib.sh"

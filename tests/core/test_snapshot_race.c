@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "snapshot.h"
+#include "mpilens_snapshot.h"
 
 static pthread_t main_thread;
 
@@ -27,7 +27,7 @@ static int writer(int fd)
     if (periodic)
         pause_ms(400);
     const char *what = periodic ? "periodic" : "ending";
-    return lens_write_all(fd, what, strlen(what));
+    return mpilens_write_all(fd, what, strlen(what));
 }
 
 int main(void)
@@ -38,19 +38,19 @@ int main(void)
     setenv("MPILENS_OUTPUT", dir, 1);
     setenv("MPILENS_SNAPSHOT", "1", 1);
     main_thread = pthread_self();
-    lens_snapshot_install("race", 0, writer);
+    mpilens_snapshot_install("race", 0, writer);
     pause_ms(1200); /* the periodic save began at 1 s and writes until 1.4 s */
-    lens_snapshot_save("MPI_Abort");
+    mpilens_snapshot_save("MPI_Abort");
     pause_ms(600);
     char path[256], how[64] = "";
     snprintf(path, sizeof path, "%s/partial/race.0", dir);
     size_t len = 0;
-    char *data = lens_snapshot_read(path, &len, how, sizeof how);
+    char *data = mpilens_snapshot_read(path, &len, how, sizeof how);
     int ok = data && len == 6 && memcmp(data, "ending", 6) == 0 && strcmp(how, "MPI_Abort") == 0;
     printf("%s the ending save is the file left (got \"%.*s\", \"%s\")\n", ok ? "ok  " : "FAIL",
            data ? (int)len : 0, data ? data : "", how);
     free(data);
-    lens_snapshot_done(); /* removes the file and the directory */
+    mpilens_snapshot_done(); /* removes the file and the directory */
     char command[300];
     snprintf(command, sizeof command, "rm -rf %s", dir);
     if (system(command) != 0)

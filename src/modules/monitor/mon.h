@@ -70,7 +70,7 @@ struct mon_file {
 };
 /* The files seen, newest first, without the lock (for a snapshot in a signal handler). */
 const struct mon_file *mon_files_unlocked(void);
-/* mon_snapshot.c: this rank's data saved however the rank ends (snapshot.h). */
+/* mon_snapshot.c: this rank's data saved however the rank ends (mpilens_snapshot.h). */
 void mon_snapshot_install(void);
 void mon_file_opened(MPI_File fh, const char *name);
 void mon_file_closed(MPI_File fh);

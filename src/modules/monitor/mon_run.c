@@ -14,7 +14,7 @@
 #include "mon.h"
 #include "mon_set.h"
 #include "module_life.h"
-#include "snapshot.h"
+#include "mpilens_snapshot.h"
 #include "mpilens.h"
 #include "run_output.h"
 #include "tree_merge.h"
@@ -129,7 +129,7 @@ int MPI_Finalize(void)
     PMPI_Bcast(&written, 1, MPI_INT, 0, merge_comm);
     /* the database is the result: this rank's snapshot goes (and no save reads mon_local
      * once it is freed); kept for `mpilens recover` when the database could not be written */
-    lens_snapshot_end(written, "results not written at MPI_Finalize");
+    mpilens_snapshot_end(written, "results not written at MPI_Finalize");
     mon_set_free(&mon_local);
     PMPI_Comm_free(&merge_comm);
     return PMPI_Finalize();

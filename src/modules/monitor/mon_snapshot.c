@@ -1,4 +1,4 @@
-/* mon_snapshot.c: the monitor's data of one rank saved without MPI (src/common/snapshot.h),
+/* mon_snapshot.c: the monitor's data of one rank saved without MPI (include/mpilens_snapshot.h),
  * and the recovery that merges the ranks' saved data into the run database after a job
  * that did not reach MPI_Finalize.
  *
@@ -15,7 +15,7 @@
 
 #include "mon.h"
 #include "mon_set.h"
-#include "snapshot.h"
+#include "mpilens_snapshot.h"
 
 static int run_phase(void)
 {
@@ -31,22 +31,22 @@ static int has_coll(const struct mon_comm_data *d)
 }
 
 /* Section S (0 phases .. 6 members) of the snapshot into E. */
-static void section(struct lens_emitter *e, int s)
+static void section(struct mpilens_emitter *e, int s)
 {
     const int run = run_phase();
     const struct mon_set *l = &mon_local;
     if (s == 0) {
         for (size_t i = 0; i < l->nphases; i++)
-            lens_emit(e, &l->phases[i], sizeof l->phases[i]);
+            mpilens_emit(e, &l->phases[i], sizeof l->phases[i]);
         if (run == (int)l->nphases)
-            lens_emit(e, &(struct mon_phase_name){"run"}, sizeof(struct mon_phase_name));
+            mpilens_emit(e, &(struct mon_phase_name){"run"}, sizeof(struct mon_phase_name));
     } else if (s == 1) {
         for (size_t i = 0; i < l->nrows; i++)
-            lens_emit(e, &l->rows[i], sizeof l->rows[i]);
+            mpilens_emit(e, &l->rows[i], sizeof l->rows[i]);
         for (int k = 0; k < MON_KINDS; k++)
             for (int p = 0; p < mon_nprocs; p++)
                 if (mon_counts[k][p])
-                    lens_emit(
+                    mpilens_emit(
                         e,
                         &(struct mon_row){run, k, mon_rank, p, mon_counts[k][p], mon_sizes[k][p]},
                         sizeof(struct mon_row));
@@ -57,24 +57,24 @@ static void section(struct lens_emitter *e, int s)
                 continue;
             for (int i = 0; c->members && i < c->size; i++)
                 if (i != c->rank && c->members[i] >= 0 && c->members[i] < mon_nprocs)
-                    lens_emit(e,
+                    mpilens_emit(e,
                               &(struct mon_row){run, MON_COLL, mon_rank, c->members[i],
                                                 d->uniform[0], d->uniform[1]},
                               sizeof(struct mon_row));
         }
     } else if (s == 2) {
         for (size_t i = 0; i < l->nhist; i++)
-            lens_emit(e, &l->hist[i], sizeof l->hist[i]);
+            mpilens_emit(e, &l->hist[i], sizeof l->hist[i]);
         for (int p = 0; p < mon_nprocs; p++) {
             uint64_t *h = atomic_load(&mon_histograms[p]);
             for (int b = 0; h && b < MON_BINS; b++)
                 if (h[b])
-                    lens_emit(e, &(struct mon_hist_row){run, mon_rank, p, b, h[b]},
+                    mpilens_emit(e, &(struct mon_hist_row){run, mon_rank, p, b, h[b]},
                               sizeof(struct mon_hist_row));
         }
     } else if (s == 3) {
         for (size_t i = 0; i < l->ncoll; i++)
-            lens_emit(e, &l->coll[i], sizeof l->coll[i]);
+            mpilens_emit(e, &l->coll[i], sizeof l->coll[i]);
         int32_t index = (int32_t)l->comms.ncomms;
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
             struct mon_comm_data view;
@@ -83,11 +83,11 @@ static void section(struct lens_emitter *e, int s)
                 continue;
             struct mon_coll_row row = {run, index++, mon_rank, {0}};
             memcpy(row.v, d->v, sizeof row.v);
-            lens_emit(e, &row, sizeof row);
+            mpilens_emit(e, &row, sizeof row);
         }
     } else if (s == 4) {
         for (size_t i = 0; i < l->nio; i++)
-            lens_emit(e, &l->io[i], sizeof l->io[i]);
+            mpilens_emit(e, &l->io[i], sizeof l->io[i]);
         for (const struct mon_file *f = mon_files_unlocked(); f; f = f->next) {
             if (!(f->v[0] | f->v[2]))
                 continue;
@@ -95,11 +95,11 @@ static void section(struct lens_emitter *e, int s)
             memcpy(row.file, f->name, sizeof row.file);
             row.file[sizeof row.file - 1] = '\0';
             memcpy(row.v, f->v, sizeof row.v);
-            lens_emit(e, &row, sizeof row);
+            mpilens_emit(e, &row, sizeof row);
         }
     } else if (s == 5) {
         for (size_t i = 0; i < l->comms.ncomms; i++)
-            lens_emit(e, &l->comms.comms[i], sizeof l->comms.comms[i]);
+            mpilens_emit(e, &l->comms.comms[i], sizeof l->comms.comms[i]);
         int32_t off = (int32_t)l->comms.nmembers;
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
             struct mon_comm_data view;
@@ -107,18 +107,18 @@ static void section(struct lens_emitter *e, int s)
                 continue;
             struct lens_wire_comm w = lens_comm_wire_of(c, mon_rank, off);
             off += c->size;
-            lens_emit(e, &w, sizeof w);
+            mpilens_emit(e, &w, sizeof w);
         }
     } else {
         for (size_t i = 0; i < l->comms.nmembers; i++)
-            lens_emit(e, &l->comms.members[i], sizeof l->comms.members[i]);
+            mpilens_emit(e, &l->comms.members[i], sizeof l->comms.members[i]);
         for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
             struct mon_comm_data view;
             if (!has_coll(mon_comm_view(c, atomic_load(&c->payload), &view)))
                 continue;
             for (int i = 0; i < c->size; i++) {
                 int32_t m = c->members ? c->members[i] : -1;
-                lens_emit(e, &m, sizeof m);
+                mpilens_emit(e, &m, sizeof m);
             }
         }
     }
@@ -130,17 +130,17 @@ static int write_snapshot(int fd)
 {
     uint64_t n[7];
     for (int s = 0; s < 7; s++) {
-        struct lens_emitter count = {.fd = -1};
+        struct mpilens_emitter count = {.fd = -1};
         section(&count, s);
         n[s] = count.count;
     }
     int32_t head[2] = {world_size, 0};
-    if (lens_write_all(fd, head, sizeof head) != 0 || lens_write_all(fd, n, sizeof n) != 0)
+    if (mpilens_write_all(fd, head, sizeof head) != 0 || mpilens_write_all(fd, n, sizeof n) != 0)
         return -1;
     for (int s = 0; s < 7; s++) {
-        struct lens_emitter out = {.fd = fd};
+        struct mpilens_emitter out = {.fd = fd};
         section(&out, s);
-        if (lens_emit_flush(&out) != 0 || out.count != n[s])
+        if (mpilens_emit_flush(&out) != 0 || out.count != n[s])
             return -1; /* the data changed between the passes: this save is dropped */
     }
     return 0;
@@ -149,7 +149,7 @@ static int write_snapshot(int fd)
 void mon_snapshot_install(void)
 {
     world_size = mon_nprocs;
-    lens_snapshot_install("monitor", mon_rank, write_snapshot);
+    mpilens_snapshot_install("monitor", mon_rank, write_snapshot);
 }
 
 /* ---- recovery ---- */
@@ -245,8 +245,8 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
 {
     struct mon_set set;
     memset(&set, 0, sizeof set);
-    struct lens_snapshot_endings endings;
-    if (lens_snapshot_gather(dir, "monitor", absorb_file, &set, &endings) <= 0) {
+    struct mpilens_snapshot_endings endings;
+    if (mpilens_snapshot_gather(dir, "monitor", absorb_file, &set, &endings) <= 0) {
         mon_set_free(&set);
         return 0;
     }
@@ -254,8 +254,8 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     mon_nprocs = endings.world_size; /* what mon_set_write records as Processes */
     int rc = mon_set_write(&set, dir, err, errlen);
     if (rc == 0)
-        rc = lens_snapshot_mark_incomplete(dir, &endings, err, errlen);
-    lens_snapshot_endings_free(&endings);
+        rc = mpilens_snapshot_mark_incomplete(dir, &endings, err, errlen);
+    mpilens_snapshot_endings_free(&endings);
     mon_set_free(&set);
     return rc;
 }

@@ -146,9 +146,9 @@ int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob);
 /* Snapshots (prof_snapshot.c): the table of loaded objects (at MPI_Init); the cells as
  * records into an emitter, signal-safe (returns how many); a recovered section's check;
  * writing recovered records (ranks' sections one after the other) into DIR's database. */
-struct lens_emitter;
+struct mpilens_emitter;
 void prof_sites_prepare(void);
-uint64_t prof_sites_emit(struct lens_emitter *e, int rank);
+uint64_t prof_sites_emit(struct mpilens_emitter *e, int rank);
 int prof_sites_check(const char *data, size_t len, uint64_t count);
 /* The application's call site of the call being made, read in the MPI_X wrapper itself
  * (a macro: its return address is the one that counts; mpilens.h, mpilens_module_direct). */
@@ -262,7 +262,7 @@ static inline uint64_t prof_size_mask(MPI_Datatype type)
     return size & (size - 1) ? ~(uint64_t)0 : size ? size - 1 : 0;
 }
 
-/* prof_snapshot.c: this rank's profile saved however the rank ends (snapshot.h) */
+/* prof_snapshot.c: this rank's profile saved however the rank ends (mpilens_snapshot.h) */
 void prof_snapshot_install(int rank, int size);
 
 /* Files remember the communicator they were opened on (prof_files.c). */

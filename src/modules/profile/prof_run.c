@@ -15,7 +15,7 @@
 #include "prof.h"
 #include "prof_merge.h"
 #include "run_output.h"
-#include "snapshot.h"
+#include "mpilens_snapshot.h"
 
 const char mpilens_module_description[] =
     "communicator-centric profile (calls, time, volume per communicator, operation and size) "
@@ -65,7 +65,7 @@ static void started(uint64_t t0, int op, void *site)
 
 int MPI_Abort(MPI_Comm comm, int code)
 {
-    lens_snapshot_save("MPI_Abort");
+    mpilens_snapshot_save("MPI_Abort");
     return PMPI_Abort(comm, code);
 }
 
@@ -132,6 +132,6 @@ int MPI_Finalize(void)
     prof_set_free(&set);
     PMPI_Comm_free(&merge_comm);
     /* the database is the result: this rank's snapshot goes, unless it could not be written */
-    lens_snapshot_end(written, "results not written at MPI_Finalize");
+    mpilens_snapshot_end(written, "results not written at MPI_Finalize");
     return PMPI_Finalize();
 }

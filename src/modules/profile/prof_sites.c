@@ -28,7 +28,7 @@
 
 #include "prof.h"
 #include "rundb_write.h"
-#include "snapshot.h"
+#include "mpilens_snapshot.h"
 
 #define SITES 4096 /* a power of two */
 #define PROBES 32
@@ -181,7 +181,7 @@ void prof_sites_prepare(void)
     dl_iterate_phdr(collect_object, NULL);
 }
 
-uint64_t prof_sites_emit(struct lens_emitter *e, int rank)
+uint64_t prof_sites_emit(struct mpilens_emitter *e, int rank)
 {
     uint64_t n = 0;
     for (int i = 0; i < SITES; i++) {
@@ -208,8 +208,8 @@ uint64_t prof_sites_emit(struct lens_emitter *e, int rank)
                               c->max_ticks * prof_seconds_per_tick,
                               c->min_ticks * prof_seconds_per_tick,
                               c->volume};
-        lens_emit(e, &w, sizeof w);
-        lens_emit(e, path, len);
+        mpilens_emit(e, &w, sizeof w);
+        mpilens_emit(e, path, len);
         n++;
     }
     return n;

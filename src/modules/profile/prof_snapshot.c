@@ -1,11 +1,11 @@
-/* prof_snapshot.c: the profile of one rank saved without MPI (src/common/snapshot.h), and
+/* prof_snapshot.c: the profile of one rank saved without MPI (include/mpilens_snapshot.h), and
  * the recovery that merges the ranks' saved profiles into the run database after a job
  * that did not reach MPI_Finalize.
  *
  * A snapshot is a small header (world size, the command line read at MPI_Init) and then
  * the rank's profile in the very form the MPI merge sends between ranks (prof_merge.c:
  * counts, ranks, communicators, rows, members), written straight from the live records
- * with write(2) and a fixed buffer (snapshot.h's emitter) only: it may run in a signal
+ * with write(2) and a fixed buffer (mpilens_snapshot.h's emitter) only: it may run in a signal
  * handler. After it, the call sites: {SITES_MAGIC, count} and count records in
  * prof_sites.c's form (older snapshots end before it). The
  * recovery reads every rank's file, merges them as rank 0 merges at MPI_Finalize, writes
@@ -20,7 +20,7 @@
 
 #include "prof.h"
 #include "prof_merge.h"
-#include "snapshot.h"
+#include "mpilens_snapshot.h"
 
 #define SITES_MAGIC 0x3153455449534c50ull /* "PLSITES1" */
 
@@ -30,7 +30,7 @@ static int32_t command_len;
 static struct wire_rank me;
 
 /* One pass over the records into E: WHAT 0 communicators, 1 rows, 2 members. */
-static void pass(struct lens_emitter *e, int what)
+static void pass(struct mpilens_emitter *e, int what)
 {
     int index = 0;
     int32_t members_off = 0;
@@ -42,7 +42,7 @@ static void pass(struct lens_emitter *e, int what)
         if (what == 0) {
             struct lens_wire_comm w = lens_comm_wire_of(c, me.rank, members_off);
             members_off += c->size;
-            lens_emit(e, &w, sizeof w);
+            mpilens_emit(e, &w, sizeof w);
         } else if (what == 1) {
             for (int op = 0; data && op < prof_op_count; op++) {
                 struct prof_cell *row = atomic_load(&data->rows[op]);
@@ -58,13 +58,13 @@ static void pass(struct lens_emitter *e, int what)
                                          .time_ns = (uint64_t)(cell.time_ticks * ns_per_tick),
                                          .max_ns = (uint64_t)(cell.max_ticks * ns_per_tick),
                                          .volume = cell.volume};
-                    lens_emit(e, &w, sizeof w);
+                    mpilens_emit(e, &w, sizeof w);
                 }
             }
         } else {
             for (int i = 0; i < c->size; i++) {
                 int32_t m = c->members ? c->members[i] : -1;
-                lens_emit(e, &m, sizeof m);
+                mpilens_emit(e, &m, sizeof m);
             }
         }
         index++;
@@ -78,26 +78,26 @@ static int write_snapshot(int fd)
     me.mpi_s = prof_mpi_ticks_now() * prof_seconds_per_tick;
     uint64_t counts[4] = {1, 0, 0, 0};
     for (int what = 0; what < 3; what++) {
-        struct lens_emitter count = {.fd = -1};
+        struct mpilens_emitter count = {.fd = -1};
         pass(&count, what);
         counts[what + 1] = count.count;
     }
     int32_t head[2] = {world_size, command_len};
-    if (lens_write_all(fd, head, sizeof head) != 0 ||
-        lens_write_all(fd, command, command_len) != 0 ||
-        lens_write_all(fd, counts, sizeof counts) != 0 || lens_write_all(fd, &me, sizeof me) != 0)
+    if (mpilens_write_all(fd, head, sizeof head) != 0 ||
+        mpilens_write_all(fd, command, command_len) != 0 ||
+        mpilens_write_all(fd, counts, sizeof counts) != 0 || mpilens_write_all(fd, &me, sizeof me) != 0)
         return -1;
     for (int what = 0; what < 3; what++) {
-        struct lens_emitter out = {.fd = fd};
+        struct mpilens_emitter out = {.fd = fd};
         pass(&out, what);
         /* the records changed between the passes (another thread): this save is dropped */
-        if (lens_emit_flush(&out) != 0 || out.count != counts[what + 1])
+        if (mpilens_emit_flush(&out) != 0 || out.count != counts[what + 1])
             return -1;
     }
-    struct lens_emitter count = {.fd = -1}, out = {.fd = fd};
+    struct mpilens_emitter count = {.fd = -1}, out = {.fd = fd};
     uint64_t sites[2] = {SITES_MAGIC, prof_sites_emit(&count, me.rank)};
-    if (lens_write_all(fd, sites, sizeof sites) != 0 ||
-        prof_sites_emit(&out, me.rank) != sites[1] || lens_emit_flush(&out) != 0)
+    if (mpilens_write_all(fd, sites, sizeof sites) != 0 ||
+        prof_sites_emit(&out, me.rank) != sites[1] || mpilens_emit_flush(&out) != 0)
         return -1;
     return 0;
 }
@@ -119,7 +119,7 @@ void prof_snapshot_install(int rank, int size)
         if (command[i] == '\0')
             command[i] = ' ';
     prof_sites_prepare();
-    lens_snapshot_install("profile", rank, write_snapshot);
+    mpilens_snapshot_install("profile", rank, write_snapshot);
 }
 
 /* ---- recovery (in `mpilens run` or `mpilens recover`, after the job) ---- */
@@ -175,8 +175,8 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
 {
     struct profile_set set;
     memset(&set, 0, sizeof set);
-    struct lens_snapshot_endings endings;
-    if (lens_snapshot_gather(dir, "profile", absorb_file, &set, &endings) <= 0)
+    struct mpilens_snapshot_endings endings;
+    if (mpilens_snapshot_gather(dir, "profile", absorb_file, &set, &endings) <= 0)
         return 0;
     double wall = 0;
     for (size_t r = 0; r < set.nranks; r++)
@@ -185,11 +185,11 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     struct prof_sites_blob sites = {recovered_sites, recovered_len, 0};
     int rc = prof_db_write(&set, dir, wall, &sites, err, errlen);
     if (rc == 0)
-        rc = lens_snapshot_mark_incomplete(dir, &endings, err, errlen);
+        rc = mpilens_snapshot_mark_incomplete(dir, &endings, err, errlen);
     free(recovered_sites);
     recovered_sites = NULL;
     recovered_len = 0;
-    lens_snapshot_endings_free(&endings);
+    mpilens_snapshot_endings_free(&endings);
     prof_set_free(&set);
     return rc;
 }

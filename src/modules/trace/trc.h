@@ -15,7 +15,7 @@
 
 #include "commtrack.h"
 #include "lens_classes.h"
-#include "snapshot.h"
+#include "mpilens_snapshot.h"
 #include "trc_defs.h"
 #include "trc_log.h"
 
@@ -56,13 +56,13 @@ const uint32_t *trc_remote_world(MPI_Comm comm, uint32_t *n);
  * header counts: communicators and their members (trc_core.c), windows and groups
  * (trc_rma.c), user region names (trc_user.c). */
 void trc_local_head(struct trc_defs_head *h);
-void trc_comms_emit(struct lens_emitter *e, uint32_t ncomms, int rank);
+void trc_comms_emit(struct mpilens_emitter *e, uint32_t ncomms, int rank);
 void trc_rma_counts(uint32_t *nwindows, uint32_t *ngroups);
-void trc_rma_emit(struct lens_emitter *e, uint32_t nwindows, uint32_t ngroups);
+void trc_rma_emit(struct mpilens_emitter *e, uint32_t nwindows, uint32_t ngroups);
 uint32_t trc_user_count(void);
-void trc_user_emit(struct lens_emitter *e, uint32_t nnames);
+void trc_user_emit(struct mpilens_emitter *e, uint32_t nnames);
 uint32_t trc_io_count(void);
-void trc_io_emit(struct lens_emitter *e, uint32_t nfiles);
+void trc_io_emit(struct mpilens_emitter *e, uint32_t nfiles);
 
 /* A nonblocking file operation's request (trc_io.c): its IoOperationComplete (HANDLE, ID, the
  * status's bytes) is recorded by the Wait or Test call that completes it (trc_wrap.c). */

@@ -8,7 +8,7 @@
  * correct timestamps linearly. At MPI_Finalize the ranks' local definitions meet on rank 0,
  * which merges them (trc_defs.c) and sends each rank its local-to-global ids; every rank
  * converts its own log into its OTF2 event file (trc_convert.c) and writes its mapping
- * tables, and rank 0 writes the global definitions. A snapshot (src/common/snapshot.h)
+ * tables, and rank 0 writes the global definitions. A snapshot (include/mpilens_snapshot.h)
  * writes the log's buffer out and saves the local definitions, for `mpilens recover`.
  * With trace:convert=after (MPILENS_TRACE_CONVERT=after) MPI_Finalize only closes the log
  * and saves the definitions one last time (a snapshot marked MPI_Finalize, with the end's
@@ -230,22 +230,22 @@ void trc_local_head(struct trc_defs_head *h)
     h->nfiles = trc_io_count();
 }
 
-void trc_comms_emit(struct lens_emitter *e, uint32_t ncomms, int my_rank)
+void trc_comms_emit(struct mpilens_emitter *e, uint32_t ncomms, int my_rank)
 {
     int32_t off = 0;
     for (uint32_t i = 0; i < ncomms; i++) {
         struct lens_wire_comm w = lens_comm_wire_of(locals[i], my_rank, off);
         off += locals[i]->size;
-        lens_emit(e, &w, sizeof w);
+        mpilens_emit(e, &w, sizeof w);
     }
     for (uint32_t i = 0; i < ncomms; i++)
         for (int k = 0; k < locals[i]->size; k++) {
             int32_t m = locals[i]->members ? locals[i]->members[k] : -1;
-            lens_emit(e, &m, sizeof m);
+            mpilens_emit(e, &m, sizeof m);
         }
     if (off & 1) {
         int32_t pad = 0;
-        lens_emit(e, &pad, sizeof pad);
+        mpilens_emit(e, &pad, sizeof pad);
     }
 }
 
@@ -259,13 +259,13 @@ int trc_defs_write(int fd, uint64_t time_end, int64_t offset_end)
     trc_local_head(&h);
     h.time_end = time_end;
     h.offset_end = offset_end;
-    struct lens_emitter e = {.fd = fd};
-    lens_emit(&e, &h, sizeof h);
+    struct mpilens_emitter e = {.fd = fd};
+    mpilens_emit(&e, &h, sizeof h);
     trc_comms_emit(&e, h.ncomms, h.rank);
     trc_rma_emit(&e, h.nwindows, h.ngroups);
     trc_user_emit(&e, h.nnames);
     trc_io_emit(&e, h.nfiles);
-    return lens_emit_flush(&e);
+    return mpilens_emit_flush(&e);
 }
 
 /* The snapshot: the event buffers written out, the local definitions saved (with the end's
@@ -315,7 +315,7 @@ void trc_start(void)
     trc_clock_pair(&tick_start, &time_start);
     trc_user_publish();
     trc_on = 1;
-    lens_snapshot_install("trace", rank, write_snapshot);
+    mpilens_snapshot_install("trace", rank, write_snapshot);
 }
 
 /* ---- finish ---- */
@@ -420,7 +420,7 @@ void trc_finish(void)
     }
     const char *convert = getenv("MPILENS_TRACE_CONVERT");
     if (convert && strcmp(convert, "after") == 0) { /* the CLI converts (trc_recover.c) */
-        lens_snapshot_keep(LENS_SNAPSHOT_FINALIZED);
+        mpilens_snapshot_keep(MPILENS_SNAPSHOT_FINALIZED);
         PMPI_Comm_free(&trc_world);
         return;
     }
@@ -445,7 +445,7 @@ void trc_finish(void)
         trc_merged_free(&merged);
         free(mine.ids);
         PMPI_Comm_free(&trc_world);
-        lens_snapshot_keep(LENS_SNAPSHOT_FINALIZED); /* converted later, as convert=after */
+        mpilens_snapshot_keep(MPILENS_SNAPSHOT_FINALIZED); /* converted later, as convert=after */
         return;
     }
     OTF2_MPI_Archive_SetCollectiveCallbacks(archive, trc_world, MPI_COMM_NULL);
@@ -514,5 +514,5 @@ void trc_finish(void)
     PMPI_Comm_free(&trc_world);
     /* the archive is the result: this rank's snapshot goes, or stays to be converted later
      * (as with convert=after) */
-    lens_snapshot_end(all_written, LENS_SNAPSHOT_FINALIZED);
+    mpilens_snapshot_end(all_written, MPILENS_SNAPSHOT_FINALIZED);
 }

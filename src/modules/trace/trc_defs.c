@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snapshot.h"
+#include "mpilens_snapshot.h"
 #include "trace_defs.h"
 #include "trc.h"
 #include "trc_defs.h"

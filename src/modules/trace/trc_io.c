@@ -219,13 +219,13 @@ LENS_SHAPE_io(IO) LENS_SHAPE_io_at(IO_AT) LENS_SHAPE_iio(IIO) LENS_SHAPE_iio_at(
     return nhandles;
 }
 
-void trc_io_emit(struct lens_emitter *e, uint32_t n)
+void trc_io_emit(struct mpilens_emitter *e, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         uint32_t pair[2] = {handles[i].comm, handles[i].amode};
-        lens_emit(e, pair, sizeof pair);
+        mpilens_emit(e, pair, sizeof pair);
         for (const char *p = handles[i].name;; p++) { /* byte by byte: a name may be long */
-            lens_emit(e, p, 1);
+            mpilens_emit(e, p, 1);
             if (!*p)
                 break;
         }

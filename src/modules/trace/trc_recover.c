@@ -160,8 +160,8 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
 {
     struct recovery r;
     memset(&r, 0, sizeof r);
-    struct lens_snapshot_endings endings;
-    if (lens_snapshot_gather(dir, "trace", absorb, &r, &endings) <= 0 || r.nranks == 0) {
+    struct mpilens_snapshot_endings endings;
+    if (mpilens_snapshot_gather(dir, "trace", absorb, &r, &endings) <= 0 || r.nranks == 0) {
         free(r.maps);
         return 0;
     }
@@ -223,7 +223,7 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     char logs[4300];
     snprintf(logs, sizeof logs, "%s/log", trace_dir);
     trc_remove_files(logs, 1);
-    if (lens_snapshot_all_finalized(&endings)) { /* complete: a deferred conversion */
+    if (mpilens_snapshot_all_finalized(&endings)) { /* complete: a deferred conversion */
         rc = 1;
         goto done;
     }
@@ -233,12 +233,12 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     if (access(db, F_OK) != 0 &&
         (rundb_begin(&run, dir, err, errlen) != 0 || rundb_commit(&run, err, errlen) != 0))
         goto done;
-    rc = lens_snapshot_mark_incomplete(dir, &endings, err, errlen);
+    rc = mpilens_snapshot_mark_incomplete(dir, &endings, err, errlen);
 done:
     for (int k = 0; k < r.nranks; k++)
         free(r.maps[k].ids);
     free(r.maps);
     trc_merged_free(&r.merged);
-    lens_snapshot_endings_free(&endings);
+    mpilens_snapshot_endings_free(&endings);
     return rc;
 }

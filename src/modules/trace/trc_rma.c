@@ -361,13 +361,13 @@ void trc_rma_counts(uint32_t *nw, uint32_t *ng)
     *ng = ngroups;
 }
 
-void trc_rma_emit(struct lens_emitter *e, uint32_t nw, uint32_t ng)
+void trc_rma_emit(struct mpilens_emitter *e, uint32_t nw, uint32_t ng)
 {
     for (uint32_t i = 0; i < nw; i++) {
         uint32_t pair[2] = {windows[i].comm, windows[i].ordinal};
-        lens_emit(e, pair, sizeof pair);
+        mpilens_emit(e, pair, sizeof pair);
     }
     for (uint32_t i = 0; i < ng; i++) /* item by item: a group may exceed the buffer */
         for (uint64_t k = 0; k <= groups[i][0]; k++)
-            lens_emit(e, &groups[i][k], sizeof groups[i][k]);
+            mpilens_emit(e, &groups[i][k], sizeof groups[i][k]);
 }

@@ -79,11 +79,11 @@ uint32_t trc_user_count(void)
     return nnames;
 }
 
-void trc_user_emit(struct lens_emitter *e, uint32_t n)
+void trc_user_emit(struct mpilens_emitter *e, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
         for (const char *p = names[i];; p++) { /* byte by byte: a name may exceed the buffer */
-            lens_emit(e, p, 1);
+            mpilens_emit(e, p, 1);
             if (!*p)
                 break;
         }
