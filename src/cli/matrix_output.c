@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "matrix.h"
 #include "rundb_read.h"
 #include "report.h"
@@ -87,20 +88,6 @@ void matrix_print_csv(const struct matrix *m, const struct matrix_query *q, FILE
                         m->bytes[(size_t)s * m->n + d]);
 }
 
-/* TEXT in an SVG or HTML text node. */
-static void xml_text(FILE *out, const char *text)
-{
-    for (; *text; text++)
-        if (*text == '<')
-            fputs("&lt;", out);
-        else if (*text == '>')
-            fputs("&gt;", out);
-        else if (*text == '&')
-            fputs("&amp;", out);
-        else
-            fputc(*text, out);
-}
-
 /* The fill of a cell holding V of MAX: white for 0, then light to dark blue. */
 static void shade_of(unsigned long long v, unsigned long long max, char *out, size_t len)
 {
@@ -125,10 +112,10 @@ void matrix_print_svg(const struct matrix *m, const struct matrix_query *q, FILE
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
             "font-family=\"sans-serif\">\n<text x=\"%d\" y=\"18\" font-size=\"14\">",
             width, height, left);
-    xml_text(out, q->kind);
+    html_text(out, q->kind);
     fprintf(out, " matrix: %s sent%s", unit, q->phase ? ", phase " : "");
     if (q->phase)
-        xml_text(out, q->phase);
+        html_text(out, q->phase);
     fprintf(out, ", %d ranks</text>\n", m->n);
     fprintf(out, "<text x=\"%d\" y=\"40\" font-size=\"12\">receiver rank</text>\n",
             left + side / 2 - 35);

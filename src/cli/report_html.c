@@ -10,42 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "html.h"
 #include "report.h"
-
-/* F closed; when a write failed (a full disk), the page cut short goes and -1 (errno). */
-static int close_page(FILE *f, const char *path)
-{
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad) {
-        int why = errno;
-        unlink(path);
-        errno = why ? why : EIO;
-    }
-    return bad ? -1 : 0;
-}
-
-static void html_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
-}
 
 struct bar {
     char label[128];
@@ -199,7 +165,7 @@ int report_write_html(sqlite3 *db, const struct report_query *q, const struct re
     fputs("<h2>Profile</h2>\n", f);
     table(f, rows);
     fputs("</body></html>\n", f);
-    return close_page(f, path);
+    return html_close_page(f, path);
 }
 
 /* The bars of a chart, filled from a reader's rows (64 at most). */
@@ -245,5 +211,5 @@ int report_write_waits_html(sqlite3 *db, int rank, const char *path)
         free(text);
     }
     fputs("</pre>\n</body></html>\n", f);
-    return close_page(f, path);
+    return html_close_page(f, path);
 }

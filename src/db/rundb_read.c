@@ -183,6 +183,49 @@ int rundb_profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+int rundb_profile_totals(sqlite3 *db, void (*each)(const struct rundb_profile_total *t, void *ctx),
+                         void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT c.name, c.creator, o.operation, o.kind, c.size, p.bucket, b.min,"
+                           " b.max, SUM(p.calls), SUM(p.volume), SUM(p.time), MAX(p.max_time)"
+                           " FROM profile p JOIN communicators c ON c.id = p.comm_id"
+                           " JOIN operations o ON o.id = p.operation_id"
+                           " JOIN buckets b ON b.bucket = p.bucket"
+                           " GROUP BY p.comm_id, p.operation_id, p.bucket",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct rundb_profile_total t = {
+            .comm = (const char *)sqlite3_column_text(st, 0),
+            .creator = (const char *)sqlite3_column_text(st, 1),
+            .op = (const char *)sqlite3_column_text(st, 2),
+            .kind = (const char *)sqlite3_column_text(st, 3),
+            .comm_size = sqlite3_column_int(st, 4),
+            .bucket = sqlite3_column_int(st, 5),
+            .bucket_min = sqlite3_column_int64(st, 6),
+            .bucket_max = sqlite3_column_int64(st, 7),
+            .calls = sqlite3_column_int64(st, 8),
+            .volume = sqlite3_column_int64(st, 9),
+            .time = sqlite3_column_double(st, 10),
+            .max_time = sqlite3_column_double(st, 11),
+        };
+        if (!t.comm)
+            t.comm = "?";
+        if (!t.creator)
+            t.creator = "?";
+        if (!t.op)
+            t.op = "?";
+        if (!t.kind)
+            t.kind = "";
+        each(&t, ctx);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
 /* ---- the profile by call site ---- */
 
 double rundb_callsites_time(sqlite3 *db, int rank)

@@ -59,6 +59,18 @@ struct rundb_profile_cell {
 int rundb_profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
                         struct rundb_profile_cell **cells, int *count);
 
+/* One (communicator, operation, bucket) of the profile summed over every rank, for
+ * comparing runs (mpilens diff): the communicator's stable name, size and creator. */
+struct rundb_profile_total {
+    const char *comm, *creator, *op, *kind;
+    int comm_size, bucket;
+    long long bucket_min, bucket_max, calls, volume;
+    double time, max_time; /* summed over ranks; one rank's largest */
+};
+/* Calls EACH for every (communicator, operation, bucket) of the profile. 0, or -1. */
+int rundb_profile_totals(sqlite3 *db, void (*each)(const struct rundb_profile_total *t, void *ctx),
+                         void *ctx);
+
 /* ---- the profile by call site (module profile) ---- */
 
 /* One (call site, operation) of the profile, summed over ranks or of one rank. FUNCTION and

@@ -1,0 +1,14 @@
+/* html.h: what the CLI's pages share (report, matrix, diff): text escaped for HTML and SVG,
+ * and a page closed so that a failed write (a full disk) leaves no page cut short.
+ */
+#ifndef LENS_CLI_HTML_H
+#define LENS_CLI_HTML_H
+
+#include <stdio.h>
+
+/* TEXT in an HTML or SVG text node or a quoted attribute: < > & " escaped. */
+void html_text(FILE *f, const char *text);
+/* Closes F, written to PATH; when a write failed, the page goes and -1 (errno). 0 if whole. */
+int html_close_page(FILE *f, const char *path);
+
+#endif
