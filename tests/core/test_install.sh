@@ -36,6 +36,10 @@ check_eq "find_package(mpilens): a dynbcast program builds" 0 $?
 check_has "find_package(mpilens): it runs" "$($MPIRUN -np 4 consumer/build/bcast 2>&1)" \
     "dynb_bcast7 ok: rank 0 sent 2 messages"
 
+py=$(ls -d "$WORK"/inst/lib/python3*/dist-packages 2> /dev/null | head -1)
+check_eq "the Python package is installed where Debian's python3 looks (PREFIX/lib/python3.X)" \
+    "ok" "$(cd / && PYTHONPATH=$py /usr/bin/python3 -c 'import mpilens; print("ok")' 2>&1)"
+
 mkdir saving && cp "$SRC/examples/saving_module.c" saving/
 cat > saving/CMakeLists.txt <<'CMAKE'
 cmake_minimum_required(VERSION 3.18)

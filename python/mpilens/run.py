@@ -1,0 +1,194 @@
+"""run.py: one run's database as DataFrames (docs/database.md is the schema read here):
+metadata, ranks, communicators, the profile and call sites (module profile), the matrix
+and histograms (module monitor), wait states (mpilens analyze); the trace and plots are in
+trace.py and plots.py. Every property reads once, on first use.
+"""
+import functools
+import os
+import sqlite3
+
+import pandas as pd
+
+from .errors import MpilensError
+
+#: The newest database schema this package reads (metadata "Schema version").
+SCHEMA_VERSION = 1
+
+_KINDS = ("p2p", "coll", "rma")
+
+
+class Run:
+    """One mpilens run; see mpilens.open."""
+
+    def __init__(self, path):
+        path = os.fspath(path)
+        self.directory = path if os.path.isdir(path) else os.path.dirname(path) or "."
+        self.database = os.path.join(path, "mpilens.db") if os.path.isdir(path) else path
+        self._db, self._keys = None, {}
+        if not os.path.exists(self.database):
+            if os.path.exists(os.path.join(self.directory, "trace", "traces.otf2")):
+                return  # traced only (-m trace): events() and messages() read the trace
+            raise MpilensError(self.database, "no such run database; give a run directory "
+                               "or its mpilens.db (mpilens run prints where it is)")
+        try:
+            self._db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+            keys = dict(self._db.execute("SELECT key, value FROM metadata").fetchall())
+        except sqlite3.Error as e:
+            raise MpilensError(self.database, f"not a readable mpilens run database ({e})")
+        version = int(keys.get("Schema version", "1") or 1)
+        if version > SCHEMA_VERSION:
+            raise MpilensError(self.database, f"schema version {version} is newer than this "
+                               f"package reads ({SCHEMA_VERSION}); use the mpilens that "
+                               "wrote it")
+        self._keys = keys
+
+    def __repr__(self):
+        return f"<mpilens.Run {self.database}>"
+
+    # ---- reading ----
+
+    def _frame(self, sql, params=()):
+        if self._db is None:
+            raise MpilensError(self.database, "missing: this run was traced only; run with "
+                               "-m profile or -m monitor for its tables")
+        try:
+            return pd.read_sql_query(sql, self._db, params=params)
+        except (sqlite3.Error, pd.errors.DatabaseError) as e:
+            raise MpilensError(self.database, f"cannot be read (damaged?): {e}")
+
+    def _has(self, table):
+        if self._db is None:
+            return False
+        try:
+            return self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                    "name = ?", (table,)).fetchone() is not None
+        except sqlite3.Error as e:
+            raise MpilensError(self.database, f"cannot be read (damaged?): {e}")
+
+    def _need(self, table, module):
+        if not self._has(table):
+            raise MpilensError(self.database, f"has no table {table}; run with the {module}")
+
+    # ---- what the run is ----
+
+    @functools.cached_property
+    def metadata(self):
+        """dict: every metadata key, plus library, processes, command, complete, why."""
+        m = dict(self._keys)
+        m["library"] = m.get("MPI Library")
+        m["processes"] = int(m["Processes"]) if m.get("Processes") else None
+        m["command"] = m.get("Run command")
+        m["complete"] = "Incomplete" not in m
+        m["why"] = m.get("Incomplete")
+        return m
+
+    @functools.cached_property
+    def ranks(self):
+        """rank, host, net_time (MPI_Init to MPI_Finalize, s), mpi_time (s)."""
+        self._need("ranks", "profile module")
+        return self._frame("SELECT rank, host, net_time, mpi_time FROM ranks ORDER BY rank")
+
+    @functools.cached_property
+    def communicators(self):
+        """id, name, size, creator, members (a list of world ranks)."""
+        frame = self._frame("SELECT id, name, size, creator, members FROM communicators "
+                            "ORDER BY id")
+        frame["members"] = [[int(r) for r in str(m).split(",") if r != ""]
+                            if m is not None else [] for m in frame["members"]]
+        return frame
+
+    # ---- module profile ----
+
+    @functools.cached_property
+    def profile(self):
+        """One row per rank x communicator x operation x size bucket."""
+        self._need("profile", "profile module (mpilens run -m profile)")
+        return self._frame(
+            "SELECT p.rank, c.name AS communicator, c.size, o.operation, o.kind, p.bucket,"
+            " b.min AS bucket_min, b.max AS bucket_max, p.calls, p.time, p.max_time, p.volume"
+            " FROM profile p JOIN communicators c ON c.id = p.comm_id"
+            " JOIN operations o ON o.id = p.operation_id JOIN buckets b ON b.bucket = p.bucket"
+            " ORDER BY p.rank, c.name, o.id, p.bucket")
+
+    @functools.cached_property
+    def callsites(self):
+        """One row per rank x call site x operation: function, file, line, calls, time..."""
+        self._need("callsite_profile", "profile module")
+        return self._frame(
+            "SELECT cp.rank, s.function, s.file, s.line, s.object, s.offset, o.operation,"
+            " cp.calls, cp.time, cp.max_time, cp.min_time, cp.volume"
+            " FROM callsite_profile cp JOIN callsites s ON s.id = cp.callsite_id"
+            " JOIN operations o ON o.id = cp.operation_id ORDER BY cp.rank, s.id, o.id")
+
+    # ---- module monitor ----
+
+    def matrix(self, kind="p2p", phase=None, value="bytes"):
+        """The square matrix (sender rank x receiver rank) of KIND (p2p, coll, rma or all),
+        summed over the phases or of PHASE, counting VALUE (bytes or messages)."""
+        self._need("monitor_matrix", "monitor module (mpilens run -m monitor)")
+        if kind not in _KINDS + ("all",):
+            raise ValueError(f"kind {kind!r}: use p2p, coll, rma or all")
+        if value not in ("bytes", "messages"):
+            raise ValueError(f"value {value!r}: use bytes or messages")
+        kinds = _KINDS if kind == "all" else (kind,)
+        sql = (f"SELECT m.src, m.dst, SUM(m.{value}) AS v FROM monitor_matrix m"
+               " LEFT JOIN monitor_phases p ON p.id = m.phase_id"
+               f" WHERE m.kind IN ({','.join('?' * len(kinds))})"
+               " AND (? IS NULL OR p.name = ?) GROUP BY m.src, m.dst")
+        cells = self._frame(sql, (*kinds, phase, phase))
+        n = self.metadata["processes"] or 0
+        if len(cells):
+            n = max(n, int(cells[["src", "dst"]].to_numpy().max()) + 1)
+        square = pd.DataFrame(0, index=pd.RangeIndex(n, name="sender"),
+                              columns=pd.RangeIndex(n, name="receiver"), dtype="int64")
+        for src, dst, v in cells.itertuples(index=False):
+            square.iat[int(src), int(dst)] = int(v)
+        return square
+
+    @functools.cached_property
+    def histograms(self):
+        """phase, src, dst, bin, bin_min, bin_max (bytes), messages: point-to-point sizes."""
+        self._need("monitor_histogram", "monitor module")
+        frame = self._frame(
+            "SELECT p.name AS phase, h.src, h.dst, h.bin, h.messages FROM monitor_histogram h"
+            " LEFT JOIN monitor_phases p ON p.id = h.phase_id ORDER BY h.phase_id, h.src,"
+            " h.dst, h.bin")
+        frame.insert(4, "bin_min", [0 if b == 0 else 1 << (b - 1) for b in frame["bin"]])
+        frame.insert(5, "bin_max", [0 if b == 0 else (1 << b) - 1 for b in frame["bin"]])
+        return frame
+
+    # ---- mpilens analyze ----
+
+    @functools.cached_property
+    def waits(self):
+        """pattern, region, rank, seconds, phase: the wait states of `mpilens analyze`."""
+        self._need("waits", "trace module, then mpilens analyze RUN")
+        return self._frame("SELECT pattern, region, rank, seconds, phase FROM waits "
+                           "ORDER BY pattern, region, rank")
+
+    # ---- the trace (trace.py) and pictures (plots.py) ----
+
+    def events(self, ranks=None, start=None, end=None):
+        """One row per trace event of RANKS (default all) from START to END (seconds since
+        the trace's start): rank, thread, time, event, region, peer, communicator, tag,
+        bytes."""
+        from .trace import read_events
+        return read_events(self, ranks, start, end)
+
+    def messages(self, ranks=None, start=None, end=None):
+        """Each point-to-point message, its send matched to its receive: src, dst,
+        communicator, tag, bytes, send_time, recv_time, latency (seconds)."""
+        from .trace import match_messages
+        return match_messages(self.events(ranks, start, end))
+
+    def plot_matrix(self, kind="p2p", value="bytes", phase=None):
+        from .plots import plot_matrix
+        return plot_matrix(self, kind, value, phase)
+
+    def plot_profile(self, top=15):
+        from .plots import plot_profile
+        return plot_profile(self, top)
+
+    def plot_timeline(self, ranks=None, start=None, end=None):
+        from .plots import plot_timeline
+        return plot_timeline(self, ranks, start, end)
