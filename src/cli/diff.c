@@ -127,12 +127,10 @@ static int open_runs(struct diff *d, const struct options *o)
 
 int cli_diff(int argc, char **argv)
 {
-    if (cli_help(argc, argv, usage))
-        return 0;
     struct options o;
-    int rc = parse_args(argc, argv, &o);
+    int rc = cli_help(argc, argv, usage) ? -1 : parse_args(argc, argv, &o);
     if (rc)
-        return rc;
+        return rc < 0 ? 0 : rc; /* -1: the help was asked for and shown */
     struct diff d = {.na = o.nside[0], .nb = o.nside[1], .min_share = o.min_share};
     d.runs = calloc((size_t)(d.na + d.nb), sizeof *d.runs);
     if (!d.runs)

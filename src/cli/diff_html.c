@@ -178,15 +178,14 @@ static void table(FILE *f, const struct diff *d, int section, int top)
 
 int diff_write_html(const struct diff *d, int top, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = html_open_page(path, "mpilens diff",
+                             "body{font-family:sans-serif;margin:2em}table{border-collapse:"
+                             "collapse;margin-bottom:1.5em}td,th{border:1px solid #ccc;padding:"
+                             "2px 8px}td.n{text-align:right;font-family:monospace}td.changed{"
+                             "color:#c0392b;font-weight:bold}");
     if (!f)
         return -1;
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mpilens diff</title>\n"
-          "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;"
-          "margin-bottom:1.5em}td,th{border:1px solid #ccc;padding:2px 8px}td.n{text-align:"
-          "right;font-family:monospace}td.changed{color:#c0392b;font-weight:bold}</style>\n"
-          "</head><body>\n<h1>mpilens diff</h1>\n<p>",
-          f);
+    fputs("<p>", f);
     for (int side = 0; side < 2; side++) {
         int first = side ? d->na : 0, count = side ? d->nb : d->na;
         fprintf(f, "<b>%s</b>: ", side ? "B" : "A");

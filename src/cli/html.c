@@ -8,23 +8,27 @@
 void html_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
-        switch (*s) {
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
+        const char *entity = *s == '<'   ? "&lt;"
+                             : *s == '>' ? "&gt;"
+                             : *s == '&' ? "&amp;"
+                             : *s == '"' ? "&quot;"
+                                         : NULL;
+        if (entity)
+            fputs(entity, f);
+        else
             fputc(*s, f);
-        }
     }
+}
+
+FILE *html_open_page(const char *path, const char *title, const char *style)
+{
+    FILE *f = fopen(path, "w");
+    if (f)
+        fprintf(f,
+                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n"
+                "<style>%s</style></head><body>\n<h1>%s</h1>\n",
+                title, style, title);
+    return f;
 }
 
 int html_close_page(FILE *f, const char *path)

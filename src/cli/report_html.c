@@ -124,15 +124,13 @@ static void table(FILE *f, const struct report_rows *rows)
 int report_write_html(sqlite3 *db, const struct report_query *q, const struct report_rows *rows,
                       const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = html_open_page(path, "mpilens report",
+                             "body{font-family:sans-serif;margin:2em}table{border-collapse:"
+                             "collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:"
+                             "right}td:first-child,td:nth-child(3){text-align:left}");
     if (!f)
         return -1;
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mpilens report</title>\n"
-          "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-          "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
-          "td:first-child,td:nth-child(3){text-align:left}</style></head><body>\n"
-          "<h1>mpilens report</h1>\n<pre>",
-          f);
+    fputs("<pre>", f);
     /* the text part holds what the run recorded (its command line, host names): escaped,
      * so that an argument such as <script> stays text */
     char *text = NULL;
