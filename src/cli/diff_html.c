@@ -202,7 +202,8 @@ int diff_write_html(const struct diff *d, int top, const char *path)
     else
         fprintf(f,
                 "<br>\nNoise: from %d + %d runs; <i>changed</i>: the ranges of the two sides "
-                "apart by more than the larger range, and at least %g %% of the larger side's MPI "
+                "apart (by more than the larger range, or by 5 standard errors), and at least %g "
+                "%% of the larger side's MPI "
                 "time.</p>\n",
                 d->na, d->nb, 100 * d->min_share);
     for (int i = 0; i < d->na + d->nb; i++)

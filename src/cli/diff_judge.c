@@ -4,18 +4,20 @@
  *   spread = the larger of the two sides' ranges (max - min over a side's runs)
  *   gap    = how far apart the two ranges lie (min of one side - max of the other; <= 0
  *            when they overlap)
- *   changed      when gap > spread, and |mean B - mean A| is at least --min-share
- *                (default 2 %) of the larger side's MPI time (bytes: of the larger side's
- *                matrix bytes; an overall figure: of its own larger value)
+ *   t      = Welch's t of the two sides' means (their difference over its standard error)
+ *   changed      when the ranges do not overlap (gap > 0) and either lie apart by more than
+ *                the spread (gap > spread) or t >= 5; and |mean B - mean A| is at least
+ *                --min-share (default 2 %) of the larger side's MPI time (bytes: of the
+ *                larger side's matrix bytes; an overall figure: of its own larger value)
  *   within noise otherwise;
  *   not judged   with one run on a side (the spread is unknown).
  *
- * With 3 runs a side and run-to-run noise alone, a row's ranges lie that far apart about
- * 7 times in a thousand rows (independent runs, a lognormal noise of 50 %, simulated; plain
+ * With 3 runs a side and run-to-run noise alone, a row passes the first two tests about 8
+ * times in a thousand (independent runs, lognormal noise of 20 % to 100 %, simulated; plain
  * non-overlap, the rank-sum test's most extreme outcome, happens 100 times in a thousand);
- * the materiality bound keeps the many small rows compared at once from raising alarms. A
- * margin of twice the spread would miss real changes on a loaded machine, where one run in
- * a few is much slower than the others and widens its side's range.
+ * the materiality bound keeps the many small rows compared at once from raising alarms.
+ * The t test catches a real change whose one side is tight and whose other side had one
+ * slow run on a loaded machine (its range then wider than the gap).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -89,7 +91,14 @@ static void judge(const struct diff *d, struct diff_row *row)
                   : row->section == DIFF_MATRIX ? fmax(d->bytes_a, d->bytes_b)
                                                 : fmax(d->mpi_a, d->mpi_b);
     int material = fabs(row->delta) >= d->min_share * base;
-    row->verdict = row->gap > row->spread && material ? DIFF_CHANGED : DIFF_NOISE;
+    double va = 0, vb = 0;
+    for (int i = 0; i < n; i++) {
+        double m = i < d->na ? row->mean_a : row->mean_b, dv = row->values[i] - m;
+        *(i < d->na ? &va : &vb) += dv * dv;
+    }
+    double se = sqrt(va / (d->na - 1) / d->na + vb / (d->nb - 1) / d->nb);
+    int apart = row->gap > 0 && (row->gap > row->spread || fabs(row->delta) >= 5 * se);
+    row->verdict = apart && material ? DIFF_CHANGED : DIFF_NOISE;
 }
 
 int diff_judge(struct diff *d)

@@ -56,8 +56,9 @@ static void print_runs(const struct diff *d, FILE *out)
                      "  mpilens diff A1 A2 A3 -- B1 B2 B3\n");
     else
         fprintf(out,
-                "noise: from %d + %d runs; \"changed\": the sides' ranges apart by more than\n"
-                "  the larger range, and at least %g %% of the larger side's MPI time\n",
+                "noise: from %d + %d runs; \"changed\": the sides' ranges apart (by more than\n"
+                "  the larger range, or by 5 standard errors), and at least %g %% of the larger\n"
+                "  side's MPI time\n",
                 d->na, d->nb, 100 * d->min_share);
     if (!d->same_ranks)
         fprintf(out,

@@ -18,6 +18,7 @@ static const char usage[] =
     "  modules  list the modules mpilens can find, with what each does\n"
     "  report   the communicator-centric profile of a run: mpilens report RUN/mpilens.db\n"
     "  matrix   who sent how much to whom (monitor module): mpilens matrix RUN/mpilens.db\n"
+    "  top      watch a running job (mpilens run --snapshot 1 ...): mpilens top RUN\n"
     "  diff     what changed between two runs, beyond the noise: mpilens diff RUN_A RUN_B\n"
     "  place    a better rank-to-core mapping from the matrix: mpilens place RUN/mpilens.db\n"
     "  analyze  wait states of a traced run by parallel replay: mpilens analyze RUN\n"
@@ -50,7 +51,8 @@ int main(int argc, char **argv)
         int (*run)(int argc, char **argv);
     } verbs[] = {{"run", cli_run},         {"analyze", cli_analyze}, {"export", cli_export},
                  {"place", cli_place},     {"matrix", cli_matrix},   {"report", cli_report},
-                 {"modules", cli_modules}, {"recover", cli_recover}, {"diff", cli_diff}};
+                 {"modules", cli_modules}, {"recover", cli_recover}, {"diff", cli_diff},
+                 {"top", cli_top}};
     for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
         if (strcmp(argv[1], verbs[i].name) == 0)
             return verbs[i].run(argc - 1, argv + 1);

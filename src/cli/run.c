@@ -50,6 +50,9 @@ static const char usage[] =
     "                      (default: ./PROGRAM-YYYYmmdd-HHMMSS, -2, -3... if taken)\n"
     "  --snapshot SECONDS  each rank saves what it recorded this often (default 60, 0: never),\n"
     "                      so a killed job still leaves its data (MPILENS_SNAPSHOT)\n"
+    "  --live              watch the job as it runs (mpilens top beside it: snapshots every\n"
+    "                      second unless --snapshot says otherwise; the job's output goes\n"
+    "                      to DIR/job.log; q closes the view, the job goes on)\n"
     "  --ompi-monitoring   also run Open MPI's own pml monitoring and import its matrix\n"
     "                      (`mpilens matrix DIR --kind lib_coll`: collectives as the\n"
     "                      library transported them; lib_p2p: the point-to-point it saw)\n"
@@ -66,7 +69,7 @@ struct run_options {
     const char *modules;
     const char *config;
     const char *output;
-    int ompi_monitoring;
+    int ompi_monitoring, live;
     char **command;
 };
 
@@ -74,7 +77,7 @@ struct run_options {
 
 static int parse_options(int argc, char **argv, struct run_options *opt)
 {
-    int i = 1;
+    int i = 1, snapshot_given = 0;
     for (; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -92,6 +95,8 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
             opt->output = argv[++i];
         else if (strcmp(a, "--ompi-monitoring") == 0)
             opt->ompi_monitoring = 1;
+        else if (strcmp(a, "--live") == 0)
+            opt->live = 1;
         else if (strcmp(a, "--snapshot") == 0 && has_value) {
             char *end;
             long seconds = strtol(argv[++i], &end, 10);
@@ -100,6 +105,7 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
                             "snapshots)%s",
                             argv[i], "");
             setenv("MPILENS_SNAPSHOT", argv[i], 1);
+            snapshot_given = 1;
         } else
             return fail("run: unknown or incomplete option '%s'%s; see `mpilens run --help`", a,
                         "");
@@ -109,6 +115,8 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
             "run: no command to run%s%s; write mpilens run -m MODULES -- mpirun -np 4 ./app", "",
             "");
     opt->command = argv + i;
+    if (opt->live && !snapshot_given)
+        setenv("MPILENS_SNAPSHOT", "1", 1);     /* the view's figures change as often as this */
     const char *env = getenv("MPILENS_OUTPUT"); /* as a preloaded run would use it */
     if (!opt->output && env && *env)
         opt->output = env;
@@ -410,6 +418,20 @@ static int refuse_used(const char *output)
                 output);
 }
 
+/* `mpilens top OUTPUT` in a child of this command, on its terminal (--live); the child
+ * lets go of the run's CLAIM (only this command holds it). */
+static pid_t start_view(const char *output, int claim)
+{
+    fflush(NULL);
+    pid_t view = fork();
+    if (view == 0) {
+        close(claim);
+        char *argv[] = {"top", (char *)output, NULL};
+        _exit(cli_top(2, argv));
+    }
+    return view;
+}
+
 int cli_run(int argc, char **argv)
 {
     if (cli_help(argc, argv, usage))
@@ -471,7 +493,10 @@ int cli_run(int argc, char **argv)
         return rc;
     char **command = forwarding_command(opt.command);
     int signal_received = 0;
-    int code = run_job(command, &signal_received);
+    char log[PATH_MAX + 16];
+    snprintf(log, sizeof log, "%s/job.log", output);
+    pid_t view = opt.live ? start_view(output, claim) : 0;
+    int code = run_job(command, opt.live ? log : NULL, &signal_received);
     free(command);
     if (signal_received && code == 0)
         code = 128 + signal_received;
@@ -502,6 +527,11 @@ int cli_run(int argc, char **argv)
     if (incomplete && code == 0)
         code = LENS_EXIT_INCOMPLETE;   /* the application succeeded; its results did not all */
     lens_claim_release(output, claim); /* the problems are read: the run is over */
+    if (view > 0) {                    /* it shows the final figures; the summary comes after it */
+        while (waitpid(view, NULL, 0) < 0 && errno == EINTR)
+            ;
+        fprintf(stderr, "mpilens: the job's output is in %s\n", log);
+    }
     if (directory_is_empty(output)) {
         if (!existed)
             rmdir(output);

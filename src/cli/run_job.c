@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +127,7 @@ static void forward(int sig)
     alarm(KILL_AFTER_SECONDS);
 }
 
-int run_job(char **command, int *signal_received)
+int run_job(char **command, const char *log, int *signal_received)
 {
     int own_group = !isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) != getpgrp();
     struct sigaction fw = {0}, old[3], al = {0};
@@ -144,6 +145,15 @@ int run_job(char **command, int *signal_received)
             sigaction(sigs[i], &old[i], NULL);
         if (own_group)
             setpgid(0, 0);
+        if (log) {
+            int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                in = open("/dev/null", O_RDONLY);
+            if (out < 0 || in < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 || dup2(in, 0) < 0) {
+                fprintf(stderr, "mpilens: run --live: %s: %s\n", log, strerror(errno));
+                _exit(127);
+            }
+            close(out), close(in);
+        }
         execvp(command[0], command);
         fprintf(stderr, "mpilens: run: cannot start '%s': %s\n", command[0], strerror(errno));
         _exit(127);
