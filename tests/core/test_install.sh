@@ -3,7 +3,8 @@
 # the CMake package (find_package(mpilens): mpilens::dynbcast), links the shared
 # libdynbcast.so.0, and runs; mpilens.pc names the module directory; a module built outside
 # the tree with the installed snapshot API (mpilens::module, examples/saving_module.c)
-# keeps its data when a rank aborts, and exports none of that API.
+# keeps its data when a rank aborts, and exports none of that API; the man pages and the
+# bash completion are installed and work.
 source "$(dirname "$0")/lib.sh"
 cmake --install "$BUILD" --prefix "$WORK/inst" > install.log 2>&1
 check_eq "cmake --install succeeds" 0 $?
@@ -39,6 +40,21 @@ check_has "find_package(mpilens): it runs" "$($MPIRUN -np 4 consumer/build/bcast
 py=$(ls -d "$WORK"/inst/lib/python3*/dist-packages 2> /dev/null | head -1)
 check_eq "the Python package is installed where Debian's python3 looks (PREFIX/lib/python3.X)" \
     "ok" "$(cd / && PYTHONPATH=$py /usr/bin/python3 -c 'import mpilens; print("ok")' 2>&1)"
+
+# man pages from the --help texts, and bash completion
+check_match "man -M PREFIX/share/man mpilens-run: the page of --help" \
+    "$(MANPAGER=cat man -M "$WORK/inst/share/man" mpilens-run 2>&1)" '^ +mpilens run \[-m MODULES\]'
+check_eq "a page for mpilens and each verb" "11" "$(ls "$WORK"/inst/share/man/man1/mpilens*.1 | wc -l)"
+completion=$WORK/inst/share/bash-completion/completions/mpilens
+complete_words() { # WORDS...: what completing the last word offers
+    bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mpilens;
+        printf "%s\n" "${COMPREPLY[@]}"' _ "$completion" "$@"
+}
+check_eq "completion: verbs" "diff" "$(complete_words "$MPILENS" di)"
+check_eq "completion: a verb's options, from its --help" "--fail-if" \
+    "$(complete_words "$MPILENS" diff --fa)"
+check_eq "completion: module names after -m (after a comma too)" "profile
+trace,profile" "$(complete_words "$MPILENS" run -m pro; complete_words "$MPILENS" run -m trace,pro)"
 
 mkdir saving && cp "$SRC/examples/saving_module.c" saving/
 cat > saving/CMakeLists.txt <<'CMAKE'
