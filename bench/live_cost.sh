@@ -2,7 +2,7 @@
 # live_cost.sh: what `mpilens top` costs the application: the ranks' periodic snapshots
 # every second (mpilens run --snapshot 1, the live view's period) against none
 # (--snapshot 0), on RANKS ranks (default 8) of bench/p2p_stream exchange (each rank
-# Sendrecv with both ring neighbours, MESSAGES of them, default 400000), under
+# Sendrecv with both ring neighbours, MESSAGES of them, default 2000000: about 6 s), under
 # profile,monitor. The two settings alternate, PAIRS times (default 5), so that a change
 # in the machine's load falls on both; prints each run's wall time, the medians and their
 # ratio, and the CPU.
@@ -11,7 +11,7 @@
 set -eu
 build=$(realpath "${1:-build}")
 ranks=${2:-8}
-messages=${3:-400000}
+messages=${3:-2000000}
 pairs=${4:-5}
 launcher="mpirun --allow-run-as-root --oversubscribe"
 grep -q mpich "$build/CMakeCache.txt" && launcher="mpirun.mpich"
