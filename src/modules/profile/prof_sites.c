@@ -29,6 +29,7 @@
 #include "prof.h"
 #include "rundb_write.h"
 #include "mpilens_snapshot.h"
+#include "run_output.h"
 
 #define SITES 4096 /* a power of two */
 #define PROBES 32
@@ -112,7 +113,7 @@ static char *pack(int rank, int *len)
 {
     size_t cap = 4096, used = 0;
     char *out = malloc(cap);
-    for (int i = 0; i < SITES; i++) {
+    for (int i = 0; out && i < SITES; i++) {
         const struct prof_site_cell *c = &cells[i];
         if (!c->key || !c->calls)
             continue;
@@ -130,8 +131,9 @@ static char *pack(int rank, int *len)
                               c->max_ticks * prof_seconds_per_tick,
                               c->min_ticks * prof_seconds_per_tick,
                               c->volume};
-        while (used + sizeof w + strlen(path) > cap)
-            out = realloc(out, cap *= 2);
+        if (used + sizeof w + strlen(path) > cap &&
+            lens_grow("profile", &out, cap = 2 * cap + sizeof w + strlen(path), 1) != 0)
+            break; /* said once: the sites so far are sent, the rest dropped */
         memcpy(out + used, &w, sizeof w);
         memcpy(out + used + sizeof w, path, strlen(path));
         used += sizeof w + strlen(path);

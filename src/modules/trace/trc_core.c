@@ -108,8 +108,11 @@ uint32_t trc_comm_of(struct lens_comm *rec)
     if (__builtin_expect(id != 0, 1))
         return id - 1;
     pthread_mutex_lock(&trc_lock); /* a communicator's first use: numbered once */
+    if (!d->id_plus_one && lens_grow("trace", &locals, nlocals + 1, sizeof *locals) != 0) {
+        pthread_mutex_unlock(&trc_lock); /* said once: its events are the world's, marked so */
+        return trc_world_id_plus_one ? trc_world_id_plus_one - 1 : 0;
+    }
     if (!d->id_plus_one) {
-        locals = realloc(locals, (nlocals + 1) * sizeof *locals);
         locals[nlocals] = rec;
         __atomic_store_n(&d->id_plus_one, nlocals + 1, __ATOMIC_RELEASE);
         __atomic_store_n(&nlocals, nlocals + 1, __ATOMIC_RELEASE);

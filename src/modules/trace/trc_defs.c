@@ -12,12 +12,26 @@
 
 /* ---- the merge ---- */
 
+/* *TABLE grown to hold N + 1 items of SIZE; 0, or -1 with M marked failed. */
+static int grow(struct trc_merged *m, void *table, uint32_t n, size_t size)
+{
+    void **at = table;
+    void *grown = realloc(*at, ((size_t)n + 1) * size);
+    if (!grown) {
+        m->failed = 1;
+        return -1;
+    }
+    *at = grown;
+    return 0;
+}
+
 static uint32_t window_id(struct trc_merged *m, uint64_t comm, uint64_t ordinal)
 {
     for (uint32_t i = 0; i < m->nwindows; i++)
         if (m->windows[i][0] == comm && m->windows[i][1] == ordinal)
             return i;
-    m->windows = realloc(m->windows, (m->nwindows + 1) * sizeof *m->windows);
+    if (grow(m, &m->windows, m->nwindows, sizeof *m->windows) != 0)
+        return 0;
     m->windows[m->nwindows][0] = comm;
     m->windows[m->nwindows][1] = ordinal;
     return m->nwindows++;
@@ -28,9 +42,14 @@ static uint32_t group_id(struct trc_merged *m, const uint64_t *g)
     for (uint32_t i = 0; i < m->ngroups; i++)
         if (m->groups[i][0] == g[0] && memcmp(m->groups[i], g, (g[0] + 1) * sizeof *g) == 0)
             return i;
-    m->groups = realloc(m->groups, (m->ngroups + 1) * sizeof *m->groups);
-    m->groups[m->ngroups] = malloc((g[0] + 1) * sizeof *g);
-    memcpy(m->groups[m->ngroups], g, (g[0] + 1) * sizeof *g);
+    uint64_t *copy = malloc((g[0] + 1) * sizeof *g);
+    if (!copy || grow(m, &m->groups, m->ngroups, sizeof *m->groups) != 0) {
+        free(copy);
+        m->failed = 1;
+        return 0;
+    }
+    m->groups[m->ngroups] = copy;
+    memcpy(copy, g, (g[0] + 1) * sizeof *g);
     return m->ngroups++;
 }
 
@@ -39,8 +58,13 @@ static uint32_t name_id(struct trc_merged *m, const char *name)
     for (uint32_t j = 0; j < m->nnames; j++)
         if (strcmp(m->names[j], name) == 0)
             return j;
-    m->names = realloc(m->names, (m->nnames + 1) * sizeof *m->names);
-    m->names[m->nnames] = strdup(name);
+    char *copy = strdup(name);
+    if (!copy || grow(m, &m->names, m->nnames, sizeof *m->names) != 0) {
+        free(copy);
+        m->failed = 1;
+        return 0;
+    }
+    m->names[m->nnames] = copy;
     return m->nnames++;
 }
 
@@ -50,15 +74,21 @@ static uint32_t file_id(struct trc_merged *m, const char *name)
     for (uint32_t j = 0; j < m->nfiles; j++)
         if (strcmp(m->files[j], name) == 0)
             return j;
-    m->files = realloc(m->files, (m->nfiles + 1) * sizeof *m->files);
-    m->files[m->nfiles] = strdup(name);
+    char *copy = strdup(name);
+    if (!copy || grow(m, &m->files, m->nfiles, sizeof *m->files) != 0) {
+        free(copy);
+        m->failed = 1;
+        return 0;
+    }
+    m->files[m->nfiles] = copy;
     return m->nfiles++;
 }
 
 /* A new I/O handle (each open of each rank is one) on FILE and global communicator COMM. */
 static uint32_t handle_id(struct trc_merged *m, uint32_t file, uint32_t comm)
 {
-    m->handles = realloc(m->handles, (m->nhandles + 1) * sizeof *m->handles);
+    if (grow(m, &m->handles, m->nhandles, sizeof *m->handles) != 0)
+        return 0;
     m->handles[m->nhandles][0] = file;
     m->handles[m->nhandles][1] = comm;
     return m->nhandles++;
@@ -94,6 +124,8 @@ int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct tr
         return -1;
     size_t total = trc_defs_nids(h);
     uint32_t *ids = map->ids = malloc((total + 1) * sizeof *ids);
+    if (!ids)
+        return -1;
     for (uint32_t i = 0; i < h->ncomms; i++)
         *ids++ = (uint32_t)lens_comm_set_add(&m->comms, &comms[i], members + comms[i].members_off);
     for (uint32_t i = 0; i < h->nwindows; i++) {
@@ -126,6 +158,8 @@ int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct tr
             return -1;
         *ids++ = handle_id(m, file_id(m, name), map->ids[pair[0]]);
     }
+    if (m->failed)
+        return -1; /* out of memory: this rank's definitions are refused, as if damaged */
     if (h->time_start && (m->t_min == 0 || h->time_start < m->t_min))
         m->t_min = h->time_start;
     if (h->time_end > m->t_max)

@@ -76,6 +76,7 @@ struct trc_merged {
     uint64_t (*handles)[2]; /* IoHandle i: file, global communicator */
     uint32_t nhandles;
     uint64_t t_min, t_max;
+    int failed; /* out of memory while merging: the rank being merged is refused */
 };
 
 /* One rank's local ids mapped to global ones. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_output.h"
 #include "trc.h"
 
 struct io_handle {
@@ -67,10 +68,16 @@ int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI
         uint32_t c = trc_comm(comm);
         char *copy = strdup(name ? name : "");
         pthread_mutex_lock(&trc_lock);
-        if (nhandles == handles_cap) {
-            handles_cap = handles_cap ? 2 * handles_cap : 8;
-            handles = realloc(handles, handles_cap * sizeof *handles);
+        uint32_t cap = handles_cap ? 2 * handles_cap : 8;
+        if (!copy ||
+            (nhandles == handles_cap && lens_grow("trace", &handles, cap, sizeof *handles) != 0)) {
+            pthread_mutex_unlock(&trc_lock); /* said once by lens_grow; this file goes untraced */
+            free(copy);
+            trc_leave(R_File_open);
+            return rc;
         }
+        if (nhandles == handles_cap)
+            handles_cap = cap;
         uint32_t id = nhandles;
         handles[id] = (struct io_handle){*fh, 1, c, (uint32_t)amode, 0, copy};
         nhandles++;

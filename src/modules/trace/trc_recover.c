@@ -41,8 +41,17 @@ static int absorb(void *ctx, const char *data, size_t len, int32_t *world)
         return -1;
     }
     int rank = map.head.rank, n = map.head.world_size;
+    if (rank < 0 || rank >= n) {
+        free(map.ids);
+        return -1; /* damaged: skipped, and said */
+    }
     if (n > r->nranks) {
-        r->maps = realloc(r->maps, (size_t)n * sizeof *r->maps);
+        struct trc_rank_map *grown = realloc(r->maps, (size_t)n * sizeof *r->maps);
+        if (!grown) {
+            free(map.ids);
+            return -1;
+        }
+        r->maps = grown;
         memset(r->maps + r->nranks, 0, (size_t)(n - r->nranks) * sizeof *r->maps);
         r->nranks = n;
     }

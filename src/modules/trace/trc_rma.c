@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_output.h"
 #include "trc.h"
 
 struct window {
@@ -49,7 +50,10 @@ static void new_window(MPI_Win win, MPI_Comm comm, uint64_t t)
     pthread_mutex_lock(&trc_lock);
     for (uint32_t i = 0; i < nwindows; i++)
         ordinal += windows[i].comm == c;
-    windows = realloc(windows, (nwindows + 1) * sizeof *windows);
+    if (lens_grow("trace", &windows, nwindows + 1, sizeof *windows) != 0) {
+        pthread_mutex_unlock(&trc_lock); /* said once; this window goes untraced */
+        return;
+    }
     windows[nwindows] = (struct window){win, c, ordinal, 0, 0};
     uint32_t id = nwindows++;
     pthread_mutex_unlock(&trc_lock);
