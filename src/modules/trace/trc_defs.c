@@ -53,35 +53,32 @@ static uint32_t group_id(struct trc_merged *m, const uint64_t *g)
     return m->ngroups++;
 }
 
-static uint32_t name_id(struct trc_merged *m, const char *name)
+/* The index of NAME in the string table *TABLE of *N entries, added when new. */
+static uint32_t intern(struct trc_merged *m, char ***table, uint32_t *n, const char *name)
 {
-    for (uint32_t j = 0; j < m->nnames; j++)
-        if (strcmp(m->names[j], name) == 0)
+    for (uint32_t j = 0; j < *n; j++)
+        if (strcmp((*table)[j], name) == 0)
             return j;
     char *copy = strdup(name);
-    if (!copy || grow(m, &m->names, m->nnames, sizeof *m->names) != 0) {
+    if (!copy || grow(m, table, *n, sizeof **table) != 0) {
         free(copy);
         m->failed = 1;
         return 0;
     }
-    m->names[m->nnames] = copy;
-    return m->nnames++;
+    (*table)[*n] = copy;
+    return (*n)++;
+}
+
+/* The merged id of user region NAME. */
+static uint32_t name_id(struct trc_merged *m, const char *name)
+{
+    return intern(m, &m->names, &m->nnames, name);
 }
 
 /* The merged id of file NAME (one IoRegularFile per distinct name). */
 static uint32_t file_id(struct trc_merged *m, const char *name)
 {
-    for (uint32_t j = 0; j < m->nfiles; j++)
-        if (strcmp(m->files[j], name) == 0)
-            return j;
-    char *copy = strdup(name);
-    if (!copy || grow(m, &m->files, m->nfiles, sizeof *m->files) != 0) {
-        free(copy);
-        m->failed = 1;
-        return 0;
-    }
-    m->files[m->nfiles] = copy;
-    return m->nfiles++;
+    return intern(m, &m->files, &m->nfiles, name);
 }
 
 /* A new I/O handle (each open of each rank is one) on FILE and global communicator COMM. */
