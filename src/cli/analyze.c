@@ -30,7 +30,8 @@ static const char usage[] =
     "Complete. Results go into RUN/mpilens.db; read them with mpilens report --waits RUN,\n"
     "or see them in mpilens export RUN --chrome OUT.json.\n"
     "\n"
-    "  --launcher CMD   how to start MPI programs; -np N and the program are appended\n"
+    "  --launcher CMD   how to start MPI programs; -np N (srun: -n N) and the program\n"
+    "                   are appended\n"
     "                   (default: the launcher of the traced run as `mpilens run` saw it,\n"
     "                   else " MPILENS_DEFAULT_LAUNCHER ", with --oversubscribe and, as root,\n"
     "                   --allow-run-as-root for Open MPI)\n"
@@ -222,7 +223,9 @@ int cli_analyze(int argc, char **argv)
     int n = 0;
     for (char *w = strtok_r(copy, " ", &save); w && n < 58; w = strtok_r(NULL, " ", &save))
         args[n++] = w;
-    args[n++] = "-np";
+    /* the rank count as the launcher spells it: srun -n (it reads -np as -n p) */
+    const char *base = strrchr(args[0], '/') ? strrchr(args[0], '/') + 1 : args[0];
+    args[n++] = strcmp(base, "srun") == 0 ? "-n" : "-np";
     args[n++] = np;
     args[n++] = program;
     args[n++] = (char *)run;

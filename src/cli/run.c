@@ -158,10 +158,14 @@ static void launcher_part(char **command, char *out, size_t len)
     out[0] = '\0';
     for (int i = 0; i < program; i++) {
         if (strcmp(command[i], "-np") == 0 || strcmp(command[i], "-n") == 0 ||
-            strcmp(command[i], "--np") == 0 || strcmp(command[i], "-c") == 0) {
+            strcmp(command[i], "--np") == 0 || strcmp(command[i], "-c") == 0 ||
+            strcmp(command[i], "--ntasks") == 0) {
             i++; /* analyze gives its own */
             continue;
         }
+        if (strncmp(command[i], "--ntasks=", 9) == 0 || strncmp(command[i], "--np=", 5) == 0 ||
+            (strncmp(command[i], "-n", 2) == 0 && command[i][2] >= '0' && command[i][2] <= '9'))
+            continue; /* srun's and Hydra's joined forms */
         size_t at = strlen(out);
         snprintf(out + at, len - at, "%s%s", at ? " " : "", command[i]);
     }
