@@ -350,27 +350,47 @@ int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob)
     return rc ? -1 : 0;
 }
 
+/* 1 when OK holds on every rank of COMM (collective): a buffer rank 0 could not get stops
+ * the gather on every rank, not only on rank 0 (which could not take part). */
+static int all_agree(MPI_Comm comm, int ok)
+{
+    int all = 0;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}
+
 void prof_sites_gather(MPI_Comm comm, struct prof_sites_blob *blob)
 {
     int rank, size, len = 0;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
+    memset(blob, 0, sizeof *blob);
     char *mine = pack(rank, &len);
     int *lens = rank == 0 ? calloc(size, sizeof *lens) : NULL;
     int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
-    PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm);
+    char *all = NULL;
     int total = 0;
-    for (int r = 0; rank == 0 && r < size; r++) {
-        displs[r] = total;
-        total += lens[r];
+    if (all_agree(comm, rank != 0 || (lens && displs))) {
+        PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm);
+        for (int r = 0; rank == 0 && r < size; r++) {
+            displs[r] = total;
+            total += lens[r];
+        }
+        all = rank == 0 ? malloc(total + 1) : NULL;
+        if (all_agree(comm, rank != 0 || all)) {
+            PMPI_Gatherv(mine, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, comm);
+            uint64_t lost = 0;
+            PMPI_Reduce(&dropped, &lost, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
+            blob->all = all;
+            blob->len = rank == 0 ? (size_t)total : 0;
+            blob->lost = lost;
+            all = NULL;
+        }
     }
-    char *all = rank == 0 ? malloc(total + 1) : NULL;
-    PMPI_Gatherv(mine, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, comm);
-    uint64_t lost = 0;
-    PMPI_Reduce(&dropped, &lost, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
-    blob->all = all;
-    blob->len = rank == 0 ? (size_t)total : 0;
-    blob->lost = lost;
+    if (rank == 0 && !blob->all)
+        lens_run_problem("profile", "profile: out of memory on rank 0 while gathering the call "
+                                    "sites: they are not written (the profile itself is)");
+    free(all);
     free(mine);
     free(lens);
     free(displs);

@@ -340,33 +340,38 @@ static char *local_blob(int *len)
     return blob;
 }
 
-/* Rank 0 merges every rank's blob; each rank gets its map back (ids, first group). */
-static void merge_definitions(struct trc_merged *m, struct trc_rank_map *mine,
-                              uint32_t *first_group)
+/* Rank 0 merges every rank's blob; each rank gets its map back (ids, first group). 1, or 0
+ * on every rank when rank 0 or a rank could not get a buffer (agreed before each
+ * collective that needs it, so that no rank calls one the others skip). */
+static int merge_definitions(struct trc_merged *m, struct trc_rank_map *mine, uint32_t *first_group)
 {
-    int len = 0;
+    int len = 0, ok = 0;
     char *blob = local_blob(&len);
     int *lens = rank == 0 ? calloc(size, sizeof *lens) : NULL;
     int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
-    PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, trc_world);
     char *all = NULL;
-    int total = 0;
-    if (rank == 0) {
-        for (int r = 0; r < size; r++) {
-            displs[r] = total;
-            total += lens[r];
-        }
-        all = malloc(total + 1);
-    }
-    PMPI_Gatherv(blob, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, trc_world);
     uint32_t *ids = NULL;
     int *counts = NULL, *id_displs = NULL;
+    memset(mine, 0, sizeof *mine); /* this rank's counts (its blob's head): what it receives */
+    if (!everywhere(rank != 0 || (lens && displs)))
+        goto done;
+    PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, trc_world);
+    int total = 0;
+    for (int r = 0; rank == 0 && r < size; r++) {
+        displs[r] = total;
+        total += lens[r];
+    }
+    all = rank == 0 ? malloc(total + 1) : NULL;
+    if (!everywhere(rank != 0 || all))
+        goto done;
+    PMPI_Gatherv(blob, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, trc_world);
+    int merged = 1;
     if (rank == 0) {
         counts = calloc(size, sizeof *counts);
         id_displs = calloc(size, sizeof *id_displs);
         struct trc_rank_map *maps = calloc(size, sizeof *maps);
         int nids = 0;
-        for (int r = 0; r < size; r++) {
+        for (int r = 0; counts && id_displs && maps && r < size; r++) {
             if (trc_defs_merge(m, all + displs[r], (size_t)lens[r], &maps[r]) == 0) {
                 const struct trc_defs_head *h = &maps[r].head;
                 counts[r] = (int)trc_defs_nids(h);
@@ -374,22 +379,31 @@ static void merge_definitions(struct trc_merged *m, struct trc_rank_map *mine,
             id_displs[r] = nids;
             nids += counts[r];
         }
-        ids = malloc((nids + 1) * sizeof *ids);
-        for (int r = 0; r < size; r++) {
-            memcpy(ids + id_displs[r], maps[r].ids, counts[r] * sizeof *ids);
+        ids = counts && id_displs && maps ? malloc((nids + 1) * sizeof *ids) : NULL;
+        for (int r = 0; maps && r < size; r++) {
+            if (ids)
+                memcpy(ids + id_displs[r], maps[r].ids, counts[r] * sizeof *ids);
             free(maps[r].ids);
         }
         free(maps);
+        merged = ids != NULL;
         *first_group = trc_defs_first_group(m);
     }
-    memset(mine, 0, sizeof *mine); /* this rank's counts (its blob's head): what it receives */
     if (blob && (size_t)len >= sizeof mine->head)
         memcpy(&mine->head, blob, sizeof mine->head);
     const struct trc_defs_head *h = &mine->head;
     int n = (int)trc_defs_nids(h);
     mine->ids = malloc(((size_t)n + 1) * sizeof *mine->ids);
+    if (!everywhere(merged && mine->ids))
+        goto done;
     PMPI_Scatterv(ids, counts, id_displs, MPI_UINT32_T, mine->ids, n, MPI_UINT32_T, 0, trc_world);
     PMPI_Bcast(first_group, 1, MPI_UINT32_T, 0, trc_world);
+    ok = 1;
+done:
+    if (!ok) {
+        free(mine->ids);
+        mine->ids = NULL;
+    }
     free(blob);
     free(lens);
     free(displs);
@@ -397,6 +411,7 @@ static void merge_definitions(struct trc_merged *m, struct trc_rank_map *mine,
     free(ids);
     free(counts);
     free(id_displs);
+    return ok;
 }
 
 void trc_finish(void)
@@ -432,17 +447,20 @@ void trc_finish(void)
     memset(&merged, 0, sizeof merged);
     struct trc_rank_map mine;
     uint32_t first_group = 0;
-    merge_definitions(&merged, &mine, &first_group);
+    int defs_ok = merge_definitions(&merged, &mine, &first_group); /* the same everywhere */
 
     char dir[4096], log_path[4200];
     snprintf(dir, sizeof dir, "%s/trace", lens_run_output_dir());
-    OTF2_Archive *archive = trc_archive_open(dir, size);
-    if (!everywhere(archive != NULL)) {
+    OTF2_Archive *archive = defs_ok ? trc_archive_open(dir, size) : NULL;
+    if (!defs_ok || !everywhere(archive != NULL)) {
+        char why[256];
+        snprintf(why, sizeof why, defs_ok ? "cannot create the OTF2 archive (%s)" : "%s",
+                 defs_ok ? strerror(errno) : "out of memory while merging the definitions");
         if (rank == 0)
             lens_run_problem("trace",
-                             "trace: %s: cannot create the OTF2 archive (%s); the event logs "
-                             "stay in %s/log for `mpilens recover %s`",
-                             dir, strerror(errno), dir, lens_run_output_dir());
+                             "trace: %s: %s; the event logs stay in %s/log for `mpilens "
+                             "recover %s`",
+                             dir, why, dir, lens_run_output_dir());
         if (archive)
             OTF2_Archive_Close(archive);
         trc_merged_free(&merged);
