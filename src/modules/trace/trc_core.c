@@ -472,10 +472,38 @@ void trc_finish(void)
     OTF2_MPI_Archive_SetCollectiveCallbacks(archive, trc_world, MPI_COMM_NULL);
     OTF2_Archive_OpenEvtFiles(archive);
     uint32_t nthreads = mine.head.nthreads;
+    /* every buffer of the rest, agreed on every rank before a collective needs it */
     uint32_t *all_threads = calloc(size, sizeof *all_threads);
-    PMPI_Allgather(&nthreads, 1, MPI_UINT32_T, all_threads, 1, MPI_UINT32_T, trc_world);
-    mine.first_extra = trc_first_extra(rank, all_threads, size);
     uint64_t *events = calloc(nthreads + 1, sizeof *events);
+    int *counts = rank == 0 ? calloc(size, sizeof *counts) : NULL;
+    int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
+    uint64_t *gathered = NULL, *all_events = NULL, nlocations = 0;
+    int have = everywhere(all_threads && events && (rank != 0 || (counts && displs)));
+    if (have) {
+        PMPI_Allgather(&nthreads, 1, MPI_UINT32_T, all_threads, 1, MPI_UINT32_T, trc_world);
+        nlocations = trc_first_extra(size, all_threads, size);
+        gathered = rank == 0 ? calloc(nlocations + 1, sizeof *gathered) : NULL;
+        all_events = rank == 0 ? calloc(nlocations + 1, sizeof *all_events) : NULL;
+        have = everywhere(rank != 0 || (gathered && all_events));
+    }
+    if (!have) { /* as when the archive cannot be made: the logs stay for mpilens recover */
+        if (rank == 0)
+            lens_run_problem("trace",
+                             "trace: %s: out of memory while writing the OTF2 archive; the "
+                             "event logs stay in %s/log for `mpilens recover %s`",
+                             dir, dir, lens_run_output_dir());
+        OTF2_Archive_Close(archive);
+        if (rank == 0)
+            trc_remove_archive(dir);
+        free(all_threads), free(events), free(counts), free(displs);
+        free(gathered), free(all_events);
+        trc_merged_free(&merged);
+        free(mine.ids);
+        PMPI_Comm_free(&trc_world);
+        mpilens_snapshot_keep(MPILENS_SNAPSHOT_FINALIZED);
+        return;
+    }
+    mine.first_extra = trc_first_extra(rank, all_threads, size);
     trc_convert_rank(archive, dir, &mine, events);
     trc_otf2_note(OTF2_Archive_CloseEvtFiles(archive));
     OTF2_Archive_OpenDefFiles(archive);
@@ -484,10 +512,6 @@ void trc_finish(void)
     trc_otf2_note(OTF2_Archive_CloseDefFiles(archive));
 
     /* rank 0: every location's event count */
-    uint64_t nlocations = trc_first_extra(size, all_threads, size);
-    int *counts = rank == 0 ? calloc(size, sizeof *counts) : NULL;
-    int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
-    uint64_t *gathered = rank == 0 ? calloc(nlocations + 1, sizeof *gathered) : NULL;
     for (int r = 0, at = 0; rank == 0 && r < size; r++) {
         counts[r] = (int)(all_threads[r] ? all_threads[r] : 1);
         displs[r] = at;
@@ -495,7 +519,6 @@ void trc_finish(void)
     }
     PMPI_Gatherv(events, (int)(nthreads ? nthreads : 1), MPI_UINT64_T, gathered, counts, displs,
                  MPI_UINT64_T, 0, trc_world);
-    uint64_t *all_events = rank == 0 ? calloc(nlocations + 1, sizeof *all_events) : NULL;
     for (int r = 0; rank == 0 && r < size; r++) {
         uint64_t first_extra = trc_first_extra(r, all_threads, size);
         for (int t = 0; t < counts[r]; t++)
