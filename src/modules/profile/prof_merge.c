@@ -70,6 +70,14 @@ static void *pack(const struct profile_set *s, int *len)
     size_t size = sizeof counts + s->nranks * sizeof *s->ranks + c->ncomms * sizeof *c->comms +
                   s->nrows * sizeof *s->rows + c->nmembers * sizeof *c->members;
     char *buf = malloc(size), *p = buf;
+    if (!buf) { /* an empty message: the subtree's rows are dropped, and it is said */
+        lens_run_problem("profile",
+                         "profile: out of memory while sending %zu bytes of rows "
+                         "to the merge: they are dropped, the results incomplete",
+                         size);
+        *len = 0;
+        return NULL;
+    }
 #define PUT(src, bytes)                                                                            \
     memcpy(p, src, bytes);                                                                         \
     p += bytes
@@ -147,8 +155,8 @@ static void *pack_set(void *ctx, int *len)
 
 static void absorb_set(void *ctx, const void *data, int len)
 {
-    (void)len;
-    merge_packed(ctx, data);
+    if (data && len >= (int)(4 * sizeof(uint64_t))) /* an empty message: a sender ran out */
+        merge_packed(ctx, data);
 }
 
 int prof_tree_merge(struct profile_set *set, MPI_Comm comm)

@@ -270,6 +270,10 @@ int trc_convert(OTF2_EvtWriter *w, const char *log_path, const struct trc_defs_h
     struct state s = {.w = w, .h = h, .ns_per_tick = trc_ns_per_tick(h)};
     enum { CHUNK = 1 << 20 };
     char *buf = malloc(CHUNK); /* records stay 8-byte aligned in it: their sizes are 16, 48 */
+    if (!buf) {
+        fclose(f);
+        return -1; /* as a log that cannot be read: the logs stay for mpilens recover */
+    }
     size_t have = 0, n;
     int stopped = 0;
     while (!stopped && (n = fread(buf + have, 1, CHUNK - have, f)) > 0) {

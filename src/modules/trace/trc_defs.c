@@ -8,6 +8,7 @@
 #include "mpilens_snapshot.h"
 #include "trace_defs.h"
 #include "trc.h"
+#include "trc_convert.h"
 #include "trc_defs.h"
 
 /* ---- the merge ---- */
@@ -216,10 +217,14 @@ void trc_defs_write_local(OTF2_Archive *archive, const struct trc_rank_map *map,
     ids += h->ngroups;
     if (h->nnames) { /* MPI regions keep their ids; user region i gets its global id */
         uint32_t *regions = malloc((R_REGIONS + h->nnames) * sizeof *regions);
-        for (uint32_t i = 0; i < R_REGIONS; i++)
+        if (!regions) /* the archive is then failed: the logs stay for mpilens recover */
+            trc_otf2_note(OTF2_ERROR_MEM_ALLOC_FAILED);
+        for (uint32_t i = 0; regions && i < R_REGIONS; i++)
             regions[i] = i;
-        memcpy(regions + R_REGIONS, ids, h->nnames * sizeof *ids);
-        write_id_map(dw, OTF2_MAPPING_REGION, regions, R_REGIONS + h->nnames, 0);
+        if (regions) {
+            memcpy(regions + R_REGIONS, ids, h->nnames * sizeof *ids);
+            write_id_map(dw, OTF2_MAPPING_REGION, regions, R_REGIONS + h->nnames, 0);
+        }
         free(regions);
     }
     write_id_map(dw, OTF2_MAPPING_IO_HANDLE, ids + h->nnames, h->nfiles, 0);
@@ -269,16 +274,23 @@ void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, in
         s++;
     }
     uint64_t *members = malloc((nranks + 1) * sizeof *members);
-    for (int r = 0; r < nranks; r++)
+    if (!members) /* the archive is then failed: the logs stay for mpilens recover */
+        trc_otf2_note(OTF2_ERROR_MEM_ALLOC_FAILED);
+    for (int r = 0; members && r < nranks; r++)
         members[r] = r;
-    OTF2_GlobalDefWriter_WriteGroup(g, 0, 2, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                    OTF2_GROUP_FLAG_NONE, nranks, members);
+    if (members)
+        OTF2_GlobalDefWriter_WriteGroup(g, 0, 2, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                        OTF2_GROUP_FLAG_NONE, nranks, members);
     free(members);
     for (size_t c = 0; c < m->comms.ncomms; c++) {
         const struct lens_wire_comm *w = &m->comms.comms[c];
         char name[64];
         lens_comm_name(w, name, sizeof name);
         uint64_t *mm = malloc((w->size + 1) * sizeof *mm);
+        if (!mm) {
+            trc_otf2_note(OTF2_ERROR_MEM_ALLOC_FAILED);
+            continue;
+        }
         for (int i = 0; i < w->size; i++)
             mm[i] = (uint64_t)m->comms.members[w->members_off + i];
         OTF2_GlobalDefWriter_WriteString(g, s, name);

@@ -134,6 +134,8 @@ static uint64_t convert_all(const char *dir, const struct recovery *r, const uin
     }
     int nw = converters(r->nranks), failed = 0;
     pid_t *pids = calloc((size_t)nw, sizeof *pids);
+    if (!pids)
+        nw = 0, failed = convert_share(dir, r, nthreads, most, 0, 1, results) != 0; /* alone */
     fflush(NULL);
     for (int w = 0; w < nw; w++) {
         pids[w] = fork();
@@ -190,6 +192,13 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     }
     OTF2_Archive_SetSerialCollectiveCallbacks(archive);
     uint32_t most = 1, *nthreads = calloc((size_t)r.nranks, sizeof *nthreads);
+    if (!nthreads) {
+        snprintf(err, errlen, "%s: out of memory; the event logs stay in %s/log", trace_dir,
+                 trace_dir);
+        OTF2_Archive_Close(archive);
+        trc_remove_archive(trace_dir);
+        goto done;
+    }
     for (int k = 0; k < r.nranks; k++) {
         if (!r.maps[k].ids) { /* nothing saved: one empty location, no definitions of its own */
             r.maps[k].head.rank = k;
@@ -202,7 +211,12 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     for (int k = 0; k < r.nranks; k++)
         r.maps[k].first_extra = trc_first_extra(k, nthreads, r.nranks);
     uint64_t *events = calloc((size_t)r.nranks * most, sizeof *events);
-    uint64_t last = convert_all(trace_dir, &r, nthreads, most, events, err, errlen);
+    uint64_t last = UINT64_MAX;
+    if (events)
+        last = convert_all(trace_dir, &r, nthreads, most, events, err, errlen);
+    else
+        snprintf(err, errlen, "%s: out of memory; the event logs stay in %s/log", trace_dir,
+                 trace_dir);
     if (last == UINT64_MAX) {
         OTF2_Archive_Close(archive);
         free(events);
