@@ -14,7 +14,7 @@
 #define LENS_MODULE_LIFE(STARTED)                                                                  \
     int MPI_Abort(MPI_Comm comm, int code)                                                         \
     {                                                                                              \
-        mpilens_snapshot_save("MPI_Abort");                                                           \
+        mpilens_snapshot_save("MPI_Abort");                                                        \
         return PMPI_Abort(comm, code);                                                             \
     }                                                                                              \
     int MPI_Init(int *argc, char ***argv)                                                          \

@@ -58,9 +58,9 @@ static void section(struct mpilens_emitter *e, int s)
             for (int i = 0; c->members && i < c->size; i++)
                 if (i != c->rank && c->members[i] >= 0 && c->members[i] < mon_nprocs)
                     mpilens_emit(e,
-                              &(struct mon_row){run, MON_COLL, mon_rank, c->members[i],
-                                                d->uniform[0], d->uniform[1]},
-                              sizeof(struct mon_row));
+                                 &(struct mon_row){run, MON_COLL, mon_rank, c->members[i],
+                                                   d->uniform[0], d->uniform[1]},
+                                 sizeof(struct mon_row));
         }
     } else if (s == 2) {
         for (size_t i = 0; i < l->nhist; i++)
@@ -70,7 +70,7 @@ static void section(struct mpilens_emitter *e, int s)
             for (int b = 0; h && b < MON_BINS; b++)
                 if (h[b])
                     mpilens_emit(e, &(struct mon_hist_row){run, mon_rank, p, b, h[b]},
-                              sizeof(struct mon_hist_row));
+                                 sizeof(struct mon_hist_row));
         }
     } else if (s == 3) {
         for (size_t i = 0; i < l->ncoll; i++)

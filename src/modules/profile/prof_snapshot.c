@@ -85,7 +85,8 @@ static int write_snapshot(int fd)
     int32_t head[2] = {world_size, command_len};
     if (mpilens_write_all(fd, head, sizeof head) != 0 ||
         mpilens_write_all(fd, command, command_len) != 0 ||
-        mpilens_write_all(fd, counts, sizeof counts) != 0 || mpilens_write_all(fd, &me, sizeof me) != 0)
+        mpilens_write_all(fd, counts, sizeof counts) != 0 ||
+        mpilens_write_all(fd, &me, sizeof me) != 0)
         return -1;
     for (int what = 0; what < 3; what++) {
         struct mpilens_emitter out = {.fd = fd};
