@@ -49,6 +49,8 @@ MPILENS_SNAPSHOT_API void mpilens_snapshot_done(void);
  * saved one last time with HOW (MPILENS_SNAPSHOT_FINALIZED), no more snapshots, and the file
  * kept for mpilens_module_recover. */
 #define MPILENS_SNAPSHOT_FINALIZED "MPI_Finalize"
+/* The trailer of a periodic save (the rank was still running then). */
+#define MPILENS_SNAPSHOT_PERIODIC "last periodic snapshot (its end was not seen)"
 MPILENS_SNAPSHOT_API void mpilens_snapshot_keep(const char *how);
 
 /* At a normal MPI_Finalize, after the module wrote its results: the snapshot goes when

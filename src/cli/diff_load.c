@@ -42,11 +42,6 @@ int diff_add(struct diff *d, int section, int run, const char *what, const char 
     return 0;
 }
 
-static int startup_op(const char *op)
-{
-    return strcmp(op, "Init") == 0 || strcmp(op, "Init_thread") == 0 || strcmp(op, "Finalize") == 0;
-}
-
 /* What one run's reading collects besides its entries. */
 struct reading {
     struct diff *d;
@@ -74,7 +69,7 @@ static void rank_time(int rank, double exec, double mpi, double startup, void *c
 static void profile_total(const struct rundb_profile_total *t, void *ctx)
 {
     struct reading *r = ctx;
-    if (startup_op(t->op))
+    if (cli_startup_op(t->op))
         return;
     char what[320], comm[128], bucket[32];
     report_bucket_label(t->bucket_min, t->bucket_max, bucket, sizeof bucket);
@@ -94,7 +89,7 @@ static void profile_total(const struct rundb_profile_total *t, void *ctx)
 static void callsite(const struct rundb_callsite *c, void *ctx)
 {
     struct reading *r = ctx;
-    if (startup_op(c->operation))
+    if (cli_startup_op(c->operation))
         return;
     const char *file = c->file ? c->file : "?", *slash = strrchr(file, '/');
     char what[320], where[128];
@@ -135,16 +130,6 @@ static void wait_pattern(const char *pattern, double seconds, void *ctx)
     ((struct reading *)ctx)->waiting += seconds;
 }
 
-/* The program of COMMAND: its first word's last component. */
-static void program_of(const char *command, char *out, size_t len)
-{
-    char first[1024];
-    snprintf(first, sizeof first, "%s", command);
-    first[strcspn(first, " \t")] = '\0';
-    const char *slash = strrchr(first, '/');
-    snprintf(out, len, "%s", slash ? slash + 1 : first);
-}
-
 int diff_open_run(struct diff *d, int run, const char *arg)
 {
     struct diff_run *r = &d->runs[run];
@@ -164,7 +149,7 @@ int diff_open_run(struct diff *d, int run, const char *arg)
     r->has_sites = rundb_table_has_rows(db, "callsite_profile");
     rundb_metadata_get(db, "Run command", r->command, sizeof r->command);
     rundb_metadata_get(db, "Incomplete", r->incomplete, sizeof r->incomplete);
-    program_of(r->command, r->program, sizeof r->program);
+    cli_program_of(r->command, r->program, sizeof r->program);
     r->processes = rundb_metadata_get(db, "Processes", text, sizeof text) ? atoi(text) : 0;
     if (r->processes <= 0 && r->has_matrix)
         r->processes = rundb_matrix_ranks(db);

@@ -142,3 +142,17 @@ int cli_incomplete_run(const char *run, char *ending, size_t n)
     rundb_close(db);
     return found;
 }
+
+void cli_program_of(const char *command, char *out, size_t len)
+{
+    char first[1024];
+    snprintf(first, sizeof first, "%s", command);
+    first[strcspn(first, " \t")] = '\0';
+    const char *slash = strrchr(first, '/');
+    snprintf(out, len, "%s", slash ? slash + 1 : first);
+}
+
+int cli_startup_op(const char *op)
+{
+    return strcmp(op, "Init") == 0 || strcmp(op, "Init_thread") == 0 || strcmp(op, "Finalize") == 0;
+}

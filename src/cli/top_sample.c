@@ -63,23 +63,22 @@ static int snapshot_rank(const char *name)
     return -1;
 }
 
-/* The ranks' newest files into CACHE/partial; how many were copied now. */
-static int refresh_cache(const char *dir, const char *cache)
+/* The profile's and monitor's snapshot files of FROM copied into TO (made if missing); how
+ * many were copied. A file renamed away meanwhile is taken next time. */
+static int copy_snapshots(const char *from, const char *to)
 {
-    char partial[4200], to[4400], from[4400];
-    snprintf(partial, sizeof partial, "%s/partial", dir);
-    snprintf(to, sizeof to, "%s/partial", cache);
     mkdir(to, 0755);
-    DIR *d = opendir(partial);
+    DIR *d = opendir(from);
     if (!d)
         return 0;
     int copied = 0;
     struct dirent *e;
     while ((e = readdir(d)))
         if (snapshot_rank(e->d_name) >= 0) {
-            snprintf(from, sizeof from, "%s/%s", partial, e->d_name);
-            snprintf(to, sizeof to, "%s/partial/%s", cache, e->d_name);
-            copied += copy_file(from, to) == 0; /* a file renamed away meanwhile: next time */
+            char a[4600], b[4600];
+            snprintf(a, sizeof a, "%s/%s", from, e->d_name);
+            snprintf(b, sizeof b, "%s/%s", to, e->d_name);
+            copied += copy_file(a, b) == 0;
         }
     closedir(d);
     return copied;
@@ -103,7 +102,7 @@ static void rank_states(const char *dir, const char *cache, struct top_sample *s
             k->state = TOP_NOT_YET;
         else if (strcmp(k->how, MPILENS_SNAPSHOT_FINALIZED) == 0)
             k->state = TOP_ENDED;
-        else if (strncmp(k->how, "last periodic", 13) == 0) {
+        else if (strcmp(k->how, MPILENS_SNAPSHOT_PERIODIC) == 0) {
             char live[4400];
             snprintf(live, sizeof live, "%s/partial/profile.%d", dir, r);
             int gone = access(live, F_OK) != 0;
@@ -139,8 +138,7 @@ static void rank_time(int rank, double exec, double mpi, double startup, void *c
 static void op_total(const struct rundb_profile_total *t, void *ctx)
 {
     struct top_sample *s = ctx;
-    if (strcmp(t->op, "Init") == 0 || strcmp(t->op, "Init_thread") == 0 ||
-        strcmp(t->op, "Finalize") == 0)
+    if (cli_startup_op(t->op))
         return;
     s->bytes += t->volume;
     for (int i = 0; i < s->nops; i++)
@@ -157,13 +155,10 @@ static void op_total(const struct rundb_profile_total *t, void *ctx)
     o->time = t->time, o->calls = t->calls, o->volume = t->volume;
 }
 
-static long long matrix_bytes;
-
 static void cell(int src, int dst, long long messages, long long bytes, void *ctx)
 {
     (void)messages;
     struct top_sample *s = ctx;
-    matrix_bytes += bytes;
     if (grow(&s->cells, s->ncells, sizeof *s->cells) != 0)
         return;
     s->cells[s->ncells++] = (struct top_cell){src, dst, bytes, 0};
@@ -178,11 +173,8 @@ static int read_db(const char *path, struct top_sample *s, char *err, size_t err
     s->nranks = rundb_metadata_get(db, "Processes", text, sizeof text) ? atoi(text) : 0;
     if (s->nranks <= 0 && rundb_table_has_rows(db, "monitor_matrix"))
         s->nranks = rundb_matrix_ranks(db);
-    if (rundb_metadata_get(db, "Run command", text, sizeof text)) {
-        text[strcspn(text, " ")] = '\0';
-        const char *slash = strrchr(text, '/');
-        snprintf(s->program, sizeof s->program, "%s", slash ? slash + 1 : text);
-    }
+    if (rundb_metadata_get(db, "Run command", text, sizeof text))
+        cli_program_of(text, s->program, sizeof s->program);
     s->ranks = calloc((size_t)(s->nranks > 0 ? s->nranks : 1), sizeof *s->ranks);
     if (!s->ranks) {
         rundb_close(db);
@@ -193,12 +185,10 @@ static int read_db(const char *path, struct top_sample *s, char *err, size_t err
         rundb_rank_times(db, -1, rank_time, s);
         rundb_profile_totals(db, op_total, s);
     }
-    matrix_bytes = 0;
-    if (rundb_table_has_rows(db, "monitor_matrix")) {
+    if (rundb_table_has_rows(db, "monitor_matrix"))
         rundb_matrix_cells(db, "p2p", NULL, cell, s, err, errlen);
-        if (!s->ops)
-            s->bytes = matrix_bytes;
-    }
+    for (int i = 0; !s->ops && i < s->ncells; i++) /* without a profile: the matrix's bytes */
+        s->bytes += s->cells[i].bytes;
     rundb_close(db);
     return 0;
 }
@@ -254,30 +244,18 @@ static void difference(const struct top_sample *prev, struct top_sample *s)
     }
 }
 
-/* Merges a copy of CACHE/partial into WORK/mpilens.db with the modules' recovery, quietly. */
+/* Merges a copy of CACHE/partial into WORK/mpilens.db with the modules' recovery, quietly:
+ * 1, or 0 when the cache holds no snapshot yet, or -1 with ERR. */
 static int merge_cache(const char *cache, const char *work, char *err, size_t errlen)
 {
     char from[4400], to[4400];
-    snprintf(to, sizeof to, "%s/partial", work);
     mkdir(work, 0755);
-    mkdir(to, 0755);
     snprintf(from, sizeof from, "%s/mpilens.db", work);
     unlink(from);
     snprintf(from, sizeof from, "%s/partial", cache);
-    DIR *d = opendir(from);
-    if (!d) {
-        snprintf(err, errlen, "%s: %s", from, strerror(errno));
-        return -1;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (snapshot_rank(e->d_name) >= 0) {
-            char a[4600], b[4600];
-            snprintf(a, sizeof a, "%s/%s", from, e->d_name);
-            snprintf(b, sizeof b, "%s/partial/%s", work, e->d_name);
-            copy_file(a, b);
-        }
-    closedir(d);
+    snprintf(to, sizeof to, "%s/partial", work);
+    if (copy_snapshots(from, to) == 0)
+        return 0;
     fflush(stderr);
     int saved = dup(2), null = open("/dev/null", O_WRONLY);
     if (null >= 0)
@@ -293,7 +271,7 @@ static int merge_cache(const char *cache, const char *work, char *err, size_t er
                  "the ranks' snapshots could not be merged (mpilens recover %s "
                  "says why)",
                  work);
-    return rc < 0 ? -1 : 0;
+    return rc < 0 ? -1 : 1;
 }
 
 int top_sample_take(const char *dir, const char *cache, const struct top_sample *prev,
@@ -315,25 +293,18 @@ int top_sample_take(const char *dir, const char *cache, const struct top_sample 
     } else if (s->ended) {
         rc = read_db(db, s, err, errlen);
     } else {
-        refresh_cache(dir, cache);
-        char any[4400];
-        snprintf(any, sizeof any, "%s/partial", cache);
-        DIR *d = opendir(any);
-        int files = 0;
-        struct dirent *e;
-        while (d && (e = readdir(d)))
-            files += snapshot_rank(e->d_name) >= 0;
-        if (d)
-            closedir(d);
-        if (!files) { /* nothing saved yet: an empty sample */
+        char live[4400], cached[4400];
+        snprintf(live, sizeof live, "%s/partial", dir);
+        snprintf(cached, sizeof cached, "%s/partial", cache);
+        copy_snapshots(live, cached);
+        rc = merge_cache(cache, work, err, errlen);
+        if (rc == 0) { /* nothing saved yet: an empty sample */
             s->ranks = calloc(1, sizeof *s->ranks);
             difference(prev, s);
             return 0;
         }
         snprintf(db, sizeof db, "%s/%s", work, RUNDB_FILE);
-        rc = merge_cache(cache, work, err, errlen);
-        if (rc == 0)
-            rc = read_db(db, s, err, errlen);
+        rc = rc < 0 ? -1 : read_db(db, s, err, errlen);
     }
     if (rc != 0)
         return -1;

@@ -219,7 +219,7 @@ static void *tick(void *arg)
             ;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        save_to(tmp_thread, "last periodic snapshot (its end was not seen)");
+        save_to(tmp_thread, MPILENS_SNAPSHOT_PERIODIC);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         say_failed_save("cannot save the periodic snapshot",
                         "if the job dies now, what was recorded since the last save is lost");
