@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "prof.h"
+#include "run_output.h"
 
 #define EMPTY 0
 #define TOMBSTONE UINTPTR_MAX
@@ -81,13 +82,31 @@ static struct req_entry *map_find(struct req_map *m, uintptr_t key)
     return NULL;
 }
 
-static void map_rebuild(struct req_map *m)
+/* Says once that requests go untracked: their completions are charged to no communicator
+ * of theirs (the results of the run incomplete). */
+static void untracked(const char *what)
+{
+    static int said;
+    if (!said++)
+        lens_run_problem("profile",
+                         "profile: out of memory for %s: some requests are not tracked, "
+                         "their completions may be charged to another communicator",
+                         what);
+}
+
+/* Rebuilds M at a quarter full; out of memory, M stays as it was. 0, or -1. */
+static int map_rebuild(struct req_map *m)
 {
     struct req_map old = *m;
     size_t capacity = 256;
     while (capacity < 4 * (old.live + 1))
         capacity *= 2;
-    m->slots = calloc(capacity, sizeof *m->slots);
+    struct req_entry *slots = calloc(capacity, sizeof *slots);
+    if (!slots) {
+        untracked("the request maps");
+        return -1;
+    }
+    m->slots = slots;
     m->mask = capacity - 1;
     m->used = m->live = 0;
     for (size_t i = 0; old.slots && i <= old.mask; i++) {
@@ -100,6 +119,7 @@ static void map_rebuild(struct req_map *m)
         m->used++, m->live++;
     }
     free(old.slots);
+    return 0;
 }
 
 /* The slot of M holding KEY with OTHER (by_handle may hold a key several times). */
@@ -116,8 +136,9 @@ static struct req_entry *map_find_pair(struct req_map *m, uintptr_t key, uintptr
 /* Adds E to M under E->key (the caller knows it is not there). */
 static void map_insert(struct req_map *m, const struct req_entry *e)
 {
-    if (!m->slots || 2 * (m->used + 1) > m->mask + 1)
-        map_rebuild(m);
+    if ((!m->slots || 2 * (m->used + 1) > m->mask + 1) && map_rebuild(m) != 0 &&
+        (!m->slots || m->used + 1 > m->mask)) /* no room left at all */
+        return;
     size_t i = slot_of(m, e->key);
     while (m->slots[i].key != EMPTY && m->slots[i].key != TOMBSTONE)
         i = (i + 1) & m->mask;
@@ -273,13 +294,17 @@ static void drop_completed(const MPI_Request before[], const MPI_Request reqs[],
         return CALL;                                                                               \
     void *site_ = prof_caller();                                                                   \
     MPI_Request small_[SMALL], *before_ = (N) <= SMALL ? small_ : malloc((N) * sizeof *before_);   \
-    memcpy(before_, REQS, (N) * sizeof *before_);                                                  \
+    if (before_)                                                                                   \
+        memcpy(before_, REQS, (N) * sizeof *before_);                                              \
+    else                                                                                           \
+        untracked("a request array");                                                              \
     struct lens_comm *rec_ = charge_of(REQS, N);                                                   \
     uint64_t t0_ = prof_now();                                                                     \
     int rc_ = CALL;                                                                                \
     uint64_t t1_ = prof_now();                                                                     \
     prof_record(OP, site_, rec_, 0, 0, t1_ - t0_);                                                 \
-    drop_completed(before_, REQS, N);                                                              \
+    if (before_)                                                                                   \
+        drop_completed(before_, REQS, N);                                                          \
     if (before_ != small_)                                                                         \
         free(before_);                                                                             \
     return rc_

@@ -35,6 +35,7 @@ static size_t log_size;
  * window of a large buffer, so that threads sharing it never write past its end, and no
  * file, so that nothing is kept. */
 static struct trc_thread sink = {.log = {.fd = -1}};
+static char sink_buf[1 << 20], sink_other[1 << 20]; /* static: no allocation to fail */
 
 void trc_log_path(char *out, size_t len, const char *dir, int rank, uint32_t thread)
 {
@@ -92,8 +93,8 @@ void trc_logs_setup(const char *dir, int rank, size_t size)
     log_rank = rank;
     log_size = size;
     if (!sink.log.buf) {
-        sink.log.buf = malloc(1 << 20);
-        sink.log.other = malloc(1 << 20);
+        sink.log.buf = sink_buf;
+        sink.log.other = sink_other;
         sink.log.cap = 4 * TRC_CALL_ROOM;
     }
 }

@@ -60,7 +60,8 @@ static void new_window(MPI_Win win, MPI_Comm comm, uint64_t t)
     trc_put(TK_RMA_WIN_CREATE, 0, t, id, 0, 0, 0, 0, 0);
 }
 
-/* The local id of GROUP's member list (world ranks), defined on first use. */
+/* The local id of GROUP's member list (world ranks), defined on first use; out of memory,
+ * OTF2_UNDEFINED_UINT32 (the epoch's group record is left out), said once. */
 static uint32_t group_id(MPI_Group group)
 {
     static MPI_Group world_group = MPI_GROUP_NULL;
@@ -69,28 +70,37 @@ static uint32_t group_id(MPI_Group group)
     int n = 0;
     PMPI_Group_size(group, &n);
     int *ranks = malloc((n + 1) * sizeof *ranks), *world = malloc((n + 1) * sizeof *world);
-    for (int i = 0; i < n; i++)
-        ranks[i] = i;
-    PMPI_Group_translate_ranks(group, n, ranks, world_group, world);
     uint64_t *g = malloc((n + 1) * sizeof *g);
-    g[0] = (uint64_t)n;
-    for (int i = 0; i < n; i++)
-        g[i + 1] = (uint64_t)world[i];
+    uint32_t id = OTF2_UNDEFINED_UINT32;
+    if (ranks && world && g) {
+        for (int i = 0; i < n; i++)
+            ranks[i] = i;
+        PMPI_Group_translate_ranks(group, n, ranks, world_group, world);
+        g[0] = (uint64_t)n;
+        for (int i = 0; i < n; i++)
+            g[i + 1] = (uint64_t)world[i];
+        pthread_mutex_lock(&trc_lock);
+        for (uint32_t i = 0; i < ngroups && id == OTF2_UNDEFINED_UINT32; i++)
+            if (groups[i][0] == g[0] && memcmp(groups[i], g, (n + 1) * sizeof *g) == 0)
+                id = i;
+        if (id == OTF2_UNDEFINED_UINT32 &&
+            lens_grow("trace", &groups, ngroups + 1, sizeof *groups) == 0) {
+            groups[ngroups] = g;
+            g = NULL;
+            id = ngroups++;
+        }
+        pthread_mutex_unlock(&trc_lock);
+    } else {
+        static int said;
+        if (!said++)
+            lens_run_problem("trace",
+                             "trace: out of memory for an epoch's group of %d ranks: "
+                             "its synchronisation records name no group",
+                             n);
+    }
     free(ranks);
     free(world);
-    uint32_t id = OTF2_UNDEFINED_UINT32;
-    pthread_mutex_lock(&trc_lock);
-    for (uint32_t i = 0; i < ngroups && id == OTF2_UNDEFINED_UINT32; i++)
-        if (groups[i][0] == g[0] && memcmp(groups[i], g, (n + 1) * sizeof *g) == 0)
-            id = i;
-    if (id == OTF2_UNDEFINED_UINT32) {
-        groups = realloc(groups, (ngroups + 1) * sizeof *groups);
-        groups[ngroups] = g;
-        id = ngroups++;
-    } else {
-        free(g);
-    }
-    pthread_mutex_unlock(&trc_lock);
+    free(g);
     return id;
 }
 
@@ -163,10 +173,11 @@ static int group_sync(int region, MPI_Win win, MPI_Group group, int exposure,
             *epoch = id;
         id = *epoch;
         pthread_mutex_unlock(&trc_lock);
-        trc_put(TK_RMA_GROUP_SYNC, 0, trc_now(), w, id,
-                call ? OTF2_RMA_SYNC_LEVEL_PROCESS
-                     : OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY,
-                0, 0, 0);
+        if (id != OTF2_UNDEFINED_UINT32) /* else out of memory for the group: said */
+            trc_put(TK_RMA_GROUP_SYNC, 0, trc_now(), w, id,
+                    call ? OTF2_RMA_SYNC_LEVEL_PROCESS
+                         : OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY,
+                    0, 0, 0);
     }
     trc_leave(region);
     return rc;
@@ -210,8 +221,9 @@ int MPI_Win_test(MPI_Win win, int *flag)
         pthread_mutex_lock(&trc_lock);
         uint32_t id = windows[w].post_group;
         pthread_mutex_unlock(&trc_lock);
-        trc_put(TK_RMA_GROUP_SYNC, 0, trc_now(), w, id,
-                OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY, 0, 0, 0);
+        if (id != OTF2_UNDEFINED_UINT32) /* else out of memory for the group: said */
+            trc_put(TK_RMA_GROUP_SYNC, 0, trc_now(), w, id,
+                    OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY, 0, 0, 0);
     }
     trc_leave(R_Win_test);
     return rc;
