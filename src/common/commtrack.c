@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "commtrack.h"
+#include "run_output.h"
 
 static struct lens_comm *all_records; /* doubly linked, newest first */
 
@@ -245,17 +246,33 @@ static void release_if_unused(struct lens_comm *rec)
     free(rec);
 }
 
-/* World ranks of comm's local group. */
+/* Says once that a communicator is kept without its members (out of memory). */
+static void members_lost(void)
+{
+    static int said;
+    if (!said++)
+        lens_run_problem("mpilens", "mpilens: out of memory recording a communicator's members: "
+                                    "it is kept as an empty group (the results are incomplete)");
+}
+
+/* World ranks of comm's local group; out of memory, NULL and a size of 0 (said). */
 static int *world_members(MPI_Comm comm, int *size)
 {
     MPI_Group group, world;
     PMPI_Comm_group(comm, &group);
     PMPI_Comm_group(MPI_COMM_WORLD, &world);
     PMPI_Group_size(group, size);
-    int *local = malloc(*size * sizeof *local), *out = malloc(*size * sizeof *out);
-    for (int i = 0; i < *size; i++)
-        local[i] = i;
-    PMPI_Group_translate_ranks(group, *size, local, world, out);
+    int *local = malloc((*size + 1) * sizeof *local), *out = malloc((*size + 1) * sizeof *out);
+    if (local && out) {
+        for (int i = 0; i < *size; i++)
+            local[i] = i;
+        PMPI_Group_translate_ranks(group, *size, local, world, out);
+    } else {
+        free(out);
+        out = NULL;
+        *size = 0;
+        members_lost();
+    }
     PMPI_Group_free(&group);
     PMPI_Group_free(&world);
     free(local);
@@ -265,11 +282,20 @@ static int *world_members(MPI_Comm comm, int *size)
 struct lens_comm *lens_comm_register(MPI_Comm comm, char letter, const struct lens_comm *like)
 {
     struct lens_comm *rec = calloc(1, sizeof *rec);
+    if (!rec) { /* the handle stays unknown: its calls count for no communicator of theirs */
+        members_lost();
+        return lens_comm_mixed();
+    }
     rec->letter = letter;
     if (like) { /* a duplicate: same group as its parent, no query on the new handle */
         rec->size = like->size;
-        rec->members = malloc(rec->size * sizeof *rec->members);
-        memcpy(rec->members, like->members, rec->size * sizeof *rec->members);
+        rec->members = malloc((rec->size + 1) * sizeof *rec->members);
+        if (rec->members)
+            memcpy(rec->members, like->members, rec->size * sizeof *rec->members);
+        else {
+            rec->size = 0;
+            members_lost();
+        }
     } else {
         rec->members = world_members(comm, &rec->size);
     }
@@ -349,7 +375,8 @@ struct lens_comm *lens_comm_mixed(void)
 {
     pthread_mutex_lock(&registry_lock);
     if (!mixed_record) {
-        mixed_record = calloc(1, sizeof *mixed_record);
+        static struct lens_comm mixed_storage; /* static: no allocation to fail */
+        mixed_record = &mixed_storage;
         mixed_record->letter = 'M';
         mixed_record->root = -1;
         link_record(mixed_record);

@@ -92,7 +92,8 @@ struct lens_comm_set {
     size_t ncomms, nmembers;
 };
 
-/* Adds a communicator (deduplicated by root, members and ordinal); returns its index. */
+/* Adds a communicator (deduplicated by root, members and ordinal); returns its index, or -1
+ * when out of memory (said once, as a problem of the run). */
 LENS_HIDDEN int lens_comm_set_add(struct lens_comm_set *set, const struct lens_wire_comm *c,
                                   const int32_t *members);
 /* The wire form of this process's record REC (its members at MEMBERS_OFF of a pool);

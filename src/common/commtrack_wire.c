@@ -7,9 +7,8 @@
 #include <string.h>
 
 #include "commtrack.h"
+#include "run_output.h"
 #include "rundb_write.h"
-
-#define GROW(ptr, n, extra) ptr = realloc(ptr, ((n) + (extra) + 1) * sizeof *(ptr))
 
 static int find_comm(const struct lens_comm_set *s, int32_t root, uint64_t hash, int32_t ordinal)
 {
@@ -28,8 +27,9 @@ int lens_comm_set_add(struct lens_comm_set *s, const struct lens_wire_comm *c,
             s->comms[i].root_counter = c->root_counter;
         return i;
     }
-    GROW(s->comms, s->ncomms, 1);
-    GROW(s->members, s->nmembers, c->size);
+    if (lens_grow("merge", &s->comms, s->ncomms + 2, sizeof *s->comms) != 0 ||
+        lens_grow("merge", &s->members, s->nmembers + (size_t)c->size + 1, sizeof *s->members) != 0)
+        return -1;
     s->comms[s->ncomms] = *c;
     s->comms[s->ncomms].members_off = (int32_t)s->nmembers;
     memcpy(s->members + s->nmembers, members, c->size * sizeof *members);

@@ -272,8 +272,10 @@ int mon_flush(const char *name)
         struct mon_comm_data *d = atomic_load(&c->payload);
         if (!d || !(d->v[0] | d->v[2] | d->v[4]))
             continue;
-        struct mon_coll_row row = {
-            phase, lens_comm_set_add_local(&mon_local.comms, c, mon_rank), mon_rank, {0}};
+        int index = lens_comm_set_add_local(&mon_local.comms, c, mon_rank);
+        if (index < 0) /* out of memory: said */
+            continue;
+        struct mon_coll_row row = {phase, index, mon_rank, {0}};
         memcpy(row.v, d->v, sizeof row.v);
         mon_set_add_coll(&mon_local, &row);
     }

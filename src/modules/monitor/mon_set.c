@@ -56,6 +56,14 @@ void *mon_set_pack(void *ctx, int *len)
                   n[2] * sizeof *s->hist + n[3] * sizeof *s->coll + n[4] * sizeof *s->io +
                   n[5] * sizeof *s->comms.comms + n[6] * sizeof *s->comms.members;
     char *buf = malloc(size), *p = buf;
+    if (!buf) { /* an empty message: the receiver absorbs nothing */
+        lens_run_problem("monitor",
+                         "monitor: out of memory packing %zu bytes of records for "
+                         "the merge: this rank's records are missing",
+                         size);
+        *len = 0;
+        return NULL;
+    }
 #define PUT(src, bytes)                                                                            \
     memcpy(p, src, bytes);                                                                         \
     p += bytes
@@ -74,9 +82,10 @@ void *mon_set_pack(void *ctx, int *len)
 
 void mon_set_absorb(void *ctx, const void *data, int len)
 {
-    (void)len;
     struct mon_set *s = ctx;
     uint64_t n[7];
+    if (!data || len < (int)sizeof n) /* an empty message: a sender ran out of memory */
+        return;
     memcpy(n, data, sizeof n);
     const struct mon_phase_name *phases = (const void *)((const char *)data + sizeof n);
     const struct mon_row *rows = (const void *)(phases + n[0]);
@@ -87,6 +96,13 @@ void mon_set_absorb(void *ctx, const void *data, int len)
     const int32_t *members = (const void *)(comms + n[5]);
     int *phase_map = malloc((n[0] + 1) * sizeof *phase_map);
     int *comm_map = malloc((n[5] + 1) * sizeof *comm_map);
+    if (!phase_map || !comm_map) {
+        lens_run_problem("monitor", "monitor: out of memory merging a rank's records: they are "
+                                    "missing (the results are incomplete)");
+        free(phase_map);
+        free(comm_map);
+        return;
+    }
     for (uint64_t i = 0; i < n[0]; i++)
         phase_map[i] = mon_set_phase(s, phases[i].name);
     for (uint64_t i = 0; i < n[5]; i++)
@@ -101,7 +117,8 @@ void mon_set_absorb(void *ctx, const void *data, int len)
     }
     ABSORB_ROWS(struct mon_row, rows, n[1], mon_set_add_row, (void)0)
     ABSORB_ROWS(struct mon_hist_row, hist, n[2], mon_set_add_hist, (void)0)
-    ABSORB_ROWS(struct mon_coll_row, coll, n[3], mon_set_add_coll, r.comm = comm_map[r.comm])
+    ABSORB_ROWS(struct mon_coll_row, coll, n[3], mon_set_add_coll, r.comm = comm_map[r.comm];
+                if (r.comm < 0) continue) /* out of memory for the communicator: said */
     ABSORB_ROWS(struct mon_io_row, io, n[4], mon_set_add_io, (void)0)
 #undef ABSORB_ROWS
     free(phase_map);

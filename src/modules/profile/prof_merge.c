@@ -40,6 +40,8 @@ void prof_collect(struct profile_set *set, int rank, double net_s)
         if (!prof_carried(c, &data))
             continue;
         int index = lens_comm_set_add_local(&set->comms, c, rank);
+        if (index < 0) /* out of memory: said */
+            continue;
         for (int op = 0; data && op < prof_op_count; op++) {
             struct prof_cell *row = atomic_load(&data->rows[op]);
             for (int b = 0; row && b < prof_nbuckets; b++) {
@@ -108,6 +110,8 @@ static void merge_packed(struct profile_set *s, const char *buf)
         remap[i] = lens_comm_set_add(&s->comms, &comms[i], members + comms[i].members_off);
     int rows_fit = GROW(s->rows, s->nrows, counts[2]) == 0 && remap;
     for (uint64_t i = 0; rows_fit && i < counts[2]; i++) {
+        if (remap[rows[i].comm] < 0) /* out of memory for the communicator: said */
+            continue;
         s->rows[s->nrows] = rows[i];
         s->rows[s->nrows++].comm = remap[rows[i].comm];
     }

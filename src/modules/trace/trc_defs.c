@@ -124,8 +124,12 @@ int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct tr
     uint32_t *ids = map->ids = malloc((total + 1) * sizeof *ids);
     if (!ids)
         return -1;
-    for (uint32_t i = 0; i < h->ncomms; i++)
-        *ids++ = (uint32_t)lens_comm_set_add(&m->comms, &comms[i], members + comms[i].members_off);
+    for (uint32_t i = 0; i < h->ncomms; i++) {
+        int id = lens_comm_set_add(&m->comms, &comms[i], members + comms[i].members_off);
+        if (id < 0) /* out of memory: this rank's definitions are refused, as if damaged */
+            return -1;
+        *ids++ = (uint32_t)id;
+    }
     for (uint32_t i = 0; i < h->nwindows; i++) {
         if (windows[2 * i] >= h->ncomms)
             return -1;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_output.h"
 #include "trc.h"
 
 #define MAX_DEPTH 64 /* the size of trc_thread's stack */
@@ -41,9 +42,14 @@ static uint32_t local_region(const char *name)
     while (i < nnames && strcmp(names[i], name) != 0)
         i++;
     if (i == nnames) {
-        names = realloc(names, (nnames + 1) * sizeof *names);
-        names[nnames] = strdup(name);
-        __atomic_store_n(&nnames, nnames + 1, __ATOMIC_RELEASE);
+        char *copy = strdup(name);
+        if (copy && lens_grow("trace", &names, nnames + 1, sizeof *names) == 0) {
+            names[nnames] = copy;
+            __atomic_store_n(&nnames, nnames + 1, __ATOMIC_RELEASE);
+        } else {
+            free(copy);
+            i = UINT32_MAX; /* out of memory (said): the region is not recorded */
+        }
     }
     pthread_mutex_unlock(&trc_lock);
     return i;
@@ -56,9 +62,12 @@ int MPI_Pcontrol(const int level, ...)
     if (me && level == 1 && me->depth < MAX_DEPTH) {
         uint32_t r = local_region(next_name ? next_name : "phase");
         me->stack[me->depth++] = r;
-        trc_enter(R_REGIONS + r);
+        if (r != UINT32_MAX) /* else out of memory for its name: not recorded (said) */
+            trc_enter(R_REGIONS + r);
     } else if (me && level == 0 && me->depth > 0) {
-        trc_leave(R_REGIONS + me->stack[--me->depth]);
+        uint32_t r = me->stack[--me->depth];
+        if (r != UINT32_MAX)
+            trc_leave(R_REGIONS + r);
     }
     return PMPI_Pcontrol(level);
 }
@@ -68,8 +77,11 @@ int MPI_Pcontrol(const int level, ...)
 void trc_user_close(void)
 {
     struct trc_thread *me = trc_me();
-    while (me->depth > 0)
-        trc_leave(R_REGIONS + me->stack[--me->depth]);
+    while (me->depth > 0) {
+        uint32_t r = me->stack[--me->depth];
+        if (r != UINT32_MAX)
+            trc_leave(R_REGIONS + r);
+    }
 }
 
 /* ---- local definitions (async-signal-safe) ---- */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_output.h"
 #include "status_bytes.h"
 #include "trc.h"
 #include "trc_wrap.h"
@@ -63,8 +64,10 @@ static uint64_t remember(MPI_Request req, int is_recv, const struct where *w)
 {
     struct trc_thread *me = trc_me();
     if (me->npending == me->cap) {
-        me->cap = me->cap ? 2 * me->cap : 64;
-        me->pendings = realloc(me->pendings, me->cap * sizeof *me->pendings);
+        size_t cap = me->cap ? 2 * me->cap : 64;
+        if (lens_grow("trace", &me->pendings, cap, sizeof *me->pendings) != 0)
+            return 0; /* untraced: its completion is not recorded (said) */
+        me->cap = cap;
     }
     me->pendings[me->npending++] =
         (struct trc_pending){req, me->next_id, is_recv, *w, 0, 0, 0, 0, 0};
@@ -206,8 +209,8 @@ static void probed_keep(MPI_Message msg, MPI_Comm comm)
     if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC)
         return;
     pthread_mutex_lock(&trc_lock);
-    probed = realloc(probed, (nprobed + 1) * sizeof *probed);
-    probed[nprobed++] = (struct probed){msg, comm};
+    if (lens_grow("trace", &probed, nprobed + 1, sizeof *probed) == 0) /* else said */
+        probed[nprobed++] = (struct probed){msg, comm};
     pthread_mutex_unlock(&trc_lock);
 }
 
@@ -303,8 +306,8 @@ static int keep(int rc, const struct persistent *p)
     if (rc != MPI_SUCCESS || p->peer == MPI_PROC_NULL)
         return rc;
     pthread_mutex_lock(&trc_lock);
-    persistents = realloc(persistents, (npersistent + 1) * sizeof *persistents);
-    persistents[npersistent++] = *p;
+    if (lens_grow("trace", &persistents, npersistent + 1, sizeof *persistents) == 0) /* said */
+        persistents[npersistent++] = *p;
     pthread_mutex_unlock(&trc_lock);
     return rc;
 }
