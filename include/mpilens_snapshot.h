@@ -43,6 +43,14 @@ MPILENS_SNAPSHOT_API void mpilens_snapshot_install(const char *module, int rank,
                                                    mpilens_snapshot_writer writer);
 /* Saves now; HOW is the trailer's reason ("MPI_Abort", "snapshot"). Async-signal-safe. */
 MPILENS_SNAPSHOT_API void mpilens_snapshot_save(const char *how);
+/* An intermediate result the application asked for (MPI_Pcontrol(3) or (4), as in mpiP):
+ * the rank's data now, into DIR/pcontrol/K/partial/MODULE.RANK, K counting this module's
+ * calls (1, 2, ...; every rank calls it alike), with the trailer "MPI_Pcontrol(LEVEL)";
+ * `mpilens run` (or `mpilens recover DIR`) merges each DIR/pcontrol/K into its own
+ * mpilens.db. Not for signal handlers. Returns K with the directory in WHERE, or -1 (no
+ * snapshot installed, or the write failed: errno). */
+#define MPILENS_SNAPSHOT_PCONTROL "MPI_Pcontrol"
+MPILENS_SNAPSHOT_API int mpilens_snapshot_intermediate(int level, char *where, size_t len);
 /* At a normal MPI_Finalize: no more snapshots, and this rank's file removed. */
 MPILENS_SNAPSHOT_API void mpilens_snapshot_done(void);
 /* At a normal MPI_Finalize that leaves work for the CLI (the trace's deferred conversion):

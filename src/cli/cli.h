@@ -51,5 +51,9 @@ int cli_top(int argc, char **argv);
  * incomplete), or -1; *COMPLETED (unless NULL): modules that had left their merge for
  * after a complete run (the trace's convert=after). */
 int cli_recover_run(const char *dir, int *completed);
+/* Merges each DIR/pcontrol/K/partial (MPI_Pcontrol(3), (4)) into DIR/pcontrol/K/mpilens.db:
+ * how many, with the first and last K; -1 if one failed (said on stderr). */
+int cli_recover_intermediate(const char *dir, int *first, int *last);
+void cli_say_intermediate(const char *dir, int count, int first, int last);
 
 #endif

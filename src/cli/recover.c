@@ -26,7 +26,8 @@ static const char usage[] =
     "into DIR/mpilens.db and marks it incomplete; `mpilens run` does this by itself after\n"
     "such a job. Use it for runs started without the CLI (LD_PRELOAD, batch scripts).\n"
     "It also converts the trace of a complete run traced with trace:convert=after (not\n"
-    "marked incomplete).\n"
+    "marked incomplete), and merges the intermediate results MPI_Pcontrol(3) and (4)\n"
+    "wrote (DIR/pcontrol/K/mpilens.db, one per call).\n"
     "\n"
     "  -h, --help   this text\n";
 
@@ -122,6 +123,55 @@ int cli_recover_run(const char *dir, int *completed)
     return failed ? -1 : recovered;
 }
 
+/* DIR/pcontrol/K with K all digits (an intermediate result's directory). */
+static int is_step(const struct dirent *e)
+{
+    return e->d_name[0] && strspn(e->d_name, "0123456789") == strlen(e->d_name);
+}
+
+static int by_number(const struct dirent **a, const struct dirent **b)
+{
+    return atoi((*a)->d_name) - atoi((*b)->d_name);
+}
+
+int cli_recover_intermediate(const char *dir, int *first, int *last)
+{
+    char root[4200];
+    snprintf(root, sizeof root, "%s/pcontrol", dir);
+    struct dirent **steps;
+    int n = scandir(root, &steps, is_step, by_number), made = 0, failed = 0;
+    for (int i = 0; i < n; i++) {
+        char step[4500], partial[4600];
+        snprintf(step, sizeof step, "%s/%s", root, steps[i]->d_name);
+        snprintf(partial, sizeof partial, "%s/partial", step);
+        if (access(partial, F_OK) == 0) {
+            int r = cli_recover_run(step, NULL);
+            failed += r < 0;
+            if (r > 0) {
+                if (!made++ && first)
+                    *first = atoi(steps[i]->d_name);
+                if (last)
+                    *last = atoi(steps[i]->d_name);
+            }
+        }
+        free(steps[i]);
+    }
+    if (n > 0)
+        free(steps);
+    return failed ? -1 : made;
+}
+
+/* Says where the intermediate results of DIR went (FIRST..LAST of COUNT). */
+void cli_say_intermediate(const char *dir, int count, int first, int last)
+{
+    if (count == 1)
+        fprintf(stderr, "mpilens: 1 intermediate result (MPI_Pcontrol) in %s/pcontrol/%d\n", dir,
+                first);
+    else if (count > 1)
+        fprintf(stderr, "mpilens: %d intermediate results (MPI_Pcontrol) in %s/pcontrol/%d .. %d\n",
+                count, dir, first, last);
+}
+
 int cli_recover(int argc, char **argv)
 {
     if (cli_help(argc, argv, usage))
@@ -130,8 +180,13 @@ int cli_recover(int argc, char **argv)
         fprintf(stderr, "mpilens: recover: give one run directory: mpilens recover DIR\n");
         return 2;
     }
-    char partial[4200];
+    char partial[4200], steps[4200];
     snprintf(partial, sizeof partial, "%s/partial", argv[1]);
+    snprintf(steps, sizeof steps, "%s/pcontrol", argv[1]);
+    int first = 0, last = 0, intermediate = cli_recover_intermediate(argv[1], &first, &last);
+    cli_say_intermediate(argv[1], intermediate, first, last);
+    if (intermediate != 0 && access(partial, F_OK) != 0)
+        return intermediate < 0 ? 2 : 0;
     if (!cli_is_directory(argv[1]) || access(partial, F_OK) != 0) {
         fprintf(stderr,
                 "mpilens: recover: %s: nothing to recover (no partial/ directory: the run ended "

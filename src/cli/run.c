@@ -518,6 +518,8 @@ int cli_run(int argc, char **argv)
     char partial[PATH_MAX + 16];
     snprintf(partial, sizeof partial, "%s/partial", output);
     int recovered = access(partial, F_OK) == 0 ? cli_recover_run(output, NULL) : 0;
+    int first_step = 0, last_step = 0;
+    int intermediate = cli_recover_intermediate(output, &first_step, &last_step);
     struct problems problems = {"", 0};
     lens_problems_read(output, add_problem, &problems);
     if (recovered < 0 && !problems.count++)
@@ -525,8 +527,14 @@ int cli_run(int argc, char **argv)
                  "what the ranks saved could not be merged (said above); it stays in %s for "
                  "`mpilens recover %s`",
                  partial, output);
+    if (intermediate < 0 && !problems.count++)
+        snprintf(problems.first, sizeof problems.first,
+                 "an intermediate result (MPI_Pcontrol) could not be merged (said above); it "
+                 "stays in %s/pcontrol for `mpilens recover %s`",
+                 output, output);
     if (problems.count)
         mark_incomplete(output, problems.first);
+    cli_say_intermediate(output, intermediate, first_step, last_step);
     int incomplete = recovered != 0 || problems.count > 0;
     if (incomplete && code == 0)
         code = LENS_EXIT_INCOMPLETE;   /* the application succeeded; its results did not all */

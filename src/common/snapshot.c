@@ -108,6 +108,33 @@ static void wait_periodic(void)
         nanosleep(&ms, NULL);
 }
 
+/* The writer's data and the trailer with HOW into a new file TMP; 1 written, 0 failed
+ * (TMP may be left: the caller unlinks it), -1 not opened (errno kept in failed_errno). */
+static int write_file(const char *tmp, const char *how)
+{
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        atomic_store(&failed_errno, errno);
+        return -1;
+    }
+    int ok = writer(fd) == 0;
+    off_t length = lseek(fd, 0, SEEK_CUR);
+    struct trailer t;
+    memset(&t, 0, sizeof t);
+    memcpy(t.magic, TRAILER_MAGIC, sizeof t.magic);
+    t.length = (uint64_t)length;
+    size_t n = strlen(how);
+    memcpy(t.how, how, n < sizeof t.how - 1 ? n : sizeof t.how - 1);
+    ok = ok && length >= 0 && mpilens_write_all(fd, &t, sizeof t) == 0;
+    if (!ok)
+        atomic_store(&failed_errno, errno ? errno : ENOSPC);
+    if (close(fd) != 0 && ok) {
+        atomic_store(&failed_errno, errno);
+        ok = 0;
+    }
+    return ok;
+}
+
 static void save_to(const char *tmp, const char *how)
 {
     int periodic = tmp == tmp_thread;
@@ -121,25 +148,8 @@ static void save_to(const char *tmp, const char *how)
     else
         atomic_store(&ending_began, 1);
     int saved_errno = errno;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        atomic_store(&failed_errno, errno);
-    if (fd >= 0) {
-        int ok = writer(fd) == 0;
-        off_t length = lseek(fd, 0, SEEK_CUR);
-        struct trailer t;
-        memset(&t, 0, sizeof t);
-        memcpy(t.magic, TRAILER_MAGIC, sizeof t.magic);
-        t.length = (uint64_t)length;
-        size_t n = strlen(how);
-        memcpy(t.how, how, n < sizeof t.how - 1 ? n : sizeof t.how - 1);
-        ok = ok && length >= 0 && mpilens_write_all(fd, &t, sizeof t) == 0;
-        if (!ok)
-            atomic_store(&failed_errno, errno ? errno : ENOSPC);
-        if (close(fd) != 0 && ok) {
-            atomic_store(&failed_errno, errno);
-            ok = 0;
-        }
+    int ok = write_file(tmp, how);
+    if (ok >= 0) {
         if (!periodic)
             wait_periodic();
         if (ok && !(periodic && atomic_load(&ending_began)))
@@ -156,6 +166,40 @@ static void save_to(const char *tmp, const char *how)
 void mpilens_snapshot_save(const char *how)
 {
     save_to(tmp_signal, how);
+}
+
+/* Makes every directory of PATH up to its last '/' (its file's directory). */
+static void make_parents(char *path)
+{
+    for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+        *p = '\0';
+        mkdir(path, 0777);
+        *p = '/';
+    }
+}
+
+int mpilens_snapshot_intermediate(int level, char *where, size_t len)
+{
+    static int taken;
+    if (!writer || atomic_load(&finished))
+        return -1;
+    const char *slash = strrchr(final_path, '/'); /* DIR/partial/MODULE.RANK */
+    int dir_len = (int)(slash ? slash - final_path : 0) - (int)strlen("/partial");
+    if (dir_len < 0)
+        return -1;
+    char path[4400], tmp[4420], how[64];
+    int k = ++taken;
+    snprintf(where, len, "%.*s/pcontrol/%d", dir_len, final_path, k);
+    snprintf(path, sizeof path, "%s/partial%s", where, slash);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    snprintf(how, sizeof how, "%s(%d)", MPILENS_SNAPSHOT_PCONTROL, level);
+    make_parents(path);
+    atomic_fetch_add(&saving, 1);
+    int ok = write_file(tmp, how) > 0 && rename(tmp, path) == 0;
+    atomic_fetch_sub(&saving, 1);
+    if (!ok)
+        unlink(tmp);
+    return ok ? k : -1;
 }
 
 /* "signal N" without stdio */

@@ -15,6 +15,7 @@
 #include "mon_set.h"
 #include "module_life.h"
 #include "mpilens_snapshot.h"
+#include "pcontrol_levels.h"
 #include "mpilens.h"
 #include "run_output.h"
 #include "tree_merge.h"
@@ -53,10 +54,33 @@ static struct mpilens_monitor_api api = {api_start, api_stop,  api_reset,
 
 const char mpilens_module_arguments[] =
     "start=0|1  1 (default): count from MPI_Init; 0: only once the application starts it "
-    "(MPI_T or include/mpilens.h)\n";
+    "(MPI_T or include/mpilens.h)\n"
+    "pcontrol=1|0  1 (default): MPI_Pcontrol levels as in mpiP (0 stop, 1 resume, 2 reset, "
+    "3 write an intermediate result, 4 write and reset); 0: ignore them\n";
+
+static int pcontrol_levels = 1, running; /* running: MPI_Init done, MPI_Finalize not begun */
+
+static void stop_counting(void)
+{
+    mon_set_on(0);
+}
+static void resume_counting(void)
+{
+    mon_set_on(1);
+}
+
+int MPI_Pcontrol(const int level, ...)
+{
+    static const struct lens_pcontrol_ops ops = {stop_counting, resume_counting, mon_reset};
+    if (running && pcontrol_levels)
+        lens_pcontrol("monitor", level, &ops);
+    return PMPI_Pcontrol(level);
+}
 
 int mpilens_module_check(const char *key, const char *value, char *why, size_t len)
 {
+    if (strcmp(key, "pcontrol") == 0)
+        return lens_pcontrol_check("monitor", value, why, len);
     if (strcmp(key, "start") == 0 && strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
         snprintf(why, len,
                  "monitor: start='%s': give start=1 (count from MPI_Init) or start=0 (only once "
@@ -78,6 +102,7 @@ int mpilens_module_init(const struct mpilens_module_args *args)
         return -1;
     }
     start_at_init = !(start && strcmp(start, "0") == 0);
+    pcontrol_levels = strcmp(mpilens_module_arg(args, "pcontrol", "1"), "0") != 0;
     mpilens_publish("monitor.api", &api, sizeof api);
     return 0;
 }
@@ -94,6 +119,7 @@ static void started(int provided)
             !(getenv("MPILENS_MONITOR_START") && strcmp(getenv("MPILENS_MONITOR_START"), "0") == 0);
     mon_set_on(start_at_init);
     mon_snapshot_install();
+    running = 1;
 }
 
 LENS_MODULE_LIFE(started)
@@ -102,6 +128,7 @@ int MPI_Finalize(void)
 {
     if (merge_comm == MPI_COMM_NULL)
         return PMPI_Finalize();
+    running = 0;
     mon_set_on(0);
     mon_flush("run");
     static const struct lens_merge_ops ops = {mon_set_pack, mon_set_absorb};

@@ -52,9 +52,11 @@ struct prof_rows {
 #define prof_win lens_comm_of_win
 #define prof_mixed lens_comm_mixed
 
-extern int prof_on;                           /* recording (between MPI_Init and MPI_Finalize) */
-extern int prof_threaded;                     /* MPI_THREAD_MULTIPLE: update counters atomically */
-extern int prof_nbuckets;                     /* bounds + 1 */
+extern int prof_on;              /* recording (between MPI_Init and MPI_Finalize, unless stopped) */
+extern int prof_started;         /* MPI_Init done, MPI_Finalize not begun */
+extern int prof_pcontrol_levels; /* MPI_Pcontrol's levels obeyed (prof_pcontrol.c) */
+extern int prof_threaded;        /* MPI_THREAD_MULTIPLE: update counters atomically */
+extern int prof_nbuckets;        /* bounds + 1 */
 extern int64_t prof_bounds[LENS_MAX_BUCKETS]; /* upper bounds (inclusive) of buckets */
 extern struct lens_comm *prof_all;            /* list of all records */
 
@@ -148,6 +150,7 @@ int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob);
  * writing recovered records (ranks' sections one after the other) into DIR's database. */
 struct mpilens_emitter;
 void prof_sites_prepare(void);
+void prof_sites_reset(void); /* every call site's counts to zero (MPI_Pcontrol(2)) */
 uint64_t prof_sites_emit(struct mpilens_emitter *e, int rank);
 int prof_sites_check(const char *data, size_t len, uint64_t count);
 /* The application's call site of the call being made, read in the MPI_X wrapper itself

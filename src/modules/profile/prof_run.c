@@ -13,6 +13,7 @@
 
 #include "mpilens.h"
 #include "prof.h"
+#include "pcontrol_levels.h"
 #include "prof_merge.h"
 #include "run_output.h"
 #include "mpilens_snapshot.h"
@@ -30,13 +31,21 @@ static MPI_Comm merge_comm = MPI_COMM_NULL;
 
 const char mpilens_module_arguments[] =
     "buckets=B1,B2,...  message-size bucket bounds in bytes, increasing, at most 31 "
-    "(default 128,1024,8192,65536,262144,1048576,33554432)\n";
+    "(default 128,1024,8192,65536,262144,1048576,33554432)\n"
+    "pcontrol=1|0       1 (default): MPI_Pcontrol levels as in mpiP (0 stop, 1 resume, "
+    "2 reset, 3 write an intermediate result, 4 write and reset); 0: ignore them\n";
+
+int mpilens_module_check(const char *key, const char *value, char *why, size_t len)
+{
+    return strcmp(key, "pcontrol") == 0 ? lens_pcontrol_check("profile", value, why, len) : 0;
+}
 
 int mpilens_module_init(const struct mpilens_module_args *args)
 {
     const char *buckets = mpilens_module_arg(args, "buckets", NULL);
     if (buckets)
         setenv("MPILENS_BUCKETS", buckets, 1);
+    prof_pcontrol_levels = strcmp(mpilens_module_arg(args, "pcontrol", "1"), "0") != 0;
     prof_setup(); /* a bad bucket list stops the run here, before main() */
     if (mpilens_site_range)
         mpilens_site_range(&prof_site_lo, &prof_site_span);
@@ -56,6 +65,7 @@ static void started(uint64_t t0, int op, void *site)
     prof_keys_on = !prof_threaded;
 #endif
     prof_on = 1;
+    prof_started = 1;
     prof_record_slow(op, site, prof_comm(MPI_COMM_WORLD), 0, 0, prof_now() - t0);
     int rank = 0, size = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -97,9 +107,10 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
-    if (!prof_on)
+    if (!prof_started)
         return PMPI_Finalize();
     uint64_t now = prof_now();
+    prof_started = 0;
     prof_on = 0;
     prof_keys_on = 0;
     prof_last_forget(); /* every call goes the general way, which sees prof_on */

@@ -97,6 +97,14 @@ void prof_site_add(void *site, int op, uint64_t bytes, uint64_t ticks)
     update_min(&c->min_ticks, ticks ? ticks : 1);
 }
 
+void prof_sites_reset(void)
+{
+    for (int i = 0; i < SITES; i++)
+        if (cells[i].key) /* the cell stays claimed for its site */
+            cells[i].calls = cells[i].ticks = cells[i].max_ticks = cells[i].min_ticks =
+                cells[i].volume = 0;
+}
+
 /* ---- at MPI_Finalize ---- */
 
 /* One cell as it travels to rank 0, followed by its object's path (path_len bytes). */
