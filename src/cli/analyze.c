@@ -230,6 +230,10 @@ int cli_analyze(int argc, char **argv)
     args[n++] = program;
     args[n++] = (char *)run;
     args[n] = NULL;
+    char line[8192] = "";
+    for (int i = 0; i < n - 1; i++) /* all but the run: what replays it, said before it starts */
+        snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i ? " " : "", args[i]);
+    fprintf(stderr, "mpilens: analyze: replaying the trace of %s ranks with: %s\n", np, line);
     int errors[2];
     if (pipe(errors) != 0) {
         perror("mpilens: analyze: pipe");

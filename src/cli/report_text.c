@@ -61,7 +61,8 @@ void report_print_metadata(sqlite3 *db, FILE *out)
 {
     static const char *const keys[][2] = {
         {"Run command", "command"}, {"Processes", "processes"},     {"MPI Library", "MPI"},
-        {"Profile date", "date"},   {"mpilens version", "mpilens"}, {"Buckets", "bucket bounds"}};
+        {"Profile date", "date"},   {"mpilens version", "mpilens"}, {"Buckets", "bucket bounds"},
+        {"Slurm job", "Slurm job"}, {"Slurm step", "Slurm step"}};
     fprintf(out, "== Run\n");
     char value[8192];
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)

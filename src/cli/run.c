@@ -173,11 +173,7 @@ static void launcher_part(char **command, char *out, size_t len)
 
 static void default_output(char **command, char *out, size_t len)
 {
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    snprintf(out, len, "%s-%04d%02d%02d-%02d%02d%02d", program_name(command), tm.tm_year + 1900,
-             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    lens_run_name(program_name(command), out, len);
 }
 
 /* The profile's bucket list (its buckets= argument, else MPILENS_BUCKETS), checked before

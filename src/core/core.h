@@ -46,6 +46,10 @@ LENS_HIDDEN void lens_die(const char *fmt, ...) __attribute__((format(printf, 1,
 LENS_HIDDEN int lens_env_rank(void);
 /* Replaces the library functions of MPI_Init/Init_thread/Finalize with the core's hooks. */
 LENS_HIDDEN void lens_hooks_install(lens_voidfn *bottom);
+/* A launch that does not match the MPI library, said in one line (launch_check.c): before
+ * MPI_Init, and after it with MPI_COMM_WORLD's SIZE. */
+LENS_HIDDEN void lens_launch_check_before_init(void);
+LENS_HIDDEN void lens_launch_check_after_init(int size);
 /* A single module that allows it is entered without runners and bound to BELOW (solo.c). */
 LENS_HIDDEN void lens_solo_setup(lens_voidfn *below);
 

@@ -45,6 +45,8 @@ void *lens_own_symbol(void *handle, const char *name);
 
 /* mkdir -p path, then check it is writable: 0, or -1 with errno set. */
 int lens_make_dirs(const char *path);
+/* The default output directory's name for PROGRAM (run_name.c). */
+void lens_run_name(const char *program, char *out, size_t len);
 
 /* Prefix for messages about spec: "FILE:LINE" or "MPILENS_MODULES". */
 void lens_modspec_where(const struct lens_modspec *spec, char *buf, size_t len);

@@ -60,11 +60,9 @@ static void default_output_name(char *buf, size_t len)
     char cwd[PATH_MAX] = ".";
     if (!getcwd(cwd, sizeof cwd))
         strcpy(cwd, ".");
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    snprintf(buf, len, "%s/%s-%04d%02d%02d-%02d%02d%02d", cwd, base, tm.tm_year + 1900,
-             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    char name[PATH_MAX];
+    lens_run_name(base, name, sizeof name);
+    snprintf(buf, len, "%s/%s", cwd, name);
 }
 
 /* Rank 0 of a run without `mpilens run`: NAME claimed (run_claim.h) before any module
@@ -99,6 +97,9 @@ static void claim_output(char *name, size_t len)
 
 static void after_init(void)
 {
+    int size = 0;
+    ((rank_fn)library("MPI_Comm_size"))(MPI_COMM_WORLD, &size);
+    lens_launch_check_after_init(size);
     if (lens_nmodules == 0)
         return;
     int by_cli = getenv("MPILENS_CLI") != NULL; /* mpilens run holds the claim */
@@ -125,6 +126,7 @@ static void after_init(void)
 
 static int hook_init(int *argc, char ***argv)
 {
+    lens_launch_check_before_init();
     int rc = real_init(argc, argv);
     if (rc == MPI_SUCCESS)
         after_init();
@@ -133,6 +135,7 @@ static int hook_init(int *argc, char ***argv)
 
 static int hook_init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    lens_launch_check_before_init();
     int rc = real_init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         after_init();

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -105,6 +106,36 @@ static void prefix_path(const struct rundb *run, char *err, size_t errlen)
     snprintf(err, errlen, "%s: %s", run->path, copy);
 }
 
+/* The batch job the writing process belongs to (Slurm's environment: rank 0 at
+ * MPI_Finalize, or the CLI recovering inside the job's allocation), kept if a writer
+ * before it already recorded one. */
+static int put_launch_metadata(sqlite3 *db, char *err, size_t errlen)
+{
+    static const char *const keys[][2] = {{"Slurm job", "SLURM_JOB_ID"},
+                                          {"Slurm step", "SLURM_STEP_ID"},
+                                          {"Slurm job name", "SLURM_JOB_NAME"},
+                                          {"Slurm cluster", "SLURM_CLUSTER_NAME"}};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const char *value = getenv(keys[i][1]);
+        if (!value || !*value)
+            continue;
+        sqlite3_stmt *st = NULL;
+        int rc =
+            sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO metadata VALUES (?1, ?2)", -1, &st, NULL);
+        if (rc == SQLITE_OK) {
+            sqlite3_bind_text(st, 1, keys[i][0], -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+            rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+        }
+        sqlite3_finalize(st);
+        if (rc != SQLITE_OK) {
+            describe_error(db, "recording the Slurm job", err, errlen);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen)
 {
     memset(run, 0, sizeof *run);
@@ -131,7 +162,8 @@ int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen)
     char sql[256];
     snprintf(sql, sizeof sql, "PRAGMA journal_mode=DELETE; BEGIN; PRAGMA user_version=%d;",
              RUNDB_SCHEMA_VERSION);
-    if (rundb_exec(run->db, sql, err, errlen) || rundb_exec(run->db, shared_schema, err, errlen)) {
+    if (rundb_exec(run->db, sql, err, errlen) || rundb_exec(run->db, shared_schema, err, errlen) ||
+        put_launch_metadata(run->db, err, errlen)) {
         prefix_path(run, err, errlen);
         rundb_abort(run);
         return -1;

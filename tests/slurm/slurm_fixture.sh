@@ -1,0 +1,106 @@
+# slurm_fixture.sh: a private Slurm for one test (sourced after core/lib.sh). start_slurm
+# makes, in $WORK/slurm: a munge key and its own munged (own socket), a slurm.conf for this
+# host (one node with 8 CPUs, oversubscribed, ports no other Slurm uses), and starts
+# slurmctld and slurmd in the foreground in the background, so that their pids are ours:
+# the EXIT trap stops them by pid and waits. Every Slurm command of the test reads
+# SLURM_CONF. If a daemon cannot start, the test fails with its log's last lines (it is
+# not skipped).
+SLURM_DIR=$WORK/slurm
+SLURM_PIDS=()
+
+stop_slurm() {
+    local pid
+    for pid in "${SLURM_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+    for pid in "${SLURM_PIDS[@]}"; do
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null
+    done
+    SLURM_PIDS=()
+}
+trap 'stop_slurm; rm -rf "$WORK"' EXIT
+
+# A TCP port nobody listens on, from a range Slurm's defaults (6817-6819) do not use.
+free_port() {
+    local p
+    for p in $(shuf -i 20000-40000 -n 50); do
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
+    done
+    echo 0
+}
+
+slurm_failed() {
+    echo "FAIL private Slurm: $1"
+    for log in "$SLURM_DIR"/*.log; do
+        [ -f "$log" ] && { echo "--- $log"; tail -n 15 "$log"; }
+    done
+    exit 1
+}
+
+start_slurm() {
+    local host key
+    host=$(hostname -s)
+    for cmd in munged slurmctld slurmd srun sinfo; do
+        command -v "$cmd" >/dev/null ||
+            slurm_failed "$cmd not found: apt-get install slurm-wlm (scripts/deps.sh installs it)"
+    done
+    mkdir -p "$SLURM_DIR"/{state,spool,munge}
+    chmod 755 "$SLURM_DIR/munge"
+    key=$SLURM_DIR/munge/munge.key
+    head -c 1024 /dev/urandom >"$key"
+    chmod 400 "$key"
+    export MUNGE_SOCKET=$SLURM_DIR/munge/munge.socket
+    munged --force --socket="$MUNGE_SOCKET" --key-file="$key" \
+        --pid-file="$SLURM_DIR/munge/munged.pid" --log-file="$SLURM_DIR/munged.log" \
+        --seed-file="$SLURM_DIR/munge/munged.seed" --foreground >"$SLURM_DIR/munged.out" 2>&1 &
+    SLURM_PIDS+=($!)
+    for _ in $(seq 100); do [ -S "$MUNGE_SOCKET" ] && break; sleep 0.1; done
+    [ -S "$MUNGE_SOCKET" ] || slurm_failed "munged did not start"
+    local ctld_port slurmd_port
+    ctld_port=$(free_port)
+    slurmd_port=$(free_port)
+    cat >"$SLURM_DIR/slurm.conf" <<CONF
+ClusterName=mpilens-test
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$MUNGE_SOCKET
+CredType=cred/munge
+StateSaveLocation=$SLURM_DIR/state
+SlurmdSpoolDir=$SLURM_DIR/spool
+SlurmctldPidFile=$SLURM_DIR/slurmctld.pid
+SlurmdPidFile=$SLURM_DIR/slurmd.pid
+SlurmctldLogFile=$SLURM_DIR/slurmctld.log
+SlurmdLogFile=$SLURM_DIR/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SlurmdParameters=config_overrides
+MpiDefault=none
+ReturnToService=2
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+KillWait=30
+InactiveLimit=0
+MinJobAge=10
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+NodeName=$host NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN
+PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8
+CONF
+    export SLURM_CONF=$SLURM_DIR/slurm.conf
+    slurmctld -D -i -f "$SLURM_CONF" >>"$SLURM_DIR/slurmctld.out" 2>&1 &
+    SLURM_PIDS+=($!)
+    slurmd -D -f "$SLURM_CONF" -N "$host" >>"$SLURM_DIR/slurmd.out" 2>&1 &
+    SLURM_PIDS+=($!)
+    local state=""
+    for _ in $(seq 120); do
+        state=$(sinfo -h -N -o %t 2>/dev/null | head -n 1)
+        [ "$state" = idle ] && break
+        sleep 0.5
+    done
+    [ "$state" = idle ] || slurm_failed "the node is not idle after 60 s (state '${state:-none}')"
+    echo "ok   private Slurm up on $host (ports $ctld_port, $slurmd_port)"
+}

@@ -1,0 +1,75 @@
+# test_slurm.sh: mpilens under a real Slurm (tests/slurm/slurm_fixture.sh starts a private
+# one): `mpilens run -- srun` with the MPI library's own PMI plugin (Open MPI: pmix, MPICH:
+# pmi2) gives the exact ring matrix and records the job in the metadata; the default output
+# directory carries the job id inside an allocation; `mpilens analyze` reuses srun with
+# the task count and the plugin; a job stopped by its time limit keeps its data, marked
+# incomplete; the wrong plugin is explained in one line.
+source "$(dirname "$0")/../core/lib.sh"
+source "$(dirname "$0")/slurm_fixture.sh"
+start_slurm
+if [ "$MPI_FLAVOR" = openmpi ]; then plugin=pmix wrong=pmi2; else plugin=pmi2 wrong=pmix; fi
+SRUN="srun --mpi=$plugin"
+limit_job=$(sbatch --parsable -n 4 --time=1 -o batch.out --wrap \
+    "exec '$MPILENS' run -m profile,monitor -o $WORK/limit -- $SRUN -n 4 '$APPS/long_app' 100000")
+
+# 1. run: the ring (1 KiB to the right, 3 rounds) through srun.
+out=$(timeout 120 "$MPILENS" run -m profile,monitor -o ring -- $SRUN -n 4 "$APPS/ring" 3 2>&1)
+check_has "srun: application ran" "$out" "ring ok: 4 ranks, 3 rounds"
+check_has "srun: closing line" "$out" "mpilens: results in $WORK/ring (status 0)"
+check_eq "srun: matrix, 3 messages of 1 KiB to the right" "0 1 3 3072
+1 2 3 3072
+2 3 3 3072
+3 0 3 3072" "$(sqlite3 -separator ' ' ring/mpilens.db "SELECT src, dst, messages, bytes
+    FROM monitor_matrix WHERE kind = 'p2p' ORDER BY src")"
+check_match "srun: the Slurm job is recorded" \
+    "$(sqlite3 ring/mpilens.db "SELECT value FROM metadata WHERE key = 'Slurm job'")" '^[0-9]+$'
+check_eq "srun: the step is recorded" "0" \
+    "$(sqlite3 ring/mpilens.db "SELECT value FROM metadata WHERE key = 'Slurm step'")"
+check_match "srun: report shows the job" "$("$MPILENS" report ring 2>&1)" '^  Slurm job +[0-9]+$'
+
+# 2. inside an allocation (salloc): the default output directory is named after the job.
+out=$(cd "$WORK" && timeout 120 salloc -n 4 -Q bash -c \
+    "echo job=\$SLURM_JOB_ID; '$MPILENS' run -m profile -- $SRUN -n 4 '$APPS/ring'" 2>&1)
+job=$(sed -n 's/^job=//p' <<<"$out")
+check_match "salloc: default directory named after the job" "$out" \
+    "^mpilens: results in $WORK/ring-job$job-[0-9]{8}-[0-9]{6} \(status 0\)$"
+
+# 3. analyze reuses srun: -n 4 and the run's --mpi plugin, no --launcher given.
+out=$(timeout 120 "$MPILENS" run -m trace -o waits -- $SRUN -n 4 "$APPS/waits_app" late-sender 2>&1)
+check_has "trace through srun: closing line" "$out" "mpilens: results in $WORK/waits (status 0)"
+out=$(timeout 180 "$MPILENS" analyze waits 2>&1)
+check_eq "analyze through srun: exit 0" "0" "$?"
+check_match "analyze through srun: says the launcher it reused" "$out" \
+    "^mpilens: analyze: replaying the trace of 4 ranks with: srun --mpi=$plugin -n 4 [^ ]*/mpilens-analyze$"
+check_match "analyze through srun: Late Sender found" \
+    "$(sqlite3 waits/mpilens.db "SELECT DISTINCT pattern FROM waits")" "^Late Sender$"
+
+# 4. a batch job stopped by its time limit: submitted first, checked last (the limit is
+# 1 minute, Slurm's smallest, and is enforced within 30 s after; the other parts run
+# meanwhile). The ranks get SIGTERM and save; mpilens run (exec'ed: the batch shell would
+# die at once and take the step with it, docs/slurm.md) merges before KillWait's SIGKILL.
+for _ in $(seq 240); do
+    [ -z "$(squeue -h -j "$limit_job" 2>/dev/null)" ] && break
+    sleep 0.5
+done
+check_eq "time limit: the job has ended" "" "$(squeue -h -j "$limit_job" 2>/dev/null)"
+check_match "time limit: Slurm said why" "$(cat batch.out)" "DUE TO TIME LIMIT"
+incomplete=$(sqlite3 limit/mpilens.db "SELECT value FROM metadata WHERE key = 'Incomplete'" 2>&1)
+check_match "time limit: marked incomplete, each rank's end named" "$incomplete" \
+    "^ranks 0, 1, 2, 3: signal 15"
+check_eq "time limit: the job id recorded" "$limit_job" \
+    "$(sqlite3 limit/mpilens.db "SELECT value FROM metadata WHERE key = 'Slurm job'")"
+check_eq "time limit: every rank's ring messages kept" "4" \
+    "$(sqlite3 limit/mpilens.db "SELECT COUNT(*) FROM monitor_matrix WHERE kind = 'p2p' AND messages > 0")"
+
+# 5. the wrong plugin: one line that names the right one.
+out=$(timeout 60 $MPILENS run -m profile -o wrong -- srun --mpi=$wrong -n 4 "$APPS/world_size" 2>&1)
+if [ "$MPI_FLAVOR" = openmpi ]; then
+    check_has "wrong plugin: explained" "$out" \
+        "mpilens: srun gave this Open MPI program PMI-2 (--mpi=pmi2), which it cannot use (it aborts in MPI_Init): run it with srun --mpi=pmix"
+else
+    check_has "wrong plugin: explained" "$out" \
+        "mpilens: srun started 4 tasks but each is alone in MPI_COMM_WORLD (4 separate 1-process jobs): srun's --mpi plugin does not match MPICH; run srun --mpi=pmi2 (srun --mpi=list shows what Slurm has)"
+fi
+check_eq "wrong plugin: said once" "1" "$(grep -c "^mpilens: srun" <<<"$out")"
+finish
