@@ -230,10 +230,9 @@ int cli_analyze(int argc, char **argv)
     args[n++] = program;
     args[n++] = (char *)run;
     args[n] = NULL;
-    char line[8192] = "";
-    for (int i = 0; i < n - 1; i++) /* all but the run: what replays it, said before it starts */
+    char line[8192] = ""; /* what replays the run (all but the run), said when it worked */
+    for (int i = 0; i < n - 1; i++)
         snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i ? " " : "", args[i]);
-    fprintf(stderr, "mpilens: analyze: replaying the trace of %s ranks with: %s\n", np, line);
     int errors[2];
     if (pipe(errors) != 0) {
         perror("mpilens: analyze: pipe");
@@ -281,6 +280,8 @@ int cli_analyze(int argc, char **argv)
         return 2;
     }
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+    if (code == 0)
+        fprintf(stderr, "mpilens: analyze: replayed the trace of %s ranks with: %s\n", np, line);
     if (held && *held && !(code != 0 && ours))
         fputs(held, stderr);
     free(held);

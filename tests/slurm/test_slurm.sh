@@ -40,7 +40,7 @@ check_has "trace through srun: closing line" "$out" "mpilens: results in $WORK/w
 out=$(timeout 180 "$MPILENS" analyze waits 2>&1)
 check_eq "analyze through srun: exit 0" "0" "$?"
 check_match "analyze through srun: says the launcher it reused" "$out" \
-    "^mpilens: analyze: replaying the trace of 4 ranks with: srun --mpi=$plugin -n 4 [^ ]*/mpilens-analyze$"
+    "^mpilens: analyze: replayed the trace of 4 ranks with: srun --mpi=$plugin -n 4 [^ ]*/mpilens-analyze$"
 check_match "analyze through srun: Late Sender found" \
     "$(sqlite3 waits/mpilens.db "SELECT DISTINCT pattern FROM waits")" "^Late Sender$"
 
