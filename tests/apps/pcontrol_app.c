@@ -3,10 +3,12 @@
  *   3 steps; Pcontrol(0); 7 steps; Pcontrol(1); 5 steps; Pcontrol(3); Pcontrol(4);
  *   2 steps; Pcontrol(2); 4 steps; MPI_Finalize.
  * Obeyed, the two intermediate results hold 8 steps and the final one 4; ignored, the
- * final one holds all 21. Checks every payload. Usage: pcontrol_app
+ * final one holds all 21. "pcontrol_app off-on" is mpiP's plain case: Pcontrol(0); 7 steps;
+ * Pcontrol(1); 5 steps (5 recorded). Checks every payload. Usage: pcontrol_app [off-on]
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
 static int rank, size, bad;
 
@@ -29,16 +31,23 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    steps(3);
-    MPI_Pcontrol(0);
-    steps(7);
-    MPI_Pcontrol(1);
-    steps(5);
-    MPI_Pcontrol(3);
-    MPI_Pcontrol(4);
-    steps(2);
-    MPI_Pcontrol(2);
-    steps(4);
+    if (argc > 1 && strcmp(argv[1], "off-on") == 0) {
+        MPI_Pcontrol(0);
+        steps(7);
+        MPI_Pcontrol(1);
+        steps(5);
+    } else {
+        steps(3);
+        MPI_Pcontrol(0);
+        steps(7);
+        MPI_Pcontrol(1);
+        steps(5);
+        MPI_Pcontrol(3);
+        MPI_Pcontrol(4);
+        steps(2);
+        MPI_Pcontrol(2);
+        steps(4);
+    }
     if (rank == 0)
         printf("pcontrol_app %s: %d ranks\n", bad ? "FAILED" : "ok", size);
     MPI_Finalize();

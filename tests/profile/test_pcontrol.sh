@@ -40,6 +40,11 @@ check_eq "no snapshot files left" "" "$(find run -name partial)"
 report=$("$MPILENS" report run/pcontrol/1 2>&1)
 check_match "report reads an intermediate result" "$report" "Sendrecv"
 
+out=$(timeout 120 "$MPILENS" run -m profile,monitor -o offon -- $MPIRUN -np 4 "$APPS/pcontrol_app" off-on 2>&1)
+check_has "off-on: closing line" "$out" "mpilens: results in $WORK/offon (status 0)"
+check_eq "off-on: 7 steps stopped, 5 recorded in the profile" "$(expected_profile 5)" "$(profile_of offon)"
+check_eq "off-on: 5 messages per rank in the matrix" "$(expected_matrix 5)" "$(matrix_of offon)"
+
 out=$(timeout 120 "$MPILENS" run -m profile:pcontrol=0,monitor:pcontrol=0 -o off -- \
     $MPIRUN -np 4 "$APPS/pcontrol_app" 2>&1)
 check_has "pcontrol=0: closing line" "$out" "mpilens: results in $WORK/off (status 0)"
