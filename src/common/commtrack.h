@@ -90,6 +90,10 @@ struct lens_comm_set {
     struct lens_wire_comm *comms;
     int32_t *members;
     size_t ncomms, nmembers;
+    /* Index of comms by (root, hash, ordinal): open addressing, slot = comms index + 1 (0:
+     * empty), rebuilt at half full, so that merging C communicators is O(C), not O(C^2). */
+    uint32_t *index;
+    size_t index_slots;
 };
 
 /* Adds a communicator (deduplicated by root, members and ordinal); returns its index, or -1

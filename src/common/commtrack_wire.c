@@ -10,19 +10,63 @@
 #include "run_output.h"
 #include "rundb_write.h"
 
-static int find_comm(const struct lens_comm_set *s, int32_t root, uint64_t hash, int32_t ordinal)
+static uint64_t identity_hash(int32_t root, uint64_t hash, int32_t ordinal)
 {
-    for (size_t i = 0; i < s->ncomms; i++)
-        if (s->comms[i].root == root && s->comms[i].hash == hash && s->comms[i].ordinal == ordinal)
-            return (int)i;
-    return -1;
+    uint64_t h = hash ^ ((uint64_t)(uint32_t)root << 32 | (uint32_t)ordinal);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+/* The slot of (root, hash, ordinal) in S's index: the one holding it, or the empty one
+ * where it goes. */
+static size_t slot_of(const struct lens_comm_set *s, int32_t root, uint64_t hash, int32_t ordinal)
+{
+    size_t mask = s->index_slots - 1, i = identity_hash(root, hash, ordinal) & mask;
+    for (; s->index[i]; i = (i + 1) & mask) {
+        const struct lens_wire_comm *c = &s->comms[s->index[i] - 1];
+        if (c->root == root && c->hash == hash && c->ordinal == ordinal)
+            break;
+    }
+    return i;
+}
+
+/* Room in S's index for one more communicator; 0, or -1 out of memory (said). */
+static int index_room(struct lens_comm_set *s)
+{
+    if (s->index && 2 * (s->ncomms + 1) <= s->index_slots)
+        return 0;
+    size_t slots = 64;
+    while (slots < 4 * (s->ncomms + 1))
+        slots *= 2;
+    uint32_t *index = calloc(slots, sizeof *index);
+    if (!index) {
+        static int said;
+        if (!said++)
+            lens_run_problem("merge",
+                             "mpilens: out of memory indexing %zu communicators: the rows of "
+                             "the others are dropped, the results are incomplete",
+                             s->ncomms);
+        return -1;
+    }
+    free(s->index);
+    s->index = index;
+    s->index_slots = slots;
+    for (size_t k = 0; k < s->ncomms; k++)
+        s->index[slot_of(s, s->comms[k].root, s->comms[k].hash, s->comms[k].ordinal)] =
+            (uint32_t)(k + 1);
+    return 0;
 }
 
 int lens_comm_set_add(struct lens_comm_set *s, const struct lens_wire_comm *c,
                       const int32_t *members)
 {
-    int i = find_comm(s, c->root, c->hash, c->ordinal);
-    if (i >= 0) {
+    if (index_room(s) != 0)
+        return -1;
+    size_t slot = slot_of(s, c->root, c->hash, c->ordinal);
+    if (s->index[slot]) {
+        int i = (int)s->index[slot] - 1;
         if (s->comms[i].root_counter < 0)
             s->comms[i].root_counter = c->root_counter;
         return i;
@@ -34,6 +78,7 @@ int lens_comm_set_add(struct lens_comm_set *s, const struct lens_wire_comm *c,
     s->comms[s->ncomms].members_off = (int32_t)s->nmembers;
     memcpy(s->members + s->nmembers, members, c->size * sizeof *members);
     s->nmembers += c->size;
+    s->index[slot] = (uint32_t)(s->ncomms + 1);
     return (int)s->ncomms++;
 }
 
@@ -69,6 +114,7 @@ void lens_comm_set_free(struct lens_comm_set *set)
 {
     free(set->comms);
     free(set->members);
+    free(set->index);
     memset(set, 0, sizeof *set);
 }
 

@@ -1,25 +1,65 @@
 /* tree_merge.c: the binomial-tree gather of tree_merge.h, on PMPI calls only. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "run_output.h"
 #include "tree_merge.h"
 
-/* A receiver without memory for a message still takes it (the sender and the tree must
- * not hang): into a byte, the truncation returned instead of raised, and says whose
- * records (the sender's subtree, ranks FIRST..LAST of COMM) are lost. */
-static void drop_message(MPI_Comm comm, int from, int tag, int first, int last)
+#define PIECE ((size_t)1 << 30)
+#define TAG_STATE 1  /* a whole state (under 1 GiB: one message) or a piece of one */
+#define TAG_LENGTH 2 /* a state of 1 GiB or more follows in pieces: its length */
+
+static void send_all(const char *buf, size_t len, int to, MPI_Comm comm)
 {
-    MPI_Errhandler was;
-    PMPI_Comm_get_errhandler(comm, &was);
-    PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    if (len >= PIECE) {
+        uint64_t total = len;
+        PMPI_Send(&total, 1, MPI_UINT64_T, to, TAG_LENGTH, comm);
+    }
+    size_t at = 0;
+    do {
+        size_t n = len - at < PIECE ? len - at : PIECE;
+        PMPI_Send(buf + at, (int)n, MPI_BYTE, to, TAG_STATE, comm);
+        at += n;
+    } while (at < len);
+}
+
+/* The length of the state FROM sends next (its length message taken, if any). */
+static size_t incoming_length(int from, MPI_Comm comm)
+{
+    MPI_Status status;
+    PMPI_Probe(from, MPI_ANY_TAG, comm, &status);
+    if (status.MPI_TAG == TAG_LENGTH) {
+        uint64_t total = 0;
+        PMPI_Recv(&total, 1, MPI_UINT64_T, from, TAG_LENGTH, comm, MPI_STATUS_IGNORE);
+        return (size_t)total;
+    }
+    int count = 0;
+    PMPI_Get_count(&status, MPI_BYTE, &count);
+    return (size_t)count;
+}
+
+/* Receives LEN bytes sent by send_all into BUF; without BUF (no memory), takes each piece
+ * into a byte, the truncation returned instead of raised, so the sender and the tree do not
+ * hang. */
+static void receive_all(char *buf, size_t len, int from, MPI_Comm comm)
+{
+    MPI_Errhandler was = MPI_ERRHANDLER_NULL;
     char byte;
-    PMPI_Recv(&byte, 1, MPI_BYTE, from, tag, comm, MPI_STATUS_IGNORE);
-    PMPI_Comm_set_errhandler(comm, was);
-    PMPI_Errhandler_free(&was);
-    lens_run_problem("merge",
-                     "mpilens: out of memory merging the records of ranks %d-%d: they are "
-                     "missing from the database (the results are incomplete)",
-                     first, last);
+    if (!buf) {
+        PMPI_Comm_get_errhandler(comm, &was);
+        PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    }
+    size_t at = 0;
+    do {
+        size_t n = len - at < PIECE ? len - at : PIECE;
+        PMPI_Recv(buf ? buf + at : &byte, buf ? (int)n : 1, MPI_BYTE, from, TAG_STATE, comm,
+                  MPI_STATUS_IGNORE);
+        at += n;
+    } while (at < len);
+    if (!buf) {
+        PMPI_Comm_set_errhandler(comm, was);
+        PMPI_Errhandler_free(&was);
+    }
 }
 
 int lens_tree_merge(MPI_Comm comm, void *ctx, const struct lens_merge_ops *ops)
@@ -27,28 +67,28 @@ int lens_tree_merge(MPI_Comm comm, void *ctx, const struct lens_merge_ops *ops)
     int rank, size;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
-    const int tag = 1;
     for (int step = 1; step < size; step <<= 1) {
         if (rank & step) {
-            int len;
+            size_t len = 0;
             void *buf = ops->pack(ctx, &len);
-            PMPI_Send(buf, len, MPI_BYTE, rank - step, tag, comm);
+            send_all(buf, buf ? len : 0, rank - step, comm);
             free(buf);
             return 0;
         }
         if (rank + step < size) {
-            MPI_Status status;
-            int len;
-            PMPI_Probe(rank + step, tag, comm, &status);
-            PMPI_Get_count(&status, MPI_BYTE, &len);
+            size_t len = incoming_length(rank + step, comm);
             char *buf = malloc(len > 0 ? len : 1);
-            if (!buf) {
+            receive_all(buf, len, rank + step, comm);
+            if (buf)
+                ops->absorb(ctx, buf, len);
+            else {
                 int last = rank + 2 * step - 1 < size ? rank + 2 * step - 1 : size - 1;
-                drop_message(comm, rank + step, tag, rank + step, last);
-                continue;
+                lens_run_problem("merge",
+                                 "mpilens: out of memory merging the records of ranks %d-%d: "
+                                 "they are missing from the database (the results are "
+                                 "incomplete)",
+                                 rank + step, last);
             }
-            PMPI_Recv(buf, len, MPI_BYTE, rank + step, tag, comm, MPI_STATUS_IGNORE);
-            ops->absorb(ctx, buf, len);
             free(buf);
         }
     }

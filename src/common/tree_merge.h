@@ -1,6 +1,8 @@
 /* tree_merge.h: gather every rank's data on rank 0 along a binomial tree. In round k, a
  * rank with bit k set (and no lower bit) sends its packed state to rank - 2^k and stops;
- * the receiver absorbs it. Rank 0 receives log2(P) messages instead of P-1.
+ * the receiver absorbs it. Rank 0 receives log2(P) messages instead of P-1. Lengths are
+ * 64-bit: a state travels as its length, then in pieces of at most 1 GiB (MPI counts are
+ * int).
  */
 #ifndef LENS_TREE_MERGE_H
 #define LENS_TREE_MERGE_H
@@ -8,10 +10,11 @@
 #include "lens_hidden.h"
 
 #include <mpi.h>
+#include <stddef.h>
 
 struct lens_merge_ops {
-    void *(*pack)(void *ctx, int *len);                   /* malloc'ed bytes of ctx */
-    void (*absorb)(void *ctx, const void *data, int len); /* merge a packed state into ctx */
+    void *(*pack)(void *ctx, size_t *len);                   /* malloc'ed bytes of ctx */
+    void (*absorb)(void *ctx, const void *data, size_t len); /* merge a packed state into ctx */
 };
 
 /* Returns 1 on rank 0 of comm (ctx then holds everything), 0 elsewhere. */

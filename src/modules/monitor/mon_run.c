@@ -136,7 +136,7 @@ int MPI_Finalize(void)
      * the database cannot be written */
     struct mon_set merged;
     memset(&merged, 0, sizeof merged);
-    int len = 0;
+    size_t len = 0;
     void *mine = mon_set_pack(&mon_local, &len);
     mon_set_absorb(&merged, mine, len);
     free(mine);

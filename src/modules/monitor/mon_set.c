@@ -47,7 +47,7 @@ void mon_set_add_io(struct mon_set *s, const struct mon_io_row *r)
 }
 
 /* Layout: 7 counts, then phases, rows, hist, coll, io, comms, members. */
-void *mon_set_pack(void *ctx, int *len)
+void *mon_set_pack(void *ctx, size_t *len)
 {
     struct mon_set *s = ctx;
     uint64_t n[7] = {s->nphases, s->nrows,        s->nhist,         s->ncoll,
@@ -76,15 +76,15 @@ void *mon_set_pack(void *ctx, int *len)
     PUT(s->comms.comms, n[5] * sizeof *s->comms.comms);
     PUT(s->comms.members, n[6] * sizeof *s->comms.members);
 #undef PUT
-    *len = (int)size;
+    *len = size;
     return buf;
 }
 
-void mon_set_absorb(void *ctx, const void *data, int len)
+void mon_set_absorb(void *ctx, const void *data, size_t len)
 {
     struct mon_set *s = ctx;
     uint64_t n[7];
-    if (!data || len < (int)sizeof n) /* an empty message: a sender ran out of memory */
+    if (!data || len < sizeof n) /* an empty message: a sender ran out of memory */
         return;
     memcpy(n, data, sizeof n);
     const struct mon_phase_name *phases = (const void *)((const char *)data + sizeof n);

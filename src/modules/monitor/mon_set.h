@@ -45,8 +45,8 @@ void mon_set_add_row(struct mon_set *s, const struct mon_row *r);
 void mon_set_add_hist(struct mon_set *s, const struct mon_hist_row *r);
 void mon_set_add_coll(struct mon_set *s, const struct mon_coll_row *r);
 void mon_set_add_io(struct mon_set *s, const struct mon_io_row *r);
-void *mon_set_pack(void *set, int *len);
-void mon_set_absorb(void *set, const void *data, int len);
+void *mon_set_pack(void *set, size_t *len);
+void mon_set_absorb(void *set, const void *data, size_t len);
 void mon_set_free(struct mon_set *s);
 /* Writes the set into DIR/mpilens.db; 0 or -1 with err. */
 int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t errlen);

@@ -207,7 +207,7 @@ static int absorb_file(void *ctx, const char *data, size_t len, int32_t *world)
     if (head[1] != 0 || !packed_ok(data + sizeof head, len - sizeof head))
         return -1;
     *world = head[0];
-    mon_set_absorb(ctx, data + sizeof head, (int)(len - sizeof head));
+    mon_set_absorb(ctx, data + sizeof head, len - sizeof head);
     return 0;
 }
 

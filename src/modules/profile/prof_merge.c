@@ -65,7 +65,7 @@ void prof_collect(struct profile_set *set, int rank, double net_s)
 }
 
 /* Wire layout: five counts, then ranks, comms, rows, members. */
-static void *pack(const struct profile_set *s, int *len)
+static void *pack(const struct profile_set *s, size_t *len)
 {
     const struct lens_comm_set *c = &s->comms;
     uint64_t counts[4] = {s->nranks, c->ncomms, s->nrows, c->nmembers};
@@ -89,7 +89,7 @@ static void *pack(const struct profile_set *s, int *len)
     PUT(s->rows, s->nrows * sizeof *s->rows);
     PUT(c->members, c->nmembers * sizeof *c->members);
 #undef PUT
-    *len = (int)size;
+    *len = size;
     return buf;
 }
 
@@ -152,14 +152,14 @@ int prof_merge_packed_checked(struct profile_set *s, const char *buf, size_t len
     return 1;
 }
 
-static void *pack_set(void *ctx, int *len)
+static void *pack_set(void *ctx, size_t *len)
 {
     return pack(ctx, len);
 }
 
-static void absorb_set(void *ctx, const void *data, int len)
+static void absorb_set(void *ctx, const void *data, size_t len)
 {
-    if (data && len >= (int)(4 * sizeof(uint64_t))) /* an empty message: a sender ran out */
+    if (data && len >= 4 * sizeof(uint64_t)) /* an empty message: a sender ran out */
         merge_packed(ctx, data);
 }
 
