@@ -60,7 +60,7 @@ class Run:
         if self._db is None:
             return False
         try:
-            return self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+            return self._db.execute("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND "
                                     "name = ?", (table,)).fetchone() is not None
         except sqlite3.Error as e:
             raise MpilensError(self.database, f"cannot be read (damaged?): {e}")
@@ -131,7 +131,10 @@ class Run:
         if value not in ("bytes", "messages"):
             raise ValueError(f"value {value!r}: use bytes or messages")
         kinds = _KINDS if kind == "all" else (kind,)
-        sql = (f"SELECT m.src, m.dst, SUM(m.{value}) AS v FROM monitor_matrix m"
+        # monitor_cells spreads the uniform collectives (kept per communicator and rank)
+        # over the peers; databases written before it have everything in monitor_matrix
+        cells_of = "monitor_cells" if self._has("monitor_cells") else "monitor_matrix"
+        sql = (f"SELECT m.src, m.dst, SUM(m.{value}) AS v FROM {cells_of} m"
                " LEFT JOIN monitor_phases p ON p.id = m.phase_id"
                f" WHERE m.kind IN ({','.join('?' * len(kinds))})"
                " AND (? IS NULL OR p.name = ?) GROUP BY m.src, m.dst")

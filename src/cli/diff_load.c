@@ -144,7 +144,7 @@ int diff_open_run(struct diff *d, int run, const char *arg)
     }
     char text[64];
     r->has_profile = rundb_table_has_rows(db, "profile");
-    r->has_matrix = rundb_table_has_rows(db, "monitor_matrix");
+    r->has_matrix = rundb_matrix_has_cells(db);
     r->has_waits = rundb_table_has_rows(db, "waits");
     r->has_sites = rundb_table_has_rows(db, "callsite_profile");
     rundb_metadata_get(db, "Run command", r->command, sizeof r->command);

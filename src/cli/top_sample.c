@@ -171,7 +171,7 @@ static int read_db(const char *path, struct top_sample *s, char *err, size_t err
         return -1;
     char text[1024];
     s->nranks = rundb_metadata_get(db, "Processes", text, sizeof text) ? atoi(text) : 0;
-    if (s->nranks <= 0 && rundb_table_has_rows(db, "monitor_matrix"))
+    if (s->nranks <= 0 && rundb_matrix_has_cells(db))
         s->nranks = rundb_matrix_ranks(db);
     if (rundb_metadata_get(db, "Run command", text, sizeof text))
         cli_program_of(text, s->program, sizeof s->program);
@@ -185,7 +185,7 @@ static int read_db(const char *path, struct top_sample *s, char *err, size_t err
         rundb_rank_times(db, -1, rank_time, s);
         rundb_profile_totals(db, op_total, s);
     }
-    if (rundb_table_has_rows(db, "monitor_matrix"))
+    if (rundb_matrix_has_cells(db))
         rundb_matrix_cells(db, "p2p", NULL, cell, s, err, errlen);
     for (int i = 0; !s->ops && i < s->ncells; i++) /* without a profile: the matrix's bytes */
         s->bytes += s->cells[i].bytes;

@@ -20,6 +20,8 @@ static const char shared_schema[] =
     "  net_time REAL, mpi_time REAL);"
     "CREATE TABLE IF NOT EXISTS communicators (id INTEGER PRIMARY KEY, name TEXT UNIQUE,"
     "  size INTEGER, creator TEXT, members TEXT);"
+    "CREATE TABLE IF NOT EXISTS communicator_members (comm_id INTEGER, rank INTEGER,"
+    "  PRIMARY KEY (comm_id, rank)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS buckets (bucket INTEGER PRIMARY KEY, min INTEGER, max INTEGER);"
     "CREATE TABLE IF NOT EXISTS operations (id INTEGER PRIMARY KEY, operation TEXT, kind TEXT);";
 
@@ -31,7 +33,16 @@ const char rundb_monitor_schema[] =
     "  bin INTEGER, messages INTEGER);"
     "CREATE TABLE IF NOT EXISTS monitor_collectives (phase_id INTEGER, comm_id INTEGER,"
     "  rank INTEGER, o2a_count INTEGER, o2a_bytes INTEGER, a2o_count INTEGER,"
-    "  a2o_bytes INTEGER, a2a_count INTEGER, a2a_bytes INTEGER);"
+    "  a2o_bytes INTEGER, a2a_count INTEGER, a2a_bytes INTEGER, uniform_messages INTEGER,"
+    "  uniform_bytes INTEGER);"
+    /* the matrix as readers want it: the stored cells, and the uniform all-to-all traffic
+     * (stored once per communicator and rank) spread over the other members */
+    "CREATE VIEW IF NOT EXISTS monitor_cells AS"
+    "  SELECT phase_id, kind, src, dst, messages, bytes FROM monitor_matrix"
+    "  UNION ALL"
+    "  SELECT c.phase_id, 'coll', c.rank, m.rank, c.uniform_messages, c.uniform_bytes"
+    "  FROM monitor_collectives c JOIN communicator_members m ON m.comm_id = c.comm_id"
+    "  WHERE c.uniform_messages > 0 AND m.rank != c.rank;"
     "CREATE TABLE IF NOT EXISTS monitor_io (phase_id INTEGER, rank INTEGER, file TEXT,"
     "  reads INTEGER, bytes_read INTEGER, writes INTEGER, bytes_written INTEGER);";
 

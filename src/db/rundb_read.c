@@ -277,14 +277,33 @@ int rundb_matrix_phase_exists(sqlite3 *db, const char *phase)
     return rundb_any_row(db, "SELECT 1 FROM monitor_phases WHERE name = ?", phase);
 }
 
+/* The matrix's cells: the monitor_cells view (uniform collectives spread over peers), or
+ * the monitor_matrix table of a database written before the view existed. */
+static const char *cells_of(sqlite3 *db)
+{
+    return rundb_one_int(db,
+                         "SELECT COUNT(*) FROM sqlite_master WHERE type = 'view' AND name = "
+                         "'monitor_cells'",
+                         0) > 0
+               ? "monitor_cells"
+               : "monitor_matrix";
+}
+
+int rundb_matrix_has_cells(sqlite3 *db)
+{
+    return rundb_table_has_rows(db, cells_of(db));
+}
+
 int rundb_matrix_ranks(sqlite3 *db)
 {
     /* SQLite's scalar MAX is NULL when one argument is: both sides default to 0 */
-    return rundb_one_int(db,
-                         "SELECT MAX(COALESCE((SELECT CAST(value AS INTEGER) FROM metadata"
-                         " WHERE key = 'Processes'), 0), COALESCE((SELECT MAX(MAX(src),"
-                         " MAX(dst)) + 1 FROM monitor_matrix), 0))",
-                         0);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT MAX(COALESCE((SELECT CAST(value AS INTEGER) FROM metadata"
+             " WHERE key = 'Processes'), 0), COALESCE((SELECT MAX(MAX(src),"
+             " MAX(dst)) + 1 FROM %s), 0))",
+             cells_of(db));
+    return rundb_one_int(db, sql, 0);
 }
 
 int rundb_matrix_kinds(sqlite3 *db, char *out, size_t len)
@@ -292,15 +311,16 @@ int rundb_matrix_kinds(sqlite3 *db, char *out, size_t len)
     sqlite3_stmt *st;
     int n = 0;
     out[0] = '\0';
-    if (sqlite3_prepare_v2(db,
-                           "SELECT kind FROM (SELECT DISTINCT kind FROM monitor_matrix WHERE "
-                           "messages > 0 OR bytes > 0) UNION SELECT 'io' FROM monitor_io "
-                           "WHERE reads > 0 OR writes > 0 ORDER BY 1",
-                           -1, &st, NULL) != SQLITE_OK &&
-        sqlite3_prepare_v2(db,
-                           "SELECT DISTINCT kind FROM monitor_matrix WHERE messages > 0 OR "
-                           "bytes > 0 ORDER BY 1",
-                           -1, &st, NULL) != SQLITE_OK)
+    char with_io[512], without_io[256];
+    snprintf(with_io, sizeof with_io,
+             "SELECT kind FROM (SELECT DISTINCT kind FROM %s WHERE messages > 0 OR bytes > 0)"
+             " UNION SELECT 'io' FROM monitor_io WHERE reads > 0 OR writes > 0 ORDER BY 1",
+             cells_of(db));
+    snprintf(without_io, sizeof without_io,
+             "SELECT DISTINCT kind FROM %s WHERE messages > 0 OR bytes > 0 ORDER BY 1",
+             cells_of(db));
+    if (sqlite3_prepare_v2(db, with_io, -1, &st, NULL) != SQLITE_OK &&
+        sqlite3_prepare_v2(db, without_io, -1, &st, NULL) != SQLITE_OK)
         return 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         size_t at = strlen(out);
@@ -317,11 +337,14 @@ int rundb_matrix_cells(sqlite3 *db, const char *kind, const char *phase,
                        void *ctx, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
-    const char *sql = "SELECT m.src, m.dst, SUM(m.messages), SUM(m.bytes) FROM monitor_matrix m"
-                      " JOIN monitor_phases p ON p.id = m.phase_id"
-                      " WHERE (?1 IS NULL OR p.name = ?1)"
-                      " AND (m.kind = ?2 OR (?2 = 'all' AND m.kind IN ('p2p', 'coll', 'rma')))"
-                      " GROUP BY m.src, m.dst";
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT m.src, m.dst, SUM(m.messages), SUM(m.bytes) FROM %s m"
+             " JOIN monitor_phases p ON p.id = m.phase_id"
+             " WHERE (?1 IS NULL OR p.name = ?1)"
+             " AND (m.kind = ?2 OR (?2 = 'all' AND m.kind IN ('p2p', 'coll', 'rma')))"
+             " GROUP BY m.src, m.dst",
+             cells_of(db));
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "the database cannot be read: %s", sqlite3_errmsg(db));
         return -1;
@@ -384,12 +407,13 @@ int rundb_matrix_peers(sqlite3 *db, int src, const char *kind, const char *phase
                        void *ctx)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT m.dst, SUM(m.bytes), SUM(m.messages) FROM monitor_matrix m"
-                           " JOIN monitor_phases p ON p.id = m.phase_id WHERE m.src = ?1"
-                           " AND m.kind = ?2 AND (?3 IS NULL OR p.name = ?3) GROUP BY m.dst"
-                           " ORDER BY m.dst",
-                           -1, &st, NULL) != SQLITE_OK)
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT m.dst, SUM(m.bytes), SUM(m.messages) FROM %s m"
+             " JOIN monitor_phases p ON p.id = m.phase_id WHERE m.src = ?1"
+             " AND m.kind = ?2 AND (?3 IS NULL OR p.name = ?3) GROUP BY m.dst ORDER BY m.dst",
+             cells_of(db));
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return -1;
     sqlite3_bind_int(st, 1, src);
     sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);

@@ -90,6 +90,9 @@ int rundb_callsites_top(sqlite3 *db, int rank, int limit,
 
 /* ---- the monitor's matrix (module monitor) ---- */
 
+/* Whether the run has a communication matrix with a cell (the monitor_cells view of the
+ * stored cells and the uniform collectives, or an older database's monitor_matrix). */
+int rundb_matrix_has_cells(sqlite3 *db);
 /* The ranks of the run: its metadata's `Processes`, or one more than the largest rank in
  * the matrix. */
 int rundb_matrix_ranks(sqlite3 *db);

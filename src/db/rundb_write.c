@@ -5,6 +5,7 @@
 #include "rundb_write.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum statement {
@@ -15,6 +16,7 @@ enum statement {
     ST_OPERATION,
     ST_COMM,
     ST_COMM_ID,
+    ST_COMM_MEMBER,
     ST_PROFILE,
     ST_SITE_ID,
     ST_SITE,
@@ -117,12 +119,31 @@ int rundb_put_communicator(struct rundb *run, const char *name, int size, const 
         sqlite3_bind_text(st, 4, members, -1, SQLITE_TRANSIENT);
     }
     int rc = rundb_step(st);
+    int fresh = rc == 0 && sqlite3_changes(run->db) == 1;
+    int found = -1;
     sqlite3_stmt *find = statement(run, ST_COMM_ID, "SELECT id FROM communicators WHERE name = ?");
-    if (find && id) {
+    if (find) {
         sqlite3_bind_text(find, 1, name, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(find) == SQLITE_ROW)
-            *id = sqlite3_column_int(find, 0);
+            found = sqlite3_column_int(find, 0);
         sqlite3_reset(find);
+    }
+    if (id)
+        *id = found;
+    /* a new communicator's members, one row each (what the monitor_cells view joins) */
+    sqlite3_stmt *member = fresh && found >= 0 ? statement(run, ST_COMM_MEMBER,
+                                                           "INSERT OR IGNORE INTO "
+                                                           "communicator_members VALUES (?, ?)")
+                                               : NULL;
+    for (const char *p = members; member && p && *p && rc == 0;) {
+        char *end;
+        long rank = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        sqlite3_bind_int(member, 1, found);
+        sqlite3_bind_int64(member, 2, rank);
+        rc = rundb_step(member);
+        p = *end == ',' ? end + 1 : end;
     }
     return rc;
 }
@@ -271,15 +292,16 @@ int rundb_put_histogram(struct rundb *run, int phase, int src, int dst, int bin,
     return rundb_step(st);
 }
 
-int rundb_put_collectives(struct rundb *run, int phase, int comm_id, int rank, const uint64_t v[6])
+int rundb_put_collectives(struct rundb *run, int phase, int comm_id, int rank, const uint64_t v[8])
 {
-    sqlite3_stmt *st = statement(
-        run, ST_COLLECTIVES, "INSERT INTO monitor_collectives VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *st =
+        statement(run, ST_COLLECTIVES,
+                  "INSERT INTO monitor_collectives VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (st) {
         sqlite3_bind_int(st, 1, phase);
         sqlite3_bind_int(st, 2, comm_id);
         sqlite3_bind_int(st, 3, rank);
-        for (int k = 0; k < 6; k++)
+        for (int k = 0; k < 8; k++)
             sqlite3_bind_int64(st, 4 + k, (sqlite3_int64)v[k]);
     }
     return rundb_step(st);

@@ -46,7 +46,9 @@ int rundb_put_matrix(struct rundb *run, int phase, const char *kind, int src, in
                      uint64_t messages, uint64_t bytes);
 int rundb_put_histogram(struct rundb *run, int phase, int src, int dst, int bin, uint64_t messages);
 /* V: one-to-all count, bytes, all-to-one count, bytes, all-to-all count, bytes. */
-int rundb_put_collectives(struct rundb *run, int phase, int comm_id, int rank, const uint64_t v[6]);
+/* V: o2a, a2o, a2a (count and bytes), then the uniform traffic (messages and bytes to each
+ * other member of the communicator), which the monitor_cells view spreads over peers. */
+int rundb_put_collectives(struct rundb *run, int phase, int comm_id, int rank, const uint64_t v[8]);
 /* V: reads, bytes read, writes, bytes written. */
 int rundb_put_io(struct rundb *run, int phase, int rank, const char *file, const uint64_t v[4]);
 /* The library's own matrix (mpilens run --ompi-monitoring): phase `run` made if missing and

@@ -41,15 +41,15 @@ void mon_record_coll_kind(struct lens_comm *rec, int which, uint64_t bytes);
 /* `each` bytes from this rank to every other member of the intracommunicator rec, in O(1):
  * kept per communicator and spread over the collective matrix when it is read. */
 void mon_record_coll_uniform(struct lens_comm *rec, uint64_t each);
-/* Spreads the pending uniform collective traffic over the matrix (mon_read, mon_flush). */
-void mon_fold_uniform(void);
 extern struct lens_comm *mon_world; /* MPI_COMM_WORLD's record, no lookup */
 
 /* A communicator's payload: its collective kinds and its pending uniform traffic. */
 struct mon_comm_data {
     uint64_t v[6];       /* o2a, a2o, a2a: count and bytes */
-    uint64_t uniform[2]; /* messages and bytes to each other member, not yet in the matrix */
+    uint64_t uniform[2]; /* messages and bytes to each other member (stored as such: O(p)) */
 };
+/* The collective row of a communicator's data D: its kinds and its uniform traffic. */
+void mon_coll_values(const struct mon_comm_data *d, uint64_t v[8]);
 extern struct mon_comm_data *mon_world_data; /* MPI_COMM_WORLD's, allocated at MPI_Init */
 /* Uniform all-to-all calls on MPI_COMM_WORLD counted by the inline fast path (calls, bytes
  * to each other rank): two adds per call. mon_fold_world moves them into MPI_COMM_WORLD's

@@ -115,21 +115,29 @@ void mon_record_coll_uniform(struct lens_comm *rec, uint64_t each)
     mon_add(&d->uniform[1], each);
 }
 
-void mon_fold_uniform(void)
+void mon_coll_values(const struct mon_comm_data *d, uint64_t v[8])
 {
-    mon_fold_world();
-    for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
-        struct mon_comm_data *d = atomic_load(&c->payload);
-        if (!d || __atomic_load_n(&d->uniform[0], __ATOMIC_RELAXED) == 0)
-            continue;
-        uint64_t n = __atomic_exchange_n(&d->uniform[0], 0, __ATOMIC_RELAXED);
-        uint64_t b = __atomic_exchange_n(&d->uniform[1], 0, __ATOMIC_RELAXED);
-        for (int i = 0; i < c->size; i++) {
-            int peer = c->members[i];
-            if (i == c->rank || peer < 0 || peer >= mon_nprocs)
+    memcpy(v, d->v, sizeof d->v);
+    v[6] = d->uniform[0];
+    v[7] = d->uniform[1];
+}
+
+/* Adds the uniform traffic of every communicator to C and B (per peer), as a reader of the
+ * matrix sees it; the counters stay as they are. */
+static void add_uniform(uint64_t *c, uint64_t *b)
+{
+    for (struct lens_comm *rec = lens_comm_all(); rec; rec = rec->next) {
+        struct mon_comm_data *d = atomic_load(&rec->payload);
+        uint64_t n = d ? __atomic_load_n(&d->uniform[0], __ATOMIC_RELAXED) : 0;
+        uint64_t bytes = d ? __atomic_load_n(&d->uniform[1], __ATOMIC_RELAXED) : 0;
+        for (int i = 0; n && rec->members && i < rec->size; i++) {
+            int peer = rec->members[i];
+            if (i == rec->rank || peer < 0 || peer >= mon_nprocs)
                 continue;
-            mon_add(&mon_counts[MON_COLL][peer], n);
-            mon_add(&mon_sizes[MON_COLL][peer], b);
+            if (c)
+                c[peer] += n;
+            if (b)
+                b[peer] += bytes;
         }
     }
 }
@@ -213,13 +221,15 @@ int mon_read(int kind, uint64_t *c, uint64_t *b, int n)
     if (kind < 0 || kind >= MON_KINDS || n < mon_nprocs)
         return -1;
     if (kind == MON_COLL)
-        mon_fold_uniform();
+        mon_fold_world();
     for (int p = 0; p < mon_nprocs; p++) {
         if (c)
             c[p] = __atomic_load_n(&mon_counts[kind][p], __ATOMIC_RELAXED);
         if (b)
             b[p] = __atomic_load_n(&mon_sizes[kind][p], __ATOMIC_RELAXED);
     }
+    if (kind == MON_COLL)
+        add_uniform(c, b);
     return 0;
 }
 
@@ -256,7 +266,7 @@ void mon_reset(void)
 int mon_flush(const char *name)
 {
     int phase = mon_set_phase(&mon_local, name && *name ? name : "run");
-    mon_fold_uniform();
+    mon_fold_world();
     for (int k = 0; k < MON_KINDS; k++)
         for (int p = 0; p < mon_nprocs; p++)
             if (mon_counts[k][p])
@@ -270,13 +280,13 @@ int mon_flush(const char *name)
     }
     for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
         struct mon_comm_data *d = atomic_load(&c->payload);
-        if (!d || !(d->v[0] | d->v[2] | d->v[4]))
+        if (!d || !(d->v[0] | d->v[2] | d->v[4] | d->uniform[0]))
             continue;
         int index = lens_comm_set_add_local(&mon_local.comms, c, mon_rank);
         if (index < 0) /* out of memory: said */
             continue;
         struct mon_coll_row row = {phase, index, mon_rank, {0}};
-        memcpy(row.v, d->v, sizeof row.v);
+        mon_coll_values(d, row.v);
         mon_set_add_coll(&mon_local, &row);
     }
     pthread_mutex_lock(&files_lock);

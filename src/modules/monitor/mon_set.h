@@ -17,9 +17,12 @@ struct mon_hist_row {
     int32_t phase, src, dst, bin;
     uint64_t count;
 };
-struct mon_coll_row { /* comm: index into comms */
+/* comm: index into comms. v: o2a, a2o, a2a (count and bytes), then the uniform all-to-all
+ * traffic (messages and bytes to each other member): kept per communicator and rank, O(p),
+ * and spread over peer cells only by readers (the monitor_cells view, docs/database.md). */
+struct mon_coll_row {
     int32_t phase, comm, rank;
-    uint64_t v[6];
+    uint64_t v[8];
 };
 struct mon_io_row {
     int32_t phase, rank;

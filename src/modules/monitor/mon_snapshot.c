@@ -7,8 +7,8 @@
  * communicators, members): the phases already closed (mon_local) followed by the open one,
  * named "run" as MPI_Finalize would name it, read from the live counters. It is written
  * with write(2) and a fixed buffer, in two passes (count, then write), and reads the live
- * data without locks: it may run in a signal handler. Pending uniform collectives are
- * written as rows of their own (the recovery adds rows of the same cell together).
+ * data without locks: it may run in a signal handler. Uniform collectives travel in the
+ * collective rows (mon_set.h), as at MPI_Finalize.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@ static int run_phase(void)
 
 static int has_coll(const struct mon_comm_data *d)
 {
-    return d && (d->v[0] | d->v[2] | d->v[4]);
+    return d && (d->v[0] | d->v[2] | d->v[4] | d->uniform[0]);
 }
 
 /* Section S (0 phases .. 6 members) of the snapshot into E. */
@@ -50,18 +50,6 @@ static void section(struct mpilens_emitter *e, int s)
                         e,
                         &(struct mon_row){run, k, mon_rank, p, mon_counts[k][p], mon_sizes[k][p]},
                         sizeof(struct mon_row));
-        for (struct lens_comm *c = lens_comm_all_unlocked(); c; c = c->next) {
-            struct mon_comm_data view;
-            const struct mon_comm_data *d = mon_comm_view(c, atomic_load(&c->payload), &view);
-            if (!d || !d->uniform[0])
-                continue;
-            for (int i = 0; c->members && i < c->size; i++)
-                if (i != c->rank && c->members[i] >= 0 && c->members[i] < mon_nprocs)
-                    mpilens_emit(e,
-                                 &(struct mon_row){run, MON_COLL, mon_rank, c->members[i],
-                                                   d->uniform[0], d->uniform[1]},
-                                 sizeof(struct mon_row));
-        }
     } else if (s == 2) {
         for (size_t i = 0; i < l->nhist; i++)
             mpilens_emit(e, &l->hist[i], sizeof l->hist[i]);
@@ -82,7 +70,7 @@ static void section(struct mpilens_emitter *e, int s)
             if (!has_coll(d))
                 continue;
             struct mon_coll_row row = {run, index++, mon_rank, {0}};
-            memcpy(row.v, d->v, sizeof row.v);
+            mon_coll_values(d, row.v);
             mpilens_emit(e, &row, sizeof row);
         }
     } else if (s == 4) {
