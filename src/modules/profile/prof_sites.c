@@ -30,6 +30,7 @@
 #include "rundb_write.h"
 #include "mpilens_snapshot.h"
 #include "run_output.h"
+#include "tree_merge.h"
 
 #define SITES 4096 /* a power of two */
 #define PROBES 32
@@ -358,48 +359,63 @@ int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob)
     return rc ? -1 : 0;
 }
 
-/* 1 when OK holds on every rank of COMM (collective): a buffer rank 0 could not get stops
- * the gather on every rank, not only on rank 0 (which could not take part). */
-static int all_agree(MPI_Comm comm, int ok)
+/* The call sites travel along the profile's binomial tree (tree_merge.h), so rank 0 talks
+ * to log2(P) ranks, not to every one (a flat Gatherv connected it to all: about 40 KB of
+ * rank 0's memory a rank with Open MPI's shared-memory transport). A state is the count of
+ * sites dropped, then the records of prof_sites.c's form, in rank order. */
+struct sites_state {
+    char *records;
+    size_t len;
+    uint64_t lost;
+};
+
+static void *pack_sites(void *ctx, size_t *len)
 {
-    int all = 0;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all;
+    struct sites_state *s = ctx;
+    char *out = malloc(sizeof s->lost + s->len);
+    if (!out) { /* an empty message: the subtree's sites are dropped, said */
+        lens_run_problem("profile",
+                         "profile: out of memory sending %zu bytes of call sites to "
+                         "the merge: they are not written (the profile itself is)",
+                         s->len);
+        *len = 0;
+        return NULL;
+    }
+    memcpy(out, &s->lost, sizeof s->lost);
+    if (s->len)
+        memcpy(out + sizeof s->lost, s->records, s->len);
+    *len = sizeof s->lost + s->len;
+    return out;
+}
+
+static void absorb_sites(void *ctx, const void *data, size_t len)
+{
+    struct sites_state *s = ctx;
+    uint64_t lost;
+    if (!data || len < sizeof lost) /* a sender ran out of memory: said there */
+        return;
+    memcpy(&lost, data, sizeof lost);
+    s->lost += lost;
+    size_t more = len - sizeof lost;
+    if (more && lens_grow("profile", &s->records, s->len + more + 1, 1) == 0) {
+        memcpy(s->records + s->len, (const char *)data + sizeof lost, more);
+        s->len += more;
+    }
 }
 
 void prof_sites_gather(MPI_Comm comm, struct prof_sites_blob *blob)
 {
-    int rank, size, len = 0;
+    int rank, len = 0;
     PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
     memset(blob, 0, sizeof *blob);
-    char *mine = pack(rank, &len);
-    int *lens = rank == 0 ? calloc(size, sizeof *lens) : NULL;
-    int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
-    char *all = NULL;
-    int total = 0;
-    if (all_agree(comm, rank != 0 || (lens && displs))) {
-        PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm);
-        for (int r = 0; rank == 0 && r < size; r++) {
-            displs[r] = total;
-            total += lens[r];
-        }
-        all = rank == 0 ? malloc(total + 1) : NULL;
-        if (all_agree(comm, rank != 0 || all)) {
-            PMPI_Gatherv(mine, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, comm);
-            uint64_t lost = 0;
-            PMPI_Reduce(&dropped, &lost, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
-            blob->all = all;
-            blob->len = rank == 0 ? (size_t)total : 0;
-            blob->lost = lost;
-            all = NULL;
-        }
+    struct sites_state state = {pack(rank, &len), 0, dropped};
+    state.len = state.records ? (size_t)len : 0;
+    static const struct lens_merge_ops ops = {pack_sites, absorb_sites};
+    if (lens_tree_merge(comm, &state, &ops)) {
+        blob->all = state.records;
+        blob->len = state.len;
+        blob->lost = state.lost;
+        state.records = NULL;
     }
-    if (rank == 0 && !blob->all)
-        lens_run_problem("profile", "profile: out of memory on rank 0 while gathering the call "
-                                    "sites: they are not written (the profile itself is)");
-    free(all);
-    free(mine);
-    free(lens);
-    free(displs);
+    free(state.records);
 }
