@@ -5,7 +5,19 @@
 #include "run_output.h"
 #include "tree_merge.h"
 
-#define PIECE ((size_t)1 << 30)
+/* States of PIECE bytes or more travel in pieces; MPILENS_MERGE_PIECE (tests only) makes
+ * the pieces small, so that a test of a few ranks runs the path of a huge job. */
+static size_t piece_size(void)
+{
+    static size_t piece;
+    if (!piece) {
+        const char *env = getenv("MPILENS_MERGE_PIECE");
+        long long n = env ? atoll(env) : 0;
+        piece = n > 0 && n < (1ll << 30) ? (size_t)n : (size_t)1 << 30;
+    }
+    return piece;
+}
+#define PIECE piece_size()
 #define TAG_STATE 1  /* a whole state (under 1 GiB: one message) or a piece of one */
 #define TAG_LENGTH 2 /* a state of 1 GiB or more follows in pieces: its length */
 

@@ -1,8 +1,8 @@
 /* tree_merge.h: gather every rank's data on rank 0 along a binomial tree. In round k, a
  * rank with bit k set (and no lower bit) sends its packed state to rank - 2^k and stops;
  * the receiver absorbs it. Rank 0 receives log2(P) messages instead of P-1. Lengths are
- * 64-bit: a state travels as its length, then in pieces of at most 1 GiB (MPI counts are
- * int).
+ * 64-bit: a state under 1 GiB is one message; a larger one travels as its length, then in
+ * pieces of 1 GiB (MPI counts are int).
  */
 #ifndef LENS_TREE_MERGE_H
 #define LENS_TREE_MERGE_H
