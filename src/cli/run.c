@@ -39,6 +39,8 @@ static const char usage[] =
     "                      (a value's commas stay where a digit follows:\n"
     "                      -m profile:buckets=128,1024,trace)\n"
     "                      profile:buckets=B1,B2,...  message-size bucket bounds (bytes)\n"
+    "                      profile:pcontrol=0, monitor:pcontrol=0  ignore MPI_Pcontrol's\n"
+    "                      levels (default: mpiP's; docs/pcontrol.md)\n"
     "                      trace:buffer=SIZE  event buffers of each rank (default 4M)\n"
     "                      trace:convert=finalize  the ranks write OTF2 at MPI_Finalize\n"
     "                      (default: this command converts after the job, in\n"
@@ -47,7 +49,8 @@ static const char usage[] =
     "                      (without -m or -c: MPILENS_MODULES, MPILENS_CONF,\n"
     "                      ./.mpilens.conf, ~/.mpilens.conf)\n"
     "  -o, --output DIR    where results go; refused if it already holds results\n"
-    "                      (default: ./PROGRAM-YYYYmmdd-HHMMSS, -2, -3... if taken)\n"
+    "                      (default: ./PROGRAM-YYYYmmdd-HHMMSS, -2, -3... if taken;\n"
+    "                      in a Slurm allocation ./PROGRAM-jobID-YYYYmmdd-HHMMSS)\n"
     "  --snapshot SECONDS  each rank saves what it recorded this often (default 60, 0: never),\n"
     "                      so a killed job still leaves its data (MPILENS_SNAPSHOT)\n"
     "  --live              watch the job as it runs (mpilens top beside it: snapshots every\n"
@@ -63,7 +66,9 @@ static const char usage[] =
     "MPI_Finalize: the last line says why; `mpilens recover DIR` finishes once there is\n"
     "room); 2 when mpilens refused to start the job (nothing was run).\n"
     "\n"
-    "example: mpilens run -m monitor -- mpirun -np 4 ./app\n";
+    "examples: mpilens run -m monitor -- mpirun -np 4 ./app\n"
+    "          mpilens run -m profile -- srun -n 64 --mpi=pmix ./app  (Slurm: docs/slurm.md;\n"
+    "          in a batch script `exec mpilens run ...`, so a time limit keeps the data)\n";
 
 struct run_options {
     const char *modules;
