@@ -12,7 +12,8 @@ database write) for 8 ranks x 100 communicators x 5 operations.
 With --callgrind it counts instructions instead (valgrind, one rank sending to itself with
 Isend/Recv/Wait, steady from run to run): per operation, the instructions the module adds
 over the library's own PMPI_ path, and what Open MPI's monitoring adds to the library path,
-each from the difference of runs with N and 2N operations. A module may carry arguments.
+each from the difference of runs with N and 2N operations. A module may carry arguments;
+a+b+c is a stack of several (compare it with the sum of each alone: issue 40).
 The harness preloads the modules without mpilens run, so `trace` converts to OTF2 at
 MPI_Finalize (the default there); trace:convert=after is the trace as mpilens run starts it
 by default (it converts after the job), so what the application itself pays.
@@ -23,7 +24,7 @@ message and Allreduce, prints them beside the limits, and exits 1 if one is past
 operations let Open MPI's clock-driven progress move the counts by 10-20 per operation, and
 a run can still count up to 50 more a message: --trials T keeps each run's smallest count).
 
-Usage: bench/module_overhead.py [BUILD_DIR] [--rounds N] [--np N] [--modules profile,...]
+Usage: bench/module_overhead.py [BUILD_DIR] [--rounds N] [--np N] [--modules profile,a+b,...]
                                 [--callgrind [--n N] [--trials T] [--check MODULE:MSG:ALLREDUCE,...]]
 """
 import argparse
@@ -48,7 +49,7 @@ def tool_env(build, modules, output):
     env.pop('MPILENS_MODULES', None)
     if modules:
         env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
-        env['MPILENS_MODULES'] = modules
+        env['MPILENS_MODULES'] = modules.replace('+', ',')  # a+b: a stack of a and b
     return env
 
 
