@@ -25,6 +25,7 @@
 #include <otf2/OTF2_MPI_Collectives.h>
 #pragma GCC diagnostic pop
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -356,12 +357,18 @@ static int merge_definitions(struct trc_merged *m, struct trc_rank_map *mine, ui
     if (!everywhere(rank != 0 || (lens && displs)))
         goto done;
     PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, trc_world);
-    int total = 0;
+    int64_t sum = 0; /* Gatherv's displacements are int: 2 GiB of definitions at most */
     for (int r = 0; rank == 0 && r < size; r++) {
-        displs[r] = total;
-        total += lens[r];
+        displs[r] = sum <= INT_MAX ? (int)sum : 0;
+        sum += lens[r];
     }
-    all = rank == 0 ? malloc(total + 1) : NULL;
+    int total = sum <= INT_MAX ? (int)sum : 0;
+    if (rank == 0 && sum > INT_MAX)
+        lens_run_problem("trace",
+                         "trace: the ranks' definitions (%lld bytes) exceed what one merge at "
+                         "MPI_Finalize takes; the logs stay for `mpilens recover`",
+                         (long long)sum);
+    all = rank == 0 && sum <= INT_MAX ? malloc(total + 1) : NULL;
     if (!everywhere(rank != 0 || all))
         goto done;
     PMPI_Gatherv(blob, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, trc_world);
