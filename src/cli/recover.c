@@ -180,9 +180,8 @@ int cli_recover(int argc, char **argv)
         fprintf(stderr, "mpilens: recover: give one run directory: mpilens recover DIR\n");
         return 2;
     }
-    char partial[4200], steps[4200];
+    char partial[4200];
     snprintf(partial, sizeof partial, "%s/partial", argv[1]);
-    snprintf(steps, sizeof steps, "%s/pcontrol", argv[1]);
     int first = 0, last = 0, intermediate = cli_recover_intermediate(argv[1], &first, &last);
     cli_say_intermediate(argv[1], intermediate, first, last);
     if (intermediate != 0 && access(partial, F_OK) != 0)

@@ -40,16 +40,10 @@ static int index_room(struct lens_comm_set *s)
     size_t slots = 64;
     while (slots < 4 * (s->ncomms + 1))
         slots *= 2;
-    uint32_t *index = calloc(slots, sizeof *index);
-    if (!index) {
-        static int said;
-        if (!said++)
-            lens_run_problem("merge",
-                             "mpilens: out of memory indexing %zu communicators: the rows of "
-                             "the others are dropped, the results are incomplete",
-                             s->ncomms);
+    uint32_t *index = NULL; /* a new table: lens_grow says it once when memory runs out */
+    if (lens_grow("merge", &index, slots, sizeof *index) != 0)
         return -1;
-    }
+    memset(index, 0, slots * sizeof *index);
     free(s->index);
     s->index = index;
     s->index_slots = slots;
@@ -177,16 +171,8 @@ int lens_comm_set_write(struct rundb *run, const struct lens_comm_set *set, int 
         const struct lens_wire_comm *c = &set->comms[i];
         char name[64];
         lens_comm_name(c, name, sizeof name);
-        size_t cap = 16 + 12 * (size_t)c->size, used = 0;
-        char *members = malloc(cap);
-        if (!members)
-            return -1;
-        members[0] = '\0';
-        for (int m = 0; m < c->size; m++)
-            used += snprintf(members + used, cap - used, "%s%d", m ? "," : "",
-                             set->members[c->members_off + m]);
-        rc |= rundb_put_communicator(run, name, c->size, creator_of(c->letter), members, &ids[i]);
-        free(members);
+        rc |= rundb_put_communicator(run, name, c->size, creator_of(c->letter),
+                                     set->members + c->members_off, &ids[i]);
     }
     return rc ? -1 : 0;
 }

@@ -311,14 +311,14 @@ int rundb_matrix_kinds(sqlite3 *db, char *out, size_t len)
     sqlite3_stmt *st;
     int n = 0;
     out[0] = '\0';
+    const char *cells = cells_of(db);
     char with_io[512], without_io[256];
     snprintf(with_io, sizeof with_io,
              "SELECT kind FROM (SELECT DISTINCT kind FROM %s WHERE messages > 0 OR bytes > 0)"
              " UNION SELECT 'io' FROM monitor_io WHERE reads > 0 OR writes > 0 ORDER BY 1",
-             cells_of(db));
+             cells);
     snprintf(without_io, sizeof without_io,
-             "SELECT DISTINCT kind FROM %s WHERE messages > 0 OR bytes > 0 ORDER BY 1",
-             cells_of(db));
+             "SELECT DISTINCT kind FROM %s WHERE messages > 0 OR bytes > 0 ORDER BY 1", cells);
     if (sqlite3_prepare_v2(db, with_io, -1, &st, NULL) != SQLITE_OK &&
         sqlite3_prepare_v2(db, without_io, -1, &st, NULL) != SQLITE_OK)
         return 0;

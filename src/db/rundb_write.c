@@ -107,8 +107,15 @@ int rundb_put_operation(struct rundb *run, int id, const char *name, const char 
 }
 
 int rundb_put_communicator(struct rundb *run, const char *name, int size, const char *creator,
-                           const char *members, int *id)
+                           const int32_t *members, int *id)
 {
+    size_t cap = 16 + 12 * (size_t)(size > 0 ? size : 0), used = 0;
+    char *text = malloc(cap); /* the members column: world ranks, comma-separated */
+    if (!text)
+        return -1;
+    text[0] = '\0';
+    for (int m = 0; m < size; m++)
+        used += snprintf(text + used, cap - used, "%s%d", m ? "," : "", (int)members[m]);
     sqlite3_stmt *st = statement(run, ST_COMM,
                                  "INSERT OR IGNORE INTO communicators (name, size, creator, "
                                  "members) VALUES (?, ?, ?, ?)");
@@ -116,9 +123,10 @@ int rundb_put_communicator(struct rundb *run, const char *name, int size, const 
         sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(st, 2, size);
         sqlite3_bind_text(st, 3, creator, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 4, members, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 4, text, -1, SQLITE_TRANSIENT);
     }
     int rc = rundb_step(st);
+    free(text);
     int fresh = rc == 0 && sqlite3_changes(run->db) == 1;
     int found = -1;
     sqlite3_stmt *find = statement(run, ST_COMM_ID, "SELECT id FROM communicators WHERE name = ?");
@@ -135,15 +143,10 @@ int rundb_put_communicator(struct rundb *run, const char *name, int size, const 
                                                            "INSERT OR IGNORE INTO "
                                                            "communicator_members VALUES (?, ?)")
                                                : NULL;
-    for (const char *p = members; member && p && *p && rc == 0;) {
-        char *end;
-        long rank = strtol(p, &end, 10);
-        if (end == p)
-            break;
+    for (int m = 0; member && m < size && rc == 0; m++) {
         sqlite3_bind_int(member, 1, found);
-        sqlite3_bind_int64(member, 2, rank);
+        sqlite3_bind_int(member, 2, members[m]);
         rc = rundb_step(member);
-        p = *end == ',' ? end + 1 : end;
     }
     return rc;
 }

@@ -19,9 +19,10 @@ int rundb_put_metadata_default(struct rundb *run, const char *key, const char *v
 int rundb_put_rank(struct rundb *run, int rank, const char *host, double net_s, double mpi_s);
 int rundb_put_bucket(struct rundb *run, int bucket, int64_t min, int64_t max);
 int rundb_put_operation(struct rundb *run, int id, const char *name, const char *kind);
-/* A communicator by its stable NAME (kept if there), its id into *ID. */
+/* A communicator by its stable NAME (kept if there) with its SIZE MEMBERS (world ranks:
+ * the members column and, when new, communicator_members), its id into *ID. */
 int rundb_put_communicator(struct rundb *run, const char *name, int size, const char *creator,
-                           const char *members, int *id);
+                           const int32_t *members, int *id);
 
 /* ---- the profile (module profile) ---- */
 

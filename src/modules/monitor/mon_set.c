@@ -167,13 +167,11 @@ static int write_rows(struct rundb *run, const struct mon_set *s, const int *com
  * even when no collective used it (the set holds only communicators with data). */
 static int write_world(struct rundb *run)
 {
-    size_t cap = 16 + 12 * (size_t)mon_nprocs, used = 0;
-    char *members = malloc(cap);
+    int32_t *members = malloc(((size_t)mon_nprocs + 1) * sizeof *members);
     if (!members)
         return -1;
-    members[0] = '\0';
     for (int r = 0; r < mon_nprocs; r++)
-        used += snprintf(members + used, cap - used, "%s%d", r ? "," : "", r);
+        members[r] = r;
     int rc = rundb_put_communicator(run, "W0.0", mon_nprocs, "MPI_COMM_WORLD", members, NULL);
     free(members);
     return rc;

@@ -42,9 +42,10 @@ static uint32_t local_region(const char *name)
     while (i < nnames && strcmp(names[i], name) != 0)
         i++;
     if (i == nnames) {
-        char *copy = strdup(name);
-        if (copy && lens_grow("trace", &names, nnames + 1, sizeof *names) == 0) {
-            names[nnames] = copy;
+        char *copy = NULL; /* both through lens_grow: a failure is said */
+        if (lens_grow("trace", &copy, strlen(name) + 1, 1) == 0 &&
+            lens_grow("trace", &names, nnames + 1, sizeof *names) == 0) {
+            names[nnames] = strcpy(copy, name);
             __atomic_store_n(&nnames, nnames + 1, __ATOMIC_RELEASE);
         } else {
             free(copy);
