@@ -79,7 +79,7 @@ static int rank, size;
 static struct lens_comm **locals; /* local comm id -> record */
 static uint32_t nlocals;
 static int64_t offset_start, offset_end;
-static uint64_t time_start, time_end, tick_start;
+static uint64_t time_start, time_end, tick_start, tick_end;
 
 struct trc_comm_data {
     uint32_t id_plus_one;
@@ -223,7 +223,11 @@ void trc_local_head(struct trc_defs_head *h)
     h->offset_start = offset_start;
     h->ticks = (uint32_t)trc_use_tsc;
     h->tick_start = tick_start;
-    trc_clock_pair(&h->tick_saved, &h->ns_saved);
+    if (time_end) { /* the end's pair: the map runs exactly from start to end */
+        h->tick_saved = tick_end;
+        h->ns_saved = time_end;
+    } else
+        trc_clock_pair(&h->tick_saved, &h->ns_saved);
     h->ncomms = nlocals;
     h->nmembers = 0;
     for (uint32_t i = 0; i < h->ncomms; i++)
@@ -427,7 +431,7 @@ void trc_finish(void)
         return;
     trc_user_close();
     trc_on = 0;
-    time_end = trc_clock_ns();
+    trc_clock_pair(&tick_end, &time_end);
     offset_end = clock_offset();
     for (uint32_t t = 0; t < trc_thread_count(); t++) {
         struct trc_thread *th = trc_thread_at(t);
