@@ -143,10 +143,11 @@ int diff_open_run(struct diff *d, int run, const char *arg)
         return 2;
     }
     char text[64];
-    r->has_profile = rundb_table_has_rows(db, "profile");
+    r->has_profile = rundb_profile_has_rows(db);
     r->has_matrix = rundb_matrix_has_cells(db);
     r->has_waits = rundb_table_has_rows(db, "waits");
-    r->has_sites = rundb_table_has_rows(db, "callsite_profile");
+    r->has_sites = rundb_table_has_rows(db, "callsite_profile") ||
+                   rundb_table_has_rows(db, "callsite_summary");
     rundb_metadata_get(db, "Run command", r->command, sizeof r->command);
     rundb_metadata_get(db, "Incomplete", r->incomplete, sizeof r->incomplete);
     cli_program_of(r->command, r->program, sizeof r->program);

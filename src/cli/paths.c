@@ -90,7 +90,8 @@ static void what_it_holds(sqlite3 *db, const char *path, char *out, size_t len)
                  {"waits", "wait states", "mpilens report --waits"}};
     out[0] = '\0';
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
-        if (!rundb_table_has_rows(db, kinds[i].table))
+        if (strcmp(kinds[i].table, "profile") == 0 ? !rundb_profile_has_rows(db)
+                                                   : !rundb_table_has_rows(db, kinds[i].table))
             continue;
         size_t at = strlen(out);
         snprintf(out + at, len - at, "%s%s (%s %s)", at ? ", " : "; it holds ", kinds[i].what,
@@ -109,9 +110,10 @@ int cli_open_db(const char *arg, const char *verb, const char *table, const char
         fprintf(stderr, "mpilens: %s: %s\n", verb, err);
         return 2;
     }
-    /* a profile table without rows (a run whose ranks recorded nothing) is no profile */
+    /* a profile table without rows (a run whose ranks recorded nothing) is no profile; one
+     * reduced over ranks (profile_summary, the rows in shards) is */
     if (!rundb_has_table(*db, table) ||
-        (strcmp(table, "profile") == 0 && !rundb_table_has_rows(*db, table))) {
+        (strcmp(table, "profile") == 0 && !rundb_profile_has_rows(*db))) {
         char holds[512];
         what_it_holds(*db, path, holds, sizeof holds);
         fprintf(stderr,

@@ -181,7 +181,7 @@ static int read_db(const char *path, struct top_sample *s, char *err, size_t err
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (rundb_table_has_rows(db, "profile")) {
+    if (rundb_profile_has_rows(db)) {
         rundb_rank_times(db, -1, rank_time, s);
         rundb_profile_totals(db, op_total, s);
     }

@@ -160,8 +160,11 @@ void lens_comm_name(const struct lens_wire_comm *c, char *out, size_t len)
 {
     if (c->letter == 'M')
         snprintf(out, len, "mixed");
-    else
+    else if (c->root_counter >= 0)
         snprintf(out, len, "%c%d.%d", c->letter, c->root, c->root_counter);
+    else /* the root's record is not in this set (a shard): named by identity, unique */
+        snprintf(out, len, "%c%d.?%d.%016llx", c->letter, c->root, c->ordinal,
+                 (unsigned long long)c->hash);
 }
 
 int lens_comm_set_write(struct rundb *run, const struct lens_comm_set *set, int *ids)
@@ -171,8 +174,9 @@ int lens_comm_set_write(struct rundb *run, const struct lens_comm_set *set, int 
         const struct lens_wire_comm *c = &set->comms[i];
         char name[64];
         lens_comm_name(c, name, sizeof name);
+        struct rundb_comm_identity identity = {c->root, c->ordinal, c->hash};
         rc |= rundb_put_communicator(run, name, c->size, creator_of(c->letter),
-                                     set->members + c->members_off, &ids[i]);
+                                     set->members + c->members_off, &identity, &ids[i]);
     }
     return rc ? -1 : 0;
 }

@@ -17,9 +17,10 @@
 static const char shared_schema[] =
     "CREATE TABLE IF NOT EXISTS metadata (key TEXT PRIMARY KEY, value TEXT);"
     "CREATE TABLE IF NOT EXISTS ranks (rank INTEGER PRIMARY KEY, host TEXT,"
-    "  net_time REAL, mpi_time REAL);"
+    "  net_time REAL, mpi_time REAL, startup_time REAL);"
     "CREATE TABLE IF NOT EXISTS communicators (id INTEGER PRIMARY KEY, name TEXT UNIQUE,"
-    "  size INTEGER, creator TEXT, members TEXT);"
+    "  size INTEGER, creator TEXT, members TEXT, root INTEGER, ordinal INTEGER,"
+    "  members_hash INTEGER);"
     "CREATE TABLE IF NOT EXISTS communicator_members (comm_id INTEGER, rank INTEGER,"
     "  PRIMARY KEY (comm_id, rank)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS buckets (bucket INTEGER PRIMARY KEY, min INTEGER, max INTEGER);"
@@ -149,12 +150,19 @@ static int put_launch_metadata(sqlite3 *db, char *err, size_t errlen)
 
 int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen)
 {
+    return rundb_begin_file(run, dir, RUNDB_FILE, err, errlen);
+}
+
+int rundb_begin_file(struct rundb *run, const char *dir, const char *file, char *err,
+                     size_t errlen)
+{
     memset(run, 0, sizeof *run);
     first_failure[0] = '\0';
-    snprintf(run->path, sizeof run->path, "%s/%s", dir, RUNDB_FILE);
-    const char *target = run->path;
-    if (access(run->path, F_OK) != 0) {
-        snprintf(run->temp_path, sizeof run->temp_path, "%s/.%s.%d.tmp", dir, RUNDB_FILE,
+    snprintf(run->path, sizeof run->path, "%s/%s", dir, file);
+    const char *target = run->path, *slash = strrchr(file, '/');
+    if (access(run->path, F_OK) != 0) { /* DIR/SUB/.NAME.PID.tmp beside DIR/SUB/NAME */
+        snprintf(run->temp_path, sizeof run->temp_path, "%s/%.*s.%s.%d.tmp", dir,
+                 slash ? (int)(slash - file + 1) : 0, file, slash ? slash + 1 : file,
                  (int)getpid());
         unlink(run->temp_path);
         target = run->temp_path;

@@ -7,7 +7,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#define RUNDB_SCHEMA_VERSION 1
+#define RUNDB_SCHEMA_VERSION 2
 #define RUNDB_FILE "mpilens.db"
 
 #define RUNDB_STMTS 32
@@ -23,6 +23,10 @@ struct rundb {
  * under a temporary name, an existing one (another module's) in place. The shared tables
  * exist afterwards. 0, or -1 with a message in err. */
 int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen);
+/* The same for DIR/FILE (FILE may name a subdirectory of DIR that exists): the profile's
+ * per-rank detail shards (docs/database.md). */
+int rundb_begin_file(struct rundb *run, const char *dir, const char *file, char *err,
+                     size_t errlen);
 /* Commits and moves the file into place. 0, or -1 with a message in err. */
 int rundb_commit(struct rundb *run, char *err, size_t errlen);
 /* Ends a writer's transaction: committed (rundb_commit) unless FAILED, else rolled back

@@ -32,7 +32,8 @@ void rundb_close(sqlite3 *db)
 
 const char *rundb_errmsg(sqlite3 *db)
 {
-    return sqlite3_errmsg(db);
+    const char *detail = rundb_detail_error();
+    return detail ? detail : sqlite3_errmsg(db);
 }
 
 const char *rundb_path(sqlite3 *db)
@@ -74,14 +75,21 @@ int rundb_rank_times(sqlite3 *db, int rank,
                      void (*each)(int rank, double exec, double mpi, double startup, void *ctx),
                      void *ctx)
 {
+    /* a database of schema 1 has no startup_time: summed from its rows */
+    int column = rundb_one_int(db,
+                               "SELECT COUNT(*) FROM pragma_table_info('ranks') WHERE name = "
+                               "'startup_time'",
+                               0);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT r.rank, r.net_time, r.mpi_time, %s FROM ranks r WHERE (?1 IS NULL OR "
+             "r.rank = ?1) ORDER BY r.rank",
+             column ? "COALESCE(r.startup_time, 0)"
+                    : "COALESCE((SELECT SUM(p.time) FROM profile p JOIN operations o ON o.id = "
+                      "p.operation_id WHERE p.rank = r.rank AND o.operation IN ('Init', "
+                      "'Init_thread', 'Finalize')), 0)");
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT r.rank, r.net_time, r.mpi_time, COALESCE((SELECT SUM(p.time) "
-                           "FROM profile p JOIN operations o ON o.id = p.operation_id WHERE "
-                           "p.rank = r.rank AND o.operation IN ('Init', 'Init_thread', "
-                           "'Finalize')), 0) FROM ranks r WHERE (?1 IS NULL OR r.rank = ?1) "
-                           "ORDER BY r.rank",
-                           -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return -1;
     if (rank >= 0)
         sqlite3_bind_int(st, 1, rank);
@@ -93,15 +101,28 @@ int rundb_rank_times(sqlite3 *db, int rank,
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* A cell from every rank's rows, or from the rows reduced over ranks (profile_summary: one
+ * row per cell). Same columns either way; the ORDER BY clause names them. */
 static const char profile_sql[] =
     "SELECT c.name, c.size, c.members, o.operation, o.kind, p.bucket, b.min, b.max,"
-    " SUM(p.calls), MAX(p.time), AVG(p.time), SUM(p.volume), SUM(p.time),"
-    " (SELECT SUM(q.volume) FROM profile q WHERE q.comm_id = c.id) AS comm_volume,"
-    " MAX(p.max_time)"
+    " SUM(p.calls) AS n_calls, MAX(p.time) AS t_max, AVG(p.time), SUM(p.volume) AS n_volume,"
+    " SUM(p.time), %s AS comm_volume, MAX(p.max_time)"
     " FROM profile p JOIN communicators c ON c.id = p.comm_id"
     " JOIN operations o ON o.id = p.operation_id JOIN buckets b ON b.bucket = p.bucket"
     " WHERE (?1 IS NULL OR c.name = ?1) AND (?2 IS NULL OR o.operation = ?2)"
     " AND (?3 IS NULL OR p.rank = ?3) AND (?4 IS NULL OR o.kind = ?4)"
+    " AND (?5 IS NULL OR p.bucket = ?5)"
+    " GROUP BY c.id, o.id, p.bucket ";
+static const char summary_sql[] =
+    "SELECT c.name, c.size, c.members, o.operation, o.kind, p.bucket, b.min, b.max,"
+    " SUM(p.calls) AS n_calls, MAX(p.time_max) AS t_max, SUM(p.time) / SUM(p.ranks),"
+    " SUM(p.volume) AS n_volume, SUM(p.time),"
+    " (SELECT SUM(q.volume) FROM profile_summary q WHERE q.comm_id = c.id) AS comm_volume,"
+    " MAX(p.max_time)"
+    " FROM profile_summary p JOIN communicators c ON c.id = p.comm_id"
+    " JOIN operations o ON o.id = p.operation_id JOIN buckets b ON b.bucket = p.bucket"
+    " WHERE (?1 IS NULL OR c.name = ?1) AND (?2 IS NULL OR o.operation = ?2)"
+    " AND ?3 IS NULL AND (?4 IS NULL OR o.kind = ?4)"
     " AND (?5 IS NULL OR p.bucket = ?5)"
     " GROUP BY c.id, o.id, p.bucket ";
 
@@ -109,9 +130,9 @@ static const char profile_sql[] =
 static const char *order_clause(const struct rundb_profile_filter *f)
 {
     const char *sort = f->sort ? f->sort : "time";
-    const char *key = strcmp(sort, "calls") == 0    ? "SUM(p.calls)"
-                      : strcmp(sort, "volume") == 0 ? "SUM(p.volume)"
-                                                    : "MAX(p.time)";
+    const char *key = strcmp(sort, "calls") == 0    ? "n_calls"
+                      : strcmp(sort, "volume") == 0 ? "n_volume"
+                                                    : "t_max";
     static char clause[128];
     if (f->top > 0)
         snprintf(clause, sizeof clause, "ORDER BY %s DESC, c.name, o.id, p.bucket LIMIT ?6", key);
@@ -126,13 +147,34 @@ static void copy_text(char *dst, size_t len, const unsigned char *src)
     snprintf(dst, len, "%s", src ? (const char *)src : "");
 }
 
+static int profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
+                         struct rundb_profile_cell **cells, int *count);
+
 int rundb_profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
                         struct rundb_profile_cell **cells, int *count)
 {
     *cells = NULL;
     *count = 0;
-    char sql[2048];
-    snprintf(sql, sizeof sql, "%s%s", profile_sql, order_clause(f));
+    sqlite3 *detail;
+    if (rundb_detail_use(db, f->rank, &detail) != 0)
+        return -1;
+    int rc = profile_cells(detail, f, cells, count);
+    rundb_detail_done(db, detail);
+    return rc;
+}
+
+static int profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
+                         struct rundb_profile_cell **cells, int *count)
+{
+    char sql[2048], select[1600];
+    /* communicators in the order of their volume in the whole run (a shard: its run's) */
+    snprintf(select, sizeof select, profile_sql,
+             rundb_any_row(db, "SELECT 1 FROM sqlite_temp_master WHERE name = ?", "run_volumes")
+                 ? "(SELECT v.volume FROM run_volumes v WHERE v.comm_id = c.id)"
+                 : "(SELECT SUM(q.volume) FROM profile q WHERE q.comm_id = c.id)");
+    snprintf(sql, sizeof sql, "%s%s",
+             f->rank < 0 && rundb_profile_summarized(db) ? summary_sql : select,
+             order_clause(f));
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return -1;
@@ -187,14 +229,16 @@ int rundb_profile_totals(sqlite3 *db, void (*each)(const struct rundb_profile_to
                          void *ctx)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT c.name, c.creator, o.operation, o.kind, c.size, p.bucket, b.min,"
-                           " b.max, SUM(p.calls), SUM(p.volume), SUM(p.time), MAX(p.max_time)"
-                           " FROM profile p JOIN communicators c ON c.id = p.comm_id"
-                           " JOIN operations o ON o.id = p.operation_id"
-                           " JOIN buckets b ON b.bucket = p.bucket"
-                           " GROUP BY p.comm_id, p.operation_id, p.bucket",
-                           -1, &st, NULL) != SQLITE_OK)
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT c.name, c.creator, o.operation, o.kind, c.size, p.bucket, b.min,"
+             " b.max, SUM(p.calls), SUM(p.volume), SUM(p.time), MAX(p.max_time)"
+             " FROM %s p JOIN communicators c ON c.id = p.comm_id"
+             " JOIN operations o ON o.id = p.operation_id"
+             " JOIN buckets b ON b.bucket = p.bucket"
+             " GROUP BY p.comm_id, p.operation_id, p.bucket",
+             rundb_profile_summarized(db) ? "profile_summary" : "profile");
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return -1;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -228,28 +272,48 @@ int rundb_profile_totals(sqlite3 *db, void (*each)(const struct rundb_profile_to
 
 /* ---- the profile by call site ---- */
 
+/* Every rank's call site rows, or the rows reduced over ranks (no rank column). */
+static const char *sites_table(sqlite3 *db, int rank)
+{
+    return rank < 0 && !rundb_table_has_rows(db, "callsite_profile") &&
+                   rundb_table_has_rows(db, "callsite_summary")
+               ? "callsite_summary"
+               : "callsite_profile";
+}
+
 double rundb_callsites_time(sqlite3 *db, int rank)
 {
-    return one_number(db,
-                      "SELECT COALESCE(SUM(time), 0) FROM callsite_profile WHERE ?2 < 0 OR "
-                      "rank = ?2",
-                      NULL, rank);
+    sqlite3 *detail;
+    if (rundb_detail_use(db, rank, &detail) != 0)
+        return 0;
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT COALESCE(SUM(time), 0) FROM %s%s", sites_table(detail, rank),
+             rank < 0 ? "" : " WHERE rank = ?2");
+    double seconds = one_number(detail, sql, NULL, rank);
+    rundb_detail_done(db, detail);
+    return seconds;
 }
 
 int rundb_callsites_top(sqlite3 *db, int rank, int limit,
                         void (*each)(const struct rundb_callsite *site, void *ctx), void *ctx)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(
-            db,
-            "SELECT MIN(c.id), c.function, c.file, c.line, o.operation, SUM(p.calls), SUM(p.time),"
-            " MAX(p.max_time), MIN(p.min_time), SUM(p.volume), c.object"
-            " FROM callsite_profile p JOIN callsites c ON c.id = p.callsite_id"
-            " JOIN operations o ON o.id = p.operation_id WHERE ?1 < 0 OR p.rank = ?1"
-            " GROUP BY c.object, c.function, c.file, c.line, o.id ORDER BY SUM(p.time) DESC, 1"
-            " LIMIT ?2",
-            -1, &st, NULL) != SQLITE_OK)
+    sqlite3 *detail;
+    if (rundb_detail_use(db, rank, &detail) != 0)
         return -1;
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT MIN(c.id), c.function, c.file, c.line, o.operation, SUM(p.calls), SUM(p.time),"
+             " MAX(p.max_time), MIN(p.min_time), SUM(p.volume), c.object"
+             " FROM %s p JOIN callsites c ON c.id = p.callsite_id"
+             " JOIN operations o ON o.id = p.operation_id%s"
+             " GROUP BY c.object, c.function, c.file, c.line, o.id ORDER BY SUM(p.time) DESC, 1"
+             " LIMIT ?2",
+             sites_table(detail, rank), rank < 0 ? "" : " WHERE p.rank = ?1");
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(detail, sql, -1, &st, NULL) != SQLITE_OK) {
+        rundb_detail_done(db, detail);
+        return -1;
+    }
     sqlite3_bind_int(st, 1, rank);
     sqlite3_bind_int(st, 2, limit);
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -267,6 +331,7 @@ int rundb_callsites_top(sqlite3 *db, int rank, int limit,
         each(&site, ctx);
     }
     sqlite3_finalize(st);
+    rundb_detail_done(db, detail);
     return 0;
 }
 

@@ -25,6 +25,30 @@ int rundb_metadata_get(sqlite3 *db, const char *key, char *out, size_t len);
 /* 1 if the database has TABLE with at least one row. */
 int rundb_table_has_rows(sqlite3 *db, const char *table);
 
+/* ---- where the profile's per-rank rows are (rundb_detail.c) ---- */
+
+#define RUNDB_DETAIL_DIR "profile-detail"
+enum rundb_detail {
+    RUNDB_DETAIL_RANKS,   /* every rank's rows in this database (mpisee's schema) */
+    RUNDB_DETAIL_SHARDS,  /* in DIR/profile-detail/ranks-FIRST.db, *SHARD_RANKS ranks each */
+    RUNDB_DETAIL_SUMMARY, /* reduced over ranks only */
+};
+enum rundb_detail rundb_detail_kind(sqlite3 *db, int *shard_ranks);
+/* The shard file of RANK, relative to the run directory. */
+void rundb_shard_file(int rank, int shard_ranks, char *out, size_t len);
+/* The database holding RANK's own rows into *OUT: DB itself, or its shard opened read-only
+ * (close it with rundb_detail_done). 0, or -1 with a one-line ERR (no per-rank rows kept,
+ * a shard missing or damaged). */
+int rundb_detail_open(sqlite3 *db, int rank, sqlite3 **out, char *err, size_t errlen);
+/* The same for the readers below (RANK < 0: DB itself); the error goes to rundb_errmsg. */
+int rundb_detail_use(sqlite3 *db, int rank, sqlite3 **out);
+void rundb_detail_done(sqlite3 *db, sqlite3 *detail);
+const char *rundb_detail_error(void);
+/* 1 when the profile is there only reduced over ranks (its rows are in shards or not kept). */
+int rundb_profile_summarized(sqlite3 *db);
+/* 1 when the profile module wrote this database (rows or summary). */
+int rundb_profile_has_rows(sqlite3 *db);
+
 /* ---- the profile (module profile) ---- */
 
 /* Per rank (or only RANK, unless -1), in rank order: its time from MPI_Init to MPI_Finalize

@@ -16,8 +16,11 @@ enum statement {
     ST_OPERATION,
     ST_COMM,
     ST_COMM_ID,
+    ST_COMM_IDENTITY,
     ST_COMM_MEMBER,
     ST_PROFILE,
+    ST_PROFILE_SUMMARY,
+    ST_SITE_SUMMARY,
     ST_SITE_ID,
     ST_SITE,
     ST_SITE_PROFILE,
@@ -71,14 +74,18 @@ int rundb_put_metadata_default(struct rundb *run, const char *key, const char *v
     return rundb_step(st);
 }
 
-int rundb_put_rank(struct rundb *run, int rank, const char *host, double net_s, double mpi_s)
+int rundb_put_rank(struct rundb *run, int rank, const char *host, double net_s, double mpi_s,
+                   double startup_s)
 {
-    sqlite3_stmt *st = statement(run, ST_RANK, "INSERT OR REPLACE INTO ranks VALUES (?, ?, ?, ?)");
+    sqlite3_stmt *st = statement(run, ST_RANK,
+                                 "INSERT OR REPLACE INTO ranks (rank, host, net_time, mpi_time,"
+                                 " startup_time) VALUES (?, ?, ?, ?, ?)");
     if (st) {
         sqlite3_bind_int(st, 1, rank);
         sqlite3_bind_text(st, 2, host, -1, SQLITE_TRANSIENT);
         sqlite3_bind_double(st, 3, net_s);
         sqlite3_bind_double(st, 4, mpi_s);
+        sqlite3_bind_double(st, 5, startup_s);
     }
     return rundb_step(st);
 }
@@ -107,7 +114,8 @@ int rundb_put_operation(struct rundb *run, int id, const char *name, const char 
 }
 
 int rundb_put_communicator(struct rundb *run, const char *name, int size, const char *creator,
-                           const int32_t *members, int *id)
+                           const int32_t *members, const struct rundb_comm_identity *identity,
+                           int *id)
 {
     size_t cap = 16 + 12 * (size_t)(size > 0 ? size : 0), used = 0;
     char *text = malloc(cap); /* the members column: world ranks, comma-separated */
@@ -118,16 +126,35 @@ int rundb_put_communicator(struct rundb *run, const char *name, int size, const 
         used += snprintf(text + used, cap - used, "%s%d", m ? "," : "", (int)members[m]);
     sqlite3_stmt *st = statement(run, ST_COMM,
                                  "INSERT OR IGNORE INTO communicators (name, size, creator, "
-                                 "members) VALUES (?, ?, ?, ?)");
+                                 "members, root, ordinal, members_hash) VALUES (?1, ?2, ?3, ?4, "
+                                 "?5, ?6, ?7)");
     if (st) {
         sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(st, 2, size);
         sqlite3_bind_text(st, 3, creator, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 4, text, -1, SQLITE_TRANSIENT);
+        if (identity) {
+            sqlite3_bind_int(st, 5, identity->root);
+            sqlite3_bind_int(st, 6, identity->ordinal);
+            sqlite3_bind_int64(st, 7, (sqlite3_int64)identity->members_hash);
+        }
     }
     int rc = rundb_step(st);
     free(text);
     int fresh = rc == 0 && sqlite3_changes(run->db) == 1;
+    /* kept from another module that did not know its identity: the identity added */
+    sqlite3_stmt *known = !fresh && rc == 0 && identity
+                              ? statement(run, ST_COMM_IDENTITY,
+                                          "UPDATE communicators SET root = ?1, ordinal = ?2, "
+                                          "members_hash = ?3 WHERE name = ?4 AND root IS NULL")
+                              : NULL;
+    if (known) {
+        sqlite3_bind_int(known, 1, identity->root);
+        sqlite3_bind_int(known, 2, identity->ordinal);
+        sqlite3_bind_int64(known, 3, (sqlite3_int64)identity->members_hash);
+        sqlite3_bind_text(known, 4, name, -1, SQLITE_TRANSIENT);
+        rc = rundb_step(known);
+    }
     int found = -1;
     sqlite3_stmt *find = statement(run, ST_COMM_ID, "SELECT id FROM communicators WHERE name = ?");
     if (find) {
@@ -188,6 +215,42 @@ int rundb_put_profile(struct rundb *run, int rank, int comm_id, int operation_id
     return rundb_step(st);
 }
 
+int rundb_profile_summary_create(struct rundb *run)
+{
+    return exec(run, "CREATE TABLE IF NOT EXISTS profile_summary (comm_id INTEGER, operation_id "
+                     "INTEGER, bucket INTEGER, ranks INTEGER, calls INTEGER, volume INTEGER, "
+                     "time REAL, time_mean REAL, time_var REAL, time_min REAL, time_min_rank "
+                     "INTEGER, time_max REAL, time_max_rank INTEGER, max_time REAL);"
+                     "CREATE TABLE IF NOT EXISTS callsite_summary (callsite_id INTEGER, "
+                     "operation_id INTEGER, ranks INTEGER, calls INTEGER, time REAL, max_time "
+                     "REAL, min_time REAL, volume INTEGER);");
+}
+
+int rundb_put_profile_summary(struct rundb *run, int comm_id, int operation_id, int bucket,
+                              const struct rundb_summary_cell *c)
+{
+    sqlite3_stmt *st = statement(run, ST_PROFILE_SUMMARY,
+                                 "INSERT INTO profile_summary VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+                                 "?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+    if (st) {
+        sqlite3_bind_int(st, 1, comm_id);
+        sqlite3_bind_int(st, 2, operation_id);
+        sqlite3_bind_int(st, 3, bucket);
+        sqlite3_bind_int64(st, 4, c->ranks);
+        sqlite3_bind_int64(st, 5, c->calls);
+        sqlite3_bind_int64(st, 6, c->volume);
+        sqlite3_bind_double(st, 7, c->time);
+        sqlite3_bind_double(st, 8, c->time_mean);
+        sqlite3_bind_double(st, 9, c->time_var);
+        sqlite3_bind_double(st, 10, c->time_min);
+        sqlite3_bind_int(st, 11, c->time_min_rank);
+        sqlite3_bind_double(st, 12, c->time_max);
+        sqlite3_bind_int(st, 13, c->time_max_rank);
+        sqlite3_bind_double(st, 14, c->max_time);
+    }
+    return rundb_step(st);
+}
+
 int rundb_callsites_create(struct rundb *run)
 {
     return exec(run, "CREATE TABLE IF NOT EXISTS callsites (id INTEGER PRIMARY KEY, object TEXT, "
@@ -228,15 +291,13 @@ int64_t rundb_put_callsite(struct rundb *run, const char *object, uint64_t offse
     return rundb_step(st) == 0 ? sqlite3_last_insert_rowid(run->db) : -1;
 }
 
-int rundb_put_callsite_profile(struct rundb *run, int rank, int64_t site, int operation_id,
-                               uint64_t calls, double seconds, double max_s, double min_s,
-                               uint64_t volume)
+/* One call site row into ST: FIRST (a rank, or a count of ranks), then the site's cell. */
+static int bind_site_row(sqlite3_stmt *st, int first, int64_t site, int operation_id,
+                         uint64_t calls, double seconds, double max_s, double min_s,
+                         uint64_t volume)
 {
-    sqlite3_stmt *st =
-        statement(run, ST_SITE_PROFILE,
-                  "INSERT INTO callsite_profile VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     if (st) {
-        sqlite3_bind_int(st, 1, rank);
+        sqlite3_bind_int(st, 1, first);
         sqlite3_bind_int64(st, 2, site);
         sqlite3_bind_int(st, 3, operation_id);
         sqlite3_bind_int64(st, 4, (sqlite3_int64)calls);
@@ -246,6 +307,26 @@ int rundb_put_callsite_profile(struct rundb *run, int rank, int64_t site, int op
         sqlite3_bind_int64(st, 8, (sqlite3_int64)volume);
     }
     return rundb_step(st);
+}
+
+int rundb_put_callsite_summary(struct rundb *run, int ranks, int64_t site, int operation_id,
+                               uint64_t calls, double seconds, double max_s, double min_s,
+                               uint64_t volume)
+{
+    sqlite3_stmt *st = statement(run, ST_SITE_SUMMARY,
+                                 "INSERT INTO callsite_summary VALUES (?2, ?3, ?1, ?4, ?5, ?6, ?7, "
+                                 "?8)");
+    return bind_site_row(st, ranks, site, operation_id, calls, seconds, max_s, min_s, volume);
+}
+
+int rundb_put_callsite_profile(struct rundb *run, int rank, int64_t site, int operation_id,
+                               uint64_t calls, double seconds, double max_s, double min_s,
+                               uint64_t volume)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_SITE_PROFILE,
+                  "INSERT INTO callsite_profile VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    return bind_site_row(st, rank, site, operation_id, calls, seconds, max_s, min_s, volume);
 }
 
 /* ---- the monitor ---- */

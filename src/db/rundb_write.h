@@ -16,19 +16,42 @@
 int rundb_put_metadata(struct rundb *run, const char *key, const char *value);
 /* Only if KEY has no value yet. */
 int rundb_put_metadata_default(struct rundb *run, const char *key, const char *value);
-int rundb_put_rank(struct rundb *run, int rank, const char *host, double net_s, double mpi_s);
+/* STARTUP_S: the rank's time in MPI_Init/Init_thread/Finalize. */
+int rundb_put_rank(struct rundb *run, int rank, const char *host, double net_s, double mpi_s,
+                   double startup_s);
 int rundb_put_bucket(struct rundb *run, int bucket, int64_t min, int64_t max);
 int rundb_put_operation(struct rundb *run, int id, const char *name, const char *kind);
 /* A communicator by its stable NAME (kept if there) with its SIZE MEMBERS (world ranks:
- * the members column and, when new, communicator_members), its id into *ID. */
+ * the members column and, when new, communicator_members) and IDENTITY (NULL: unknown; what
+ * a shard's communicators are matched by: rundb_detail.c), its id into *ID. */
+struct rundb_comm_identity {
+    int root, ordinal;
+    uint64_t members_hash;
+};
 int rundb_put_communicator(struct rundb *run, const char *name, int size, const char *creator,
-                           const int32_t *members, int *id);
+                           const int32_t *members, const struct rundb_comm_identity *identity,
+                           int *id);
 
 /* ---- the profile (module profile) ---- */
 
 int rundb_profile_create(struct rundb *run);
 int rundb_put_profile(struct rundb *run, int rank, int comm_id, int operation_id, int bucket,
                       int64_t calls, double time, double max_time, int64_t volume);
+/* The profile reduced over ranks (written whatever the detail kept): one row per
+ * (communicator, operation, bucket), statistics of the per-rank time over the RANKS ranks
+ * that called it (seconds; the rank holding the smallest and the largest), and per call
+ * site and operation over ranks (callsite_summary). */
+int rundb_profile_summary_create(struct rundb *run);
+struct rundb_summary_cell {
+    int64_t ranks, calls, volume;
+    double time, time_mean, time_var, time_min, time_max, max_time;
+    int time_min_rank, time_max_rank;
+};
+int rundb_put_profile_summary(struct rundb *run, int comm_id, int operation_id, int bucket,
+                              const struct rundb_summary_cell *c);
+int rundb_put_callsite_summary(struct rundb *run, int ranks, int64_t site, int operation_id,
+                               uint64_t calls, double seconds, double max_s, double min_s,
+                               uint64_t volume);
 int rundb_callsites_create(struct rundb *run);
 /* The id of the site at OFFSET in OBJECT, or -1 if it is not written yet. */
 int64_t rundb_callsite_id(struct rundb *run, const char *object, uint64_t offset);

@@ -172,7 +172,7 @@ static int write_world(struct rundb *run)
         return -1;
     for (int r = 0; r < mon_nprocs; r++)
         members[r] = r;
-    int rc = rundb_put_communicator(run, "W0.0", mon_nprocs, "MPI_COMM_WORLD", members, NULL);
+    int rc = rundb_put_communicator(run, "W0.0", mon_nprocs, "MPI_COMM_WORLD", members, NULL, NULL);
     free(members);
     return rc;
 }

@@ -139,12 +139,19 @@ struct prof_sites_blob {
     size_t len;
     uint64_t lost;
 };
-/* At MPI_Finalize, collective over COMM: every rank's cells gathered into rank 0's BLOB. */
-void prof_sites_gather(MPI_Comm comm, struct prof_sites_blob *blob);
-/* Names the sites of BLOB and writes them into RUN, inside the caller's transaction. 0,
- * or -1 (rundb_failure_take says why). */
+/* At MPI_Finalize, collective over COMM: every rank's cells gathered into the BLOB of
+ * COMM's rank 0, or (REDUCE) combined over ranks on the way (a count of ranks each). */
+void prof_sites_gather(MPI_Comm comm, int reduce, struct prof_sites_blob *blob);
+/* IN's records of ranks FIRST..LAST into OUT (malloc'ed). */
+void prof_sites_subset(const struct prof_sites_blob *in, int first, int last,
+                       struct prof_sites_blob *out);
+/* IN's records combined over ranks into OUT (malloc'ed). */
+void prof_sites_summarize(const struct prof_sites_blob *in, struct prof_sites_blob *out);
+/* Names the sites of BLOB and writes them into RUN (table callsite_profile, or SUMMARY:
+ * callsite_summary), inside the caller's transaction. 0, or -1 (rundb_failure_take says
+ * why). */
 struct rundb;
-int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob);
+int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob, int summary);
 /* Snapshots (prof_snapshot.c): the table of loaded objects (at MPI_Init); the cells as
  * records into an emitter, signal-safe (returns how many); a recovered section's check;
  * writing recovered records (ranks' sections one after the other) into DIR's database. */

@@ -59,18 +59,19 @@ void prof_collect(struct profile_set *set, int rank, double net_s)
                                        .volume = row[b].volume};
                 w->time_ns = (uint64_t)(row[b].time_ticks * ns_per_tick);
                 w->max_ns = (uint64_t)(row[b].max_ticks * ns_per_tick);
+                if (op == PROF_OP_Init || op == PROF_OP_Init_thread)
+                    set->ranks[0].startup_s += w->time_ns * 1e-9;
             }
         }
     }
 }
 
-/* Wire layout: five counts, then ranks, comms, rows, members. */
-static void *pack(const struct profile_set *s, size_t *len)
+void *prof_pack(const struct wire_rank *ranks, size_t nranks, const struct lens_comm_set *c,
+                const void *rows, size_t nrows, size_t row_size, size_t *len)
 {
-    const struct lens_comm_set *c = &s->comms;
-    uint64_t counts[4] = {s->nranks, c->ncomms, s->nrows, c->nmembers};
-    size_t size = sizeof counts + s->nranks * sizeof *s->ranks + c->ncomms * sizeof *c->comms +
-                  s->nrows * sizeof *s->rows + c->nmembers * sizeof *c->members;
+    uint64_t counts[4] = {nranks, c->ncomms, nrows, c->nmembers};
+    size_t size = sizeof counts + nranks * sizeof *ranks + c->ncomms * sizeof *c->comms +
+                  nrows * row_size + c->nmembers * sizeof *c->members;
     char *buf = malloc(size), *p = buf;
     if (!buf) { /* an empty message: the subtree's rows are dropped, and it is said */
         lens_run_problem("profile",
@@ -81,35 +82,47 @@ static void *pack(const struct profile_set *s, size_t *len)
         return NULL;
     }
 #define PUT(src, bytes)                                                                            \
-    memcpy(p, src, bytes);                                                                         \
+    if ((bytes) != 0)                                                                              \
+        memcpy(p, src, bytes);                                                                     \
     p += bytes
     PUT(counts, sizeof counts);
-    PUT(s->ranks, s->nranks * sizeof *s->ranks);
+    PUT(ranks, nranks * sizeof *ranks);
     PUT(c->comms, c->ncomms * sizeof *c->comms);
-    PUT(s->rows, s->nrows * sizeof *s->rows);
+    PUT(rows, nrows * row_size);
     PUT(c->members, c->nmembers * sizeof *c->members);
 #undef PUT
     *len = size;
     return buf;
 }
 
-static void merge_packed(struct profile_set *s, const char *buf)
+int *prof_unpack(const char *buf, size_t row_size, struct wire_rank **ranks, size_t *nranks,
+                 struct lens_comm_set *comms, const void **rows, uint64_t *nrows)
 {
     uint64_t counts[4];
     memcpy(counts, buf, sizeof counts);
-    const struct wire_rank *ranks = (const void *)(buf + sizeof counts);
-    const struct lens_wire_comm *comms = (const void *)(ranks + counts[0]);
-    const struct wire_row *rows = (const void *)(comms + counts[1]);
-    const int32_t *members = (const void *)(rows + counts[2]);
-    if (GROW(s->ranks, s->nranks, counts[0]) == 0) {
-        memcpy(s->ranks + s->nranks, ranks, counts[0] * sizeof *ranks);
-        s->nranks += counts[0];
+    const struct wire_rank *r = (const void *)(buf + sizeof counts);
+    const struct lens_wire_comm *c = (const void *)(r + counts[0]);
+    *rows = c + counts[1];
+    *nrows = counts[2];
+    const int32_t *members = (const void *)((const char *)*rows + counts[2] * row_size);
+    if (counts[0] && GROW(*ranks, *nranks, counts[0]) == 0) {
+        memcpy(*ranks + *nranks, r, counts[0] * sizeof *r);
+        *nranks += counts[0];
     }
     int *remap = malloc((counts[1] + 1) * sizeof *remap);
     for (uint64_t i = 0; remap && i < counts[1]; i++)
-        remap[i] = lens_comm_set_add(&s->comms, &comms[i], members + comms[i].members_off);
-    int rows_fit = GROW(s->rows, s->nrows, counts[2]) == 0 && remap;
-    for (uint64_t i = 0; rows_fit && i < counts[2]; i++) {
+        remap[i] = lens_comm_set_add(comms, &c[i], members + c[i].members_off);
+    return remap;
+}
+
+static void merge_packed(struct profile_set *s, const char *buf)
+{
+    const struct wire_row *rows;
+    uint64_t nrows;
+    int *remap = prof_unpack(buf, sizeof *rows, &s->ranks, &s->nranks, &s->comms,
+                             (const void **)&rows, &nrows);
+    int rows_fit = remap && GROW(s->rows, s->nrows, nrows) == 0;
+    for (uint64_t i = 0; rows_fit && i < nrows; i++) {
         if (remap[rows[i].comm] < 0) /* out of memory for the communicator: said */
             continue;
         s->rows[s->nrows] = rows[i];
@@ -154,7 +167,8 @@ int prof_merge_packed_checked(struct profile_set *s, const char *buf, size_t len
 
 static void *pack_set(void *ctx, size_t *len)
 {
-    return pack(ctx, len);
+    const struct profile_set *s = ctx;
+    return prof_pack(s->ranks, s->nranks, &s->comms, s->rows, s->nrows, sizeof *s->rows, len);
 }
 
 static void absorb_set(void *ctx, const void *data, size_t len)

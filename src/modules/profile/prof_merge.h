@@ -13,7 +13,7 @@
 struct wire_rank {
     int32_t rank;
     char host[64];
-    double net_s, mpi_s;
+    double net_s, mpi_s, startup_s; /* startup_s: in MPI_Init or MPI_Init_thread */
 };
 
 struct wire_row {
@@ -38,6 +38,16 @@ void prof_collect(struct profile_set *set, int rank, double net_s);
 /* Merges every rank's set into rank 0's along a binomial tree over MPI_COMM_WORLD.
  * Returns 1 on rank 0 (set then holds everything), 0 elsewhere. */
 int prof_tree_merge(struct profile_set *set, MPI_Comm comm);
+/* The wire form shared by the rows and the summary (prof_summary.c): four 64-bit counts
+ * (ranks, communicators, rows, members), then the ranks, communicators, rows of ROW_SIZE
+ * bytes and members. prof_pack: a malloc'ed message of *LEN bytes (NULL, *LEN 0 and said
+ * when out of memory). prof_unpack: the ranks of BUF appended to *RANKS, its communicators
+ * added to COMMS; *ROWS points into BUF; returns each communicator's index in COMMS (-1:
+ * not added), malloc'ed, or NULL. */
+void *prof_pack(const struct wire_rank *ranks, size_t nranks, const struct lens_comm_set *c,
+                const void *rows, size_t nrows, size_t row_size, size_t *len);
+int *prof_unpack(const char *buf, size_t row_size, struct wire_rank **ranks, size_t *nranks,
+                 struct lens_comm_set *comms, const void **rows, uint64_t *nrows);
 void prof_set_free(struct profile_set *set);
 /* Merges one packed set of LEN bytes (a rank's snapshot) after checking its counts and
  * indices against LEN; 1, or 0 when it is damaged. */
@@ -46,11 +56,29 @@ int prof_merge_packed_checked(struct profile_set *set, const char *buf, size_t l
 size_t prof_packed_size(const char *buf, size_t len);
 /* The command line the metadata records (a snapshot's, at recovery); NULL: this process's. */
 extern const char *prof_run_command;
-/* Writes the merged set and the call sites (SITES, NULL: none) into DIR/mpilens.db, in one
- * transaction: all or nothing. 0, or -1 with err ("PATH: SQLite: database or disk is full
- * (No space left on device)"). */
+/* What one database of the profile holds (prof_db.c): every rank's rows and call sites
+ * (ROWS, SITES: NULL when they are not kept in it), the rows and sites reduced over ranks
+ * (NULL: none, as in a shard), the ranks table, of ranks FIRST_RANK..LAST_RANK only
+ * (PROCESSES of them: the metadata);
+ * DETAIL the metadata `Profile detail` (ranks, shards, summary) with SHARD_RANKS; SHARD_OF:
+ * the world's size when this is a shard, else 0. */
+struct prof_summary;
 struct prof_sites_blob;
-int prof_db_write(const struct profile_set *set, const char *dir, double wall,
-                  const struct prof_sites_blob *sites, char *err, size_t errlen);
+struct prof_db_parts {
+    const struct profile_set *rows;
+    const struct prof_sites_blob *sites;
+    const struct prof_summary *summary;
+    const struct prof_sites_blob *site_summary;
+    const struct wire_rank *ranks;
+    size_t nranks;
+    int first_rank, last_rank;
+    int processes; /* metadata `Processes` */
+    const char *detail;
+    int shard_ranks, shard_of;
+};
+/* Writes P into DIR/FILE in one transaction: all or nothing. 0, or -1 with err ("PATH:
+ * SQLite: database or disk is full (No space left on device)"). */
+int prof_db_write(const char *dir, const char *file, double wall, const struct prof_db_parts *p,
+                  char *err, size_t errlen);
 
 #endif

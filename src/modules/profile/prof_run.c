@@ -5,7 +5,8 @@
  * mpisee counts it); MPI time is the sum of the time spent in the operations recorded.
  * At MPI_Finalize the ranks merge along a binomial tree on a private duplicate of
  * MPI_COMM_WORLD (made at MPI_Init, so no message of the application can be mistaken for
- * ours) and rank 0 writes DIR/mpilens.db.
+ * ours) and rank 0 writes DIR/mpilens.db (with every rank's rows, or reduced over ranks
+ * while the shards of the detail are written in parallel: prof_detail.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "mpilens.h"
 #include "prof.h"
 #include "pcontrol_levels.h"
+#include "prof_detail.h"
 #include "prof_merge.h"
 #include "run_output.h"
 #include "mpilens_snapshot.h"
@@ -33,11 +35,17 @@ const char mpilens_module_arguments[] =
     "buckets=B1,B2,...  message-size bucket bounds in bytes, increasing, at most 31 "
     "(default 128,1024,8192,65536,262144,1048576,33554432)\n"
     "pcontrol=1|0       1 (default): MPI_Pcontrol levels as in mpiP (0 stop, 1 resume, "
-    "2 reset, 3 write an intermediate result, 4 write and reset); 0: ignore them\n";
+    "2 reset, 3 write an intermediate result, 4 write and reset); 0: ignore them\n"
+    "detail=auto|ranks|shards|summary  every rank's rows: in mpilens.db (ranks), in shards "
+    "of the run directory written in parallel (shards), or only reduced over ranks "
+    "(summary); auto (default): ranks up to 64 ranks, shards beyond\n"
+    "shard=N            ranks per shard with detail=shards (default 64)\n";
 
 int mpilens_module_check(const char *key, const char *value, char *why, size_t len)
 {
-    return strcmp(key, "pcontrol") == 0 ? lens_pcontrol_check("profile", value, why, len) : 0;
+    if (strcmp(key, "pcontrol") == 0)
+        return lens_pcontrol_check("profile", value, why, len);
+    return prof_detail_check(key, value, why, len);
 }
 
 int mpilens_module_init(const struct mpilens_module_args *args)
@@ -45,6 +53,12 @@ int mpilens_module_init(const struct mpilens_module_args *args)
     const char *buckets = mpilens_module_arg(args, "buckets", NULL);
     if (buckets)
         setenv("MPILENS_BUCKETS", buckets, 1);
+    const char *detail = mpilens_module_arg(args, "detail", NULL);
+    const char *shard = mpilens_module_arg(args, "shard", NULL);
+    if (detail)
+        setenv("MPILENS_PROFILE_DETAIL", detail, 1);
+    if (shard)
+        setenv("MPILENS_PROFILE_SHARD", shard, 1);
     prof_pcontrol_levels = strcmp(mpilens_module_arg(args, "pcontrol", "1"), "0") != 0;
     prof_setup(); /* a bad bucket list stops the run here, before main() */
     if (mpilens_site_range)
@@ -123,23 +137,7 @@ int MPI_Finalize(void)
     prof_collect(&set, rank, net);
     double wall = net;
     PMPI_Reduce(&net, &wall, 1, MPI_DOUBLE, MPI_MAX, 0, merge_comm);
-    int merged = prof_tree_merge(&set, merge_comm);
-    struct prof_sites_blob sites = {0};
-    prof_sites_gather(merge_comm, &sites);
-    int written = 1;
-    if (merged) {
-        char err[1024] = "";
-        const char *dir = lens_run_output_dir();
-        if (prof_db_write(&set, dir, wall, &sites, err, sizeof err) != 0) {
-            written = 0;
-            lens_run_problem("profile",
-                             "profile: %s; every rank's record is kept in %s/partial for "
-                             "`mpilens recover %s` once there is room",
-                             err, dir, dir);
-        }
-    }
-    PMPI_Bcast(&written, 1, MPI_INT, 0, merge_comm);
-    free(sites.all);
+    int written = prof_detail_finalize(&set, merge_comm, wall);
     prof_set_free(&set);
     PMPI_Comm_free(&merge_comm);
     /* the database is the result: this rank's snapshot goes, unless it could not be written */

@@ -322,7 +322,7 @@ static void name_site(Dwfl **dwfl, const char *path, uint64_t offset, struct sit
 
 /* Rank 0 (or the CLI's recovery): the ranks' cells of BLOB named and written into RUN, in
  * the caller's transaction. */
-int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob)
+int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob, int summary)
 {
     if (rundb_callsites_create(run) != 0)
         return -1;
@@ -346,15 +346,19 @@ int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob)
             id = rundb_put_callsite(run, object, w.offset, n.function, n.file, n.line);
             rc |= id < 0;
         }
-        rc |= rundb_put_callsite_profile(run, w.rank, id, w.op, w.calls, w.seconds, w.max_s,
-                                         w.min_s, w.volume);
+        if (summary)
+            rc |= rundb_put_callsite_summary(run, w.spare > 0 ? w.spare : 1, id, w.op, w.calls,
+                                             w.seconds, w.max_s, w.min_s, w.volume);
+        else
+            rc |= rundb_put_callsite_profile(run, w.rank, id, w.op, w.calls, w.seconds, w.max_s,
+                                             w.min_s, w.volume);
     }
     if (dwfl)
         dwfl_end(dwfl);
     nobjects = 0;
     char lost[32];
     snprintf(lost, sizeof lost, "%llu", (unsigned long long)blob->lost);
-    if (rc == 0)
+    if (rc == 0 && !summary)
         rc = rundb_put_metadata(run, "Call sites dropped", lost);
     return rc ? -1 : 0;
 }
@@ -362,12 +366,112 @@ int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob)
 /* The call sites travel along the profile's binomial tree (tree_merge.h), so rank 0 talks
  * to log2(P) ranks, not to every one (a flat Gatherv connected it to all: about 40 KB of
  * rank 0's memory a rank with Open MPI's shared-memory transport). A state is the count of
- * sites dropped, then the records of prof_sites.c's form, in rank order. */
+ * sites dropped, then the records of prof_sites.c's form, in rank order; reduced (REDUCE),
+ * the records of one (object, offset, operation) are combined after each receive, their
+ * `spare` field counting the ranks. */
 struct sites_state {
     char *records;
     size_t len;
     uint64_t lost;
+    int reduce;
 };
+
+/* One record of a state: where it starts, its header, its object's path. */
+struct site_ref {
+    const char *at;
+    struct wire_site w;
+};
+
+static int by_site(const void *a, const void *b)
+{
+    const struct site_ref *x = a, *y = b;
+    int32_t n = x->w.path_len < y->w.path_len ? x->w.path_len : y->w.path_len;
+    int c = memcmp(x->at + sizeof x->w, y->at + sizeof y->w, (size_t)n);
+    if (c || x->w.path_len != y->w.path_len)
+        return c ? c : (x->w.path_len < y->w.path_len ? -1 : 1);
+    if (x->w.offset != y->w.offset)
+        return x->w.offset < y->w.offset ? -1 : 1;
+    return x->w.op < y->w.op ? -1 : x->w.op > y->w.op;
+}
+
+/* RECORDS (*LEN bytes) with the records of one site and operation combined: sums, the
+ * longest and shortest call, the count of ranks in `spare` (a rank's own record: 1). */
+static void reduce_records(char *records, size_t *len)
+{
+    size_t n = 0, cap = 64;
+    struct site_ref *refs = malloc(cap * sizeof *refs);
+    for (size_t at = 0; refs && at + sizeof(struct wire_site) <= *len;) {
+        if (n == cap && lens_grow("profile", &refs, cap *= 2, sizeof *refs) != 0) {
+            free(refs); /* said; the records stay as they are (correct, only longer) */
+            return;
+        }
+        refs[n].at = records + at;
+        memcpy(&refs[n].w, records + at, sizeof refs[n].w);
+        if (refs[n].w.spare <= 0)
+            refs[n].w.spare = 1;
+        at += sizeof refs[n].w + (size_t)refs[n].w.path_len;
+        n++;
+    }
+    if (!refs)
+        return;
+    qsort(refs, n, sizeof *refs, by_site);
+    char *out = malloc(*len + 1);
+    size_t used = 0;
+    for (size_t i = 0; out && i < n;) {
+        struct wire_site w = refs[i].w;
+        size_t j = i + 1;
+        for (; j < n && by_site(&refs[i], &refs[j]) == 0; j++) {
+            w.calls += refs[j].w.calls;
+            w.seconds += refs[j].w.seconds;
+            w.max_s = refs[j].w.max_s > w.max_s ? refs[j].w.max_s : w.max_s;
+            w.min_s = refs[j].w.min_s < w.min_s ? refs[j].w.min_s : w.min_s;
+            w.volume += refs[j].w.volume;
+            w.spare += refs[j].w.spare;
+            w.rank = refs[j].w.rank < w.rank ? refs[j].w.rank : w.rank;
+        }
+        memcpy(out + used, &w, sizeof w);
+        memcpy(out + used + sizeof w, refs[i].at + sizeof w, (size_t)w.path_len);
+        used += sizeof w + (size_t)w.path_len;
+        i = j;
+    }
+    if (out) {
+        memcpy(records, out, used);
+        *len = used;
+    }
+    free(out);
+    free(refs);
+}
+
+void prof_sites_subset(const struct prof_sites_blob *in, int first, int last,
+                       struct prof_sites_blob *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!in->len || lens_grow("profile", &out->all, in->len + 1, 1) != 0)
+        return;
+    for (size_t at = 0; at + sizeof(struct wire_site) <= in->len;) {
+        struct wire_site w;
+        memcpy(&w, in->all + at, sizeof w);
+        size_t bytes = sizeof w + (size_t)(w.path_len > 0 ? w.path_len : 0);
+        if (at + bytes > in->len)
+            break;
+        if (w.rank >= first && w.rank <= last) {
+            memcpy(out->all + out->len, in->all + at, bytes);
+            out->len += bytes;
+        }
+        at += bytes;
+    }
+}
+
+void prof_sites_summarize(const struct prof_sites_blob *in, struct prof_sites_blob *out)
+{
+    memset(out, 0, sizeof *out);
+    out->lost = in->lost;
+    if (!in->len || lens_grow("profile", &out->all, in->len + 1, 1) != 0)
+        return;
+    memcpy(out->all, in->all, in->len);
+    out->len = in->len;
+    reduce_records(out->all, &out->len);
+}
 
 static void *pack_sites(void *ctx, size_t *len)
 {
@@ -400,16 +504,20 @@ static void absorb_sites(void *ctx, const void *data, size_t len)
     if (more && lens_grow("profile", &s->records, s->len + more + 1, 1) == 0) {
         memcpy(s->records + s->len, (const char *)data + sizeof lost, more);
         s->len += more;
+        if (s->reduce)
+            reduce_records(s->records, &s->len);
     }
 }
 
-void prof_sites_gather(MPI_Comm comm, struct prof_sites_blob *blob)
+void prof_sites_gather(MPI_Comm comm, int reduce, struct prof_sites_blob *blob)
 {
-    int rank, len = 0;
-    PMPI_Comm_rank(comm, &rank);
+    int rank = 0, len = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank); /* records carry world ranks, whatever COMM */
     memset(blob, 0, sizeof *blob);
-    struct sites_state state = {pack(rank, &len), 0, dropped};
+    struct sites_state state = {pack(rank, &len), 0, dropped, reduce};
     state.len = state.records ? (size_t)len : 0;
+    if (reduce)
+        reduce_records(state.records, &state.len);
     static const struct lens_merge_ops ops = {pack_sites, absorb_sites};
     if (lens_tree_merge(comm, &state, &ops)) {
         blob->all = state.records;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "prof.h"
+#include "prof_detail.h"
 #include "prof_merge.h"
 #include "mpilens_snapshot.h"
 
@@ -58,6 +59,8 @@ static void pass(struct mpilens_emitter *e, int what)
                                          .time_ns = (uint64_t)(cell.time_ticks * ns_per_tick),
                                          .max_ns = (uint64_t)(cell.max_ticks * ns_per_tick),
                                          .volume = cell.volume};
+                    if (e->fd < 0 && (op == PROF_OP_Init || op == PROF_OP_Init_thread))
+                        me.startup_s += w.time_ns * 1e-9; /* the counting pass, once */
                     mpilens_emit(e, &w, sizeof w);
                 }
             }
@@ -77,6 +80,7 @@ static int write_snapshot(int fd)
     me.net_s = (prof_now() - prof_start_ticks) * prof_seconds_per_tick;
     me.mpi_s = prof_mpi_ticks_now() * prof_seconds_per_tick;
     uint64_t counts[4] = {1, 0, 0, 0};
+    me.startup_s = 0;
     for (int what = 0; what < 3; what++) {
         struct mpilens_emitter count = {.fd = -1};
         pass(&count, what);
@@ -180,11 +184,14 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     if (mpilens_snapshot_gather(dir, "profile", absorb_file, &set, &endings) <= 0)
         return 0;
     double wall = 0;
-    for (size_t r = 0; r < set.nranks; r++)
+    int world = 0;
+    for (size_t r = 0; r < set.nranks; r++) {
         wall = set.ranks[r].net_s > wall ? set.ranks[r].net_s : wall;
+        world = set.ranks[r].rank + 1 > world ? set.ranks[r].rank + 1 : world;
+    }
     prof_run_command = command;
     struct prof_sites_blob sites = {recovered_sites, recovered_len, 0};
-    int rc = prof_db_write(&set, dir, wall, &sites, err, errlen);
+    int rc = prof_detail_recovered(&set, &sites, world, wall, dir, err, errlen);
     if (rc == 0)
         rc = mpilens_snapshot_mark_incomplete(dir, &endings, err, errlen);
     free(recovered_sites);
