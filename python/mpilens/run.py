@@ -12,7 +12,7 @@ import pandas as pd
 from .errors import MpilensError
 
 #: The newest database schema this package reads (metadata "Schema version").
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _KINDS = ("p2p", "coll", "rma")
 
@@ -55,6 +55,39 @@ class Run:
             return pd.read_sql_query(sql, self._db, params=params)
         except (sqlite3.Error, pd.errors.DatabaseError) as e:
             raise MpilensError(self.database, f"cannot be read (damaged?): {e}")
+
+    def _detail(self, sql, what):
+        """SQL's rows over every rank: from this database, or from each shard of the
+        per-rank detail (metadata "Profile detail", docs/scaling.md) with the run's
+        communicator names (a shard knows a communicator whose root it does not hold by its
+        identity only); `names` in SQL is the communicators table to take names from."""
+        mode = self._keys.get("Profile detail", "ranks")
+        if mode == "summary":
+            raise MpilensError(self.database, f"kept {what} reduced over ranks only "
+                               "(profile:detail=summary): read profile_summary, or rerun "
+                               "with -m profile:detail=shards")
+        if mode != "shards":
+            return self._frame(sql.replace("{name}", "c.name").replace("{names}", ""))
+        folder = os.path.join(self.directory, "profile-detail")
+        shards = sorted(f for f in os.listdir(folder) if f.endswith(".db")) \
+            if os.path.isdir(folder) else []
+        if not shards:
+            raise MpilensError(folder, "missing: the per-rank detail of this run; "
+                               "`mpilens recover` rewrites it while the run's snapshots remain")
+        named = sql.replace("{name}", "COALESCE(r.name, c.name)").replace(
+            "{names}", " LEFT JOIN run.communicators r ON r.root = c.root AND"
+            " r.ordinal = c.ordinal AND r.members_hash = c.members_hash")
+        frames = []
+        for shard in shards:
+            path = os.path.join(folder, shard)
+            try:
+                db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+                db.execute("ATTACH DATABASE ? AS run", (f"file:{self.database}?mode=ro",))
+                frames.append(pd.read_sql_query(named, db))
+                db.close()
+            except (sqlite3.Error, pd.errors.DatabaseError) as e:
+                raise MpilensError(path, f"cannot be read (damaged?): {e}")
+        return pd.concat(frames, ignore_index=True)
 
     def _has(self, table):
         if self._db is None:
@@ -103,22 +136,41 @@ class Run:
     def profile(self):
         """One row per rank x communicator x operation x size bucket."""
         self._need("profile", "profile module (mpilens run -m profile)")
-        return self._frame(
-            "SELECT p.rank, c.name AS communicator, c.size, o.operation, o.kind, p.bucket,"
+        frame = self._detail(
+            "SELECT p.rank, {name} AS communicator, c.size, o.operation, o.kind, p.bucket,"
             " b.min AS bucket_min, b.max AS bucket_max, p.calls, p.time, p.max_time, p.volume"
-            " FROM profile p JOIN communicators c ON c.id = p.comm_id"
+            " FROM profile p JOIN communicators c ON c.id = p.comm_id{names}"
             " JOIN operations o ON o.id = p.operation_id JOIN buckets b ON b.bucket = p.bucket"
-            " ORDER BY p.rank, c.name, o.id, p.bucket")
+            " ORDER BY p.rank, communicator, o.id, p.bucket", "the profile")
+        return frame.sort_values(["rank", "communicator"], kind="stable", ignore_index=True)
+
+    @functools.cached_property
+    def profile_summary(self):
+        """The profile reduced over ranks, one row per communicator x operation x size
+        bucket (written whatever the detail kept): ranks that called it, calls, volume, time
+        summed, its mean and variance per rank, the smallest and largest per-rank time with
+        the rank holding it, the longest single call."""
+        self._need("profile_summary", "profile module (mpilens run -m profile)")
+        return self._frame(
+            "SELECT c.name AS communicator, c.size, o.operation, o.kind, s.bucket,"
+            " b.min AS bucket_min, b.max AS bucket_max, s.ranks, s.calls, s.volume, s.time,"
+            " s.time_mean, s.time_var, s.time_min, s.time_min_rank, s.time_max,"
+            " s.time_max_rank, s.max_time"
+            " FROM profile_summary s JOIN communicators c ON c.id = s.comm_id"
+            " JOIN operations o ON o.id = s.operation_id JOIN buckets b ON b.bucket = s.bucket"
+            " ORDER BY c.name, o.id, s.bucket")
 
     @functools.cached_property
     def callsites(self):
         """One row per rank x call site x operation: function, file, line, calls, time..."""
-        self._need("callsite_profile", "profile module")
-        return self._frame(
+        self._need("callsites", "profile module")
+        frame = self._detail(
             "SELECT cp.rank, s.function, s.file, s.line, s.object, s.offset, o.operation,"
             " cp.calls, cp.time, cp.max_time, cp.min_time, cp.volume"
             " FROM callsite_profile cp JOIN callsites s ON s.id = cp.callsite_id"
-            " JOIN operations o ON o.id = cp.operation_id ORDER BY cp.rank, s.id, o.id")
+            " JOIN operations o ON o.id = cp.operation_id ORDER BY cp.rank, s.id, o.id",
+            "the call sites")
+        return frame.sort_values("rank", kind="stable", ignore_index=True)
 
     # ---- module monitor ----
 

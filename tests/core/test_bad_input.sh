@@ -26,7 +26,7 @@ expect_refused "unknown module via the CLI (checked before launch)" \
     "mpilens: -m: MPILENS_MODULES: unknown module 'nosuch'" \
     "$MPILENS" run -m nosuch -- $MPIRUN -np 2 "$APPS/ring"
 expect_refused "unknown module argument (checked before launch)" \
-    "mpilens: MPILENS_MODULES: module 'profile': unknown argument 'bucket'; it takes buckets, pcontrol (mpilens modules profile)" \
+    "mpilens: MPILENS_MODULES: module 'profile': unknown argument 'bucket'; it takes buckets, pcontrol, detail, shard (mpilens modules profile)" \
     "$MPILENS" run -m profile:bucket=10 -- $MPIRUN -np 2 "$APPS/ring"
 expect_refused "unknown module argument without the CLI" \
     "mpilens: MPILENS_MODULES: module 'trace': unknown argument 'buffr'; it takes buffer, convert (mpilens modules trace)" \

@@ -11,7 +11,7 @@ check_has "closing line" "$out" "mpilens: results in $WORK/run (status 0)"
 db=run/mpilens.db
 q() { sqlite3 -separator ' ' "$db" "$1"; }
 check_eq "no temporary file left" "mpilens.db" "$(ls -A run)"
-check_eq "schema version" "1" "$(q 'PRAGMA user_version')"
+check_eq "schema version" "2" "$(q 'PRAGMA user_version')"
 check_eq "communicators: names, sizes, creators, members" "W0.0 4 MPI_COMM_WORLD 0,1,2,3
 d0.2 4 MPI_Comm_dup 0,1,2,3
 mixed 0 (requests of several communicators) 
