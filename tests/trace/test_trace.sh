@@ -95,6 +95,34 @@ check_eq "convert=later is refused before the job, in one line" \
     "2 mpilens: trace: convert=later: give finalize (each rank at MPI_Finalize) or after (mpilens run, after the job): trace:convert=after" \
     "$status $out"
 
+# Definitions merged along the tree at MPI_Finalize (trc_defs_tree.c) against the CLI's
+# merge of the same kind of run (convert=after, rank by rank): the same events and global
+# definitions, ids and the names made of them aside (they follow the order of the merge),
+# the clock's range aside (two runs). Communicators of every kind
+# (comms_app, 8 ranks), windows and groups (rma_waits_app, 4), files (io_only, 3: a tree
+# that is not a power of two).
+same_ids_aside() {
+    sed -E '/^CLOCK_PROPERTIES/d; s/ <[0-9]+>//g; s/(RMA group|window) [0-9]+/\1/g
+            s/^([A-Z_]+ +)[0-9]+ +[0-9]+/\1/; s/^([A-Z_]+) +[0-9]+ /\1 /' | sort
+}
+tree_case() { # NAME NP APP ARGS...
+    local name=$1 np=$2; shift 2
+    for how in finalize after; do
+        timeout 120 "$MPILENS" run -m trace:convert=$how -o "$name-$how" -- $MPIRUN -np "$np" "$@" > /dev/null 2>&1
+    done
+    check_eq "$name: definitions merged along the tree at MPI_Finalize: the same events as the CLI's merge" \
+        "$(otf2-print "$name-after/trace/traces.otf2" 2> /dev/null | same_ids_aside)" \
+        "$(otf2-print "$name-finalize/trace/traces.otf2" 2> /dev/null | same_ids_aside)"
+    check_eq "$name: ... and the same global definitions" \
+        "$(otf2-print -G "$name-after/trace/traces.otf2" 2> /dev/null | same_ids_aside)" \
+        "$(otf2-print -G "$name-finalize/trace/traces.otf2" 2> /dev/null | same_ids_aside)"
+}
+tree_case comms8 8 "$APPS/comms_app"
+tree_case rma4 4 "$APPS/rma_waits_app" none
+tree_case io3 3 "$APPS/io_only" "$WORK/io3.out"
+check_eq "the cases hold events (not two empty traces)" "1 1 1" \
+    "$(for n in comms8 rma4 io3; do otf2-print $n-finalize/trace/traces.otf2 2> /dev/null | grep -c -m1 ' ENTER\|^ENTER'; done | tr '\n' ' ' | sed 's/ $//')"
+
 before=$(cat ring/trace/traces.otf2 ring/trace/traces/*.evt | md5sum)
 out=$("$MPILENS" run -m trace -o ring -- $MPIRUN -np 2 "$APPS/ring" 1 2>&1); status=$?
 check_eq "a second run into the same directory is refused before it starts" \

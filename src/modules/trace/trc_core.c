@@ -36,6 +36,7 @@
 #include "run_output.h"
 #include "trc.h"
 #include "trc_convert.h"
+#include "trc_defs_tree.h"
 
 #define HAND_NAME(N) "MPI_" #N,
 #define CLASS_NAME(N, F, M, P, A, FL, R) "MPI_" #N,
@@ -345,83 +346,16 @@ static char *local_blob(int *len)
     return blob;
 }
 
-/* Rank 0 merges every rank's blob; each rank gets its map back (ids, first group). 1, or 0
- * on every rank when rank 0 or a rank could not get a buffer (agreed before each
- * collective that needs it, so that no rank calls one the others skip). */
+/* Every rank's blob merged along the tree (trc_defs_tree.c); each rank gets its map back
+ * (ids, first group). 1, or 0 on every rank. */
 static int merge_definitions(struct trc_merged *m, struct trc_rank_map *mine, uint32_t *first_group)
 {
-    int len = 0, ok = 0;
+    int len = 0;
     char *blob = local_blob(&len);
-    int *lens = rank == 0 ? calloc(size, sizeof *lens) : NULL;
-    int *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
-    char *all = NULL;
-    uint32_t *ids = NULL;
-    int *counts = NULL, *id_displs = NULL;
-    memset(mine, 0, sizeof *mine); /* this rank's counts (its blob's head): what it receives */
-    if (!everywhere(rank != 0 || (lens && displs)))
-        goto done;
-    PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, trc_world);
-    int64_t sum = 0; /* Gatherv's displacements are int: 2 GiB of definitions at most */
-    for (int r = 0; rank == 0 && r < size; r++) {
-        displs[r] = sum <= INT_MAX ? (int)sum : 0;
-        sum += lens[r];
-    }
-    int total = sum <= INT_MAX ? (int)sum : 0;
-    if (rank == 0 && sum > INT_MAX)
-        lens_run_problem("trace",
-                         "trace: the ranks' definitions (%lld bytes) exceed what one merge at "
-                         "MPI_Finalize takes; the logs stay for `mpilens recover`",
-                         (long long)sum);
-    all = rank == 0 && sum <= INT_MAX ? malloc(total + 1) : NULL;
-    if (!everywhere(rank != 0 || all))
-        goto done;
-    PMPI_Gatherv(blob, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, trc_world);
-    int merged = 1;
-    if (rank == 0) {
-        counts = calloc(size, sizeof *counts);
-        id_displs = calloc(size, sizeof *id_displs);
-        struct trc_rank_map *maps = calloc(size, sizeof *maps);
-        int nids = 0;
-        for (int r = 0; counts && id_displs && maps && r < size; r++) {
-            if (trc_defs_merge(m, all + displs[r], (size_t)lens[r], &maps[r]) == 0) {
-                const struct trc_defs_head *h = &maps[r].head;
-                counts[r] = (int)trc_defs_nids(h);
-            }
-            id_displs[r] = nids;
-            nids += counts[r];
-        }
-        ids = counts && id_displs && maps ? malloc((nids + 1) * sizeof *ids) : NULL;
-        for (int r = 0; maps && r < size; r++) {
-            if (ids)
-                memcpy(ids + id_displs[r], maps[r].ids, counts[r] * sizeof *ids);
-            free(maps[r].ids);
-        }
-        free(maps);
-        merged = ids != NULL;
-        *first_group = trc_defs_first_group(m);
-    }
-    if (blob && (size_t)len >= sizeof mine->head)
-        memcpy(&mine->head, blob, sizeof mine->head);
-    const struct trc_defs_head *h = &mine->head;
-    int n = (int)trc_defs_nids(h);
-    mine->ids = malloc(((size_t)n + 1) * sizeof *mine->ids);
-    if (!everywhere(merged && mine->ids))
-        goto done;
-    PMPI_Scatterv(ids, counts, id_displs, MPI_UINT32_T, mine->ids, n, MPI_UINT32_T, 0, trc_world);
-    PMPI_Bcast(first_group, 1, MPI_UINT32_T, 0, trc_world);
-    ok = 1;
-done:
-    if (!ok) {
-        free(mine->ids);
-        mine->ids = NULL;
-    }
+    int ok = trc_defs_tree_merge(trc_world, blob, (size_t)len, m, mine);
     free(blob);
-    free(lens);
-    free(displs);
-    free(all);
-    free(ids);
-    free(counts);
-    free(id_displs);
+    *first_group = rank == 0 ? trc_defs_first_group(m) : 0;
+    PMPI_Bcast(first_group, 1, MPI_UINT32_T, 0, trc_world);
     return ok;
 }
 

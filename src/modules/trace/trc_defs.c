@@ -169,6 +169,75 @@ int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct tr
     return 0;
 }
 
+/* A growing buffer for trc_merged_pack; FAILED once memory ran out. */
+struct out {
+    char *p;
+    size_t len, cap;
+    int failed;
+};
+
+static void put(struct out *o, const void *item, size_t n)
+{
+    if (o->failed)
+        return;
+    if (o->len + n > o->cap) {
+        size_t cap = 2 * o->cap + n + 4096;
+        char *grown = realloc(o->p, cap);
+        if (!grown) {
+            o->failed = 1;
+            return;
+        }
+        o->p = grown;
+        o->cap = cap;
+    }
+    memcpy(o->p + o->len, item, n);
+    o->len += n;
+}
+
+char *trc_merged_pack(const struct trc_merged *m, int rank, int world, size_t *len)
+{
+    struct trc_defs_head h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, TRC_DEFS_MAGIC, sizeof h.magic);
+    h.world_size = world;
+    h.rank = rank;
+    h.time_start = m->t_min;
+    h.time_end = m->t_max;
+    h.ncomms = (uint32_t)m->comms.ncomms;
+    h.nmembers = (uint32_t)m->comms.nmembers;
+    h.nwindows = m->nwindows;
+    h.ngroups = m->ngroups;
+    h.nnames = m->nnames;
+    h.nfiles = m->nhandles;
+    struct out o = {0};
+    put(&o, &h, sizeof h);
+    put(&o, m->comms.comms, m->comms.ncomms * sizeof *m->comms.comms);
+    put(&o, m->comms.members, m->comms.nmembers * sizeof *m->comms.members);
+    int32_t pad = 0;
+    if (m->comms.nmembers & 1)
+        put(&o, &pad, sizeof pad);
+    for (uint32_t i = 0; i < m->nwindows; i++) {
+        uint32_t pair[2] = {(uint32_t)m->windows[i][0], (uint32_t)m->windows[i][1]};
+        put(&o, pair, sizeof pair);
+    }
+    for (uint32_t i = 0; i < m->ngroups; i++)
+        put(&o, m->groups[i], (m->groups[i][0] + 1) * sizeof *m->groups[i]);
+    for (uint32_t j = 0; j < m->nnames; j++)
+        put(&o, m->names[j], strlen(m->names[j]) + 1);
+    for (uint32_t i = 0; i < m->nhandles; i++) {
+        uint32_t pair[2] = {(uint32_t)m->handles[i][1], 0}; /* communicator, access mode */
+        const char *name = m->files[m->handles[i][0]];
+        put(&o, pair, sizeof pair);
+        put(&o, name, strlen(name) + 1);
+    }
+    if (o.failed) {
+        free(o.p);
+        return NULL;
+    }
+    *len = o.len;
+    return o.p;
+}
+
 void trc_merged_free(struct trc_merged *m)
 {
     lens_comm_set_free(&m->comms);

@@ -95,6 +95,10 @@ struct trc_rank_map {
 /* Merges one rank's blob; fills MAP (ids malloc'ed). 0, or -1 for a damaged blob. */
 int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct trc_rank_map *map);
 void trc_merged_free(struct trc_merged *m);
+/* M in the form of a rank's blob (RANK, WORLD in its head), so that a merge takes a
+ * subtree's merged definitions as it takes one rank's (trc_defs_tree.c): malloc'ed, *LEN
+ * bytes; NULL when out of memory. */
+char *trc_merged_pack(const struct trc_merged *m, int rank, int world, size_t *len);
 
 /* The rank's mapping tables and clock offsets into the local definitions of its thread
  * THREAD's location; FIRST_GROUP is the global id of merged group 0 (the communicators'
