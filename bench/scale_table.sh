@@ -2,8 +2,10 @@
 # scale_table.sh: the table of docs/scaling.md. For each job size P, scale_app (bench/
 # scale_app.c) runs without the tool and under `mpilens run -m profile,monitor`; printed:
 # MPI_Finalize's time on rank 0 (and the difference the tool adds), rank 0's peak memory,
-# the run database's size and its rows (profile rows, stored monitor cells, collective
-# rows). Oversubscribed on this machine: the times are noisy, the sizes exact.
+# the run database's size and its rows (profile rows, summary rows, stored monitor cells,
+# collective rows), and the bytes of the per-rank detail written beside it in shards (the
+# default `profile:detail=auto` keeps every rank's rows in mpilens.db up to 64 ranks).
+# Oversubscribed on this machine: the times are noisy, the sizes exact.
 # Usage: bench/scale_table.sh [SHAPE [P...]]   (SHAPE: fixed (default) or C communicators
 # per rank; P default: 8 16 32 64 128). Build first: scripts/build.sh openmpi.
 set -euo pipefail
@@ -17,8 +19,8 @@ MPIRUN=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 echo "# CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1); $(nproc) cores; shape $SHAPE"
-printf '%6s %10s %10s %9s %9s %9s %10s %10s %10s %10s\n' ranks fin_bare_s fin_tool_s added_s \
-    rss0_bare rss0_tool db_bytes prof_rows mon_cells coll_rows
+printf '%6s %10s %10s %9s %9s %9s %10s %10s %10s %10s %10s %10s\n' ranks fin_bare_s fin_tool_s \
+    added_s rss0_bare rss0_tool db_bytes prof_rows summ_rows mon_cells coll_rows shard_bytes
 for p in "${SIZES[@]}"; do
     bare=$("${MPIRUN[@]}" -np "$p" "$BUILD/bench/scale_app" "$SHAPE" 2>/dev/null | grep '^scale_app')
     out=$("$BUILD/bin/mpilens" run -m profile,monitor -o "$WORK/r$p" -- "${MPIRUN[@]}" -np "$p" \
@@ -26,9 +28,11 @@ for p in "${SIZES[@]}"; do
     db=$WORK/r$p/mpilens.db
     read -r _ _ _ fb _ rb <<<"$bare"
     read -r _ _ _ ft _ rt <<<"$out"
-    printf '%6d %10.3f %10.3f %9.3f %9d %9d %10d %10d %10d %10d\n' "$p" "$fb" "$ft" \
+    printf '%6d %10.3f %10.3f %9.3f %9d %9d %10d %10d %10d %10d %10d %10d\n' "$p" "$fb" "$ft" \
         "$(awk -v a="$ft" -v b="$fb" 'BEGIN { print a - b }')" "$rb" "$rt" "$(stat -c %s "$db")" \
         "$(sqlite3 "$db" 'SELECT COUNT(*) FROM profile')" \
+        "$(sqlite3 "$db" 'SELECT COUNT(*) FROM profile_summary')" \
         "$(sqlite3 "$db" 'SELECT COUNT(*) FROM monitor_matrix')" \
-        "$(sqlite3 "$db" 'SELECT COUNT(*) FROM monitor_collectives')"
+        "$(sqlite3 "$db" 'SELECT COUNT(*) FROM monitor_collectives')" \
+        "$(cat "$WORK/r$p"/profile-detail/*.db 2> /dev/null | wc -c)"
 done

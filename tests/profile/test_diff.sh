@@ -52,6 +52,20 @@ check_eq "CSV: every other profile row moved less than a fifth of it" "" \
         else other[$2] = d } END { for (k in other) if (other[k] * 5 >= top) print k, other[k] }' \
         <<<"$csv")"
 
+# The unchanged pair: the judge's false alarms are rare (docs/diff.md: about 8 in a thousand
+# a row for independent runs), but a load that shifts while the runs alternate (another test
+# starting beside this one) can make one side slower for real. Then both sides are made
+# once more, alternating, and judged again: a tool that calls noise a change fails twice.
+for attempt in 1 2; do
+    "$MPILENS" diff a1 a2 a3 -- c1 c2 c3 --csv | awk -F, '$10 == "changed"' | grep -q . || break
+    [ $attempt = 2 ] && break
+    echo "attempt $attempt: the unchanged pair differed (the load moved?); both sides once more"
+    rm -rf a? c?
+    for i in 1 2 3; do
+        run a$i profile,monitor 30
+        run c$i profile,monitor 30
+    done
+done
 out=$("$MPILENS" diff a1 a2 a3 -- c1 c2 c3)
 check_match "no change: 3 + 3 repeated runs report no row as changed" "$out" \
     '^0 rows changed, [0-9]+ within noise; 0 appeared, 0 vanished$'
