@@ -1,5 +1,6 @@
 /* tree_merge.c: the binomial-tree gather of tree_merge.h, on PMPI calls only. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "run_output.h"
@@ -76,7 +77,8 @@ static void receive_all(char *buf, size_t len, int from, MPI_Comm comm)
 
 int lens_tree_merge(MPI_Comm comm, void *ctx, const struct lens_merge_ops *ops)
 {
-    int rank, size;
+    int rank, size, messages = 0;
+    size_t received = 0;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     for (int step = 1; step < size; step <<= 1) {
@@ -89,6 +91,8 @@ int lens_tree_merge(MPI_Comm comm, void *ctx, const struct lens_merge_ops *ops)
         }
         if (rank + step < size) {
             size_t len = incoming_length(rank + step, comm);
+            received += len;
+            messages++;
             char *buf = malloc(len > 0 ? len : 1);
             receive_all(buf, len, rank + step, comm);
             if (buf)
@@ -104,5 +108,11 @@ int lens_tree_merge(MPI_Comm comm, void *ctx, const struct lens_merge_ops *ops)
             free(buf);
         }
     }
+    /* bench/scale_table.sh: what world rank 0 received (docs/scaling.md) */
+    int world_rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    if (world_rank == 0 && getenv("MPILENS_MERGE_STATS"))
+        fprintf(stderr, "mpilens: merge: rank 0 received %zu bytes in %d messages\n", received,
+                messages);
     return rank == 0;
 }
