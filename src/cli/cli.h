@@ -47,6 +47,7 @@ int cli_modules(int argc, char **argv);
 int cli_recover(int argc, char **argv);
 int cli_diff(int argc, char **argv);
 int cli_top(int argc, char **argv);
+int cli_tune(int argc, char **argv);
 /* Merges DIR/partial/ into DIR/mpilens.db (recover.c): modules recovered (the run
  * incomplete), or -1; *COMPLETED (unless NULL): modules that had left their merge for
  * after a complete run (the trace's convert=after). */

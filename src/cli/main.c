@@ -21,6 +21,7 @@ static const char usage[] =
     "  top      watch a running job (mpilens run --snapshot 1 ...): mpilens top RUN\n"
     "  diff     what changed between two runs, beyond the noise: mpilens diff RUN_A RUN_B\n"
     "  place    a better rank-to-core mapping from the matrix: mpilens place RUN/mpilens.db\n"
+    "  tune     collective algorithms for the run's own collectives: mpilens tune RUN -- mpirun\n"
     "  analyze  wait states of a traced run by parallel replay: mpilens analyze RUN\n"
     "  export   a run's trace for viewers: mpilens export RUN --chrome out.json\n"
     "  recover  merge what the ranks of an interrupted run saved: mpilens recover RUN\n"
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
     } verbs[] = {{"run", cli_run},         {"analyze", cli_analyze}, {"export", cli_export},
                  {"place", cli_place},     {"matrix", cli_matrix},   {"report", cli_report},
                  {"modules", cli_modules}, {"recover", cli_recover}, {"diff", cli_diff},
-                 {"top", cli_top}};
+                 {"top", cli_top},         {"tune", cli_tune}};
     for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
         if (strcmp(argv[1], verbs[i].name) == 0)
             return verbs[i].run(argc - 1, argv + 1);

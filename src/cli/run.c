@@ -23,6 +23,7 @@
 
 #include <mpilens.h>
 #include "cli.h"
+#include "tune.h"
 #include "modspec.h"
 #include "ompi_import.h"
 #include "size_buckets.h"
@@ -56,6 +57,9 @@ static const char usage[] =
     "  --live              watch the job as it runs (mpilens top beside it: snapshots every\n"
     "                      second unless --snapshot says otherwise; the job's output goes\n"
     "                      to DIR/job.log; q closes the view, the job goes on)\n"
+    "  --tune DIR          apply the collective algorithms `mpilens tune` chose (DIR: RUN/tune)\n"
+    "                      ahead of the environment, site files and the launcher line's own\n"
+    "                      settings, saying which it overrode (docs/tune.md)\n"
     "  --ompi-monitoring   also run Open MPI's own pml monitoring and import its matrix\n"
     "                      (`mpilens matrix DIR --kind lib_coll`: collectives as the\n"
     "                      library transported them; lib_p2p: the point-to-point it saw)\n"
@@ -74,6 +78,7 @@ struct run_options {
     const char *modules;
     const char *config;
     const char *output;
+    const char *tune;
     int ompi_monitoring, live;
     char **command;
 };
@@ -100,6 +105,8 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
             opt->output = argv[++i];
         else if (strcmp(a, "--ompi-monitoring") == 0)
             opt->ompi_monitoring = 1;
+        else if (strcmp(a, "--tune") == 0 && has_value)
+            opt->tune = argv[++i];
         else if (strcmp(a, "--live") == 0)
             opt->live = 1;
         else if (strcmp(a, "--snapshot") == 0 && has_value) {
@@ -120,6 +127,8 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
             "run: no command to run%s%s; write mpilens run -m MODULES -- mpirun -np 4 ./app", "",
             "");
     opt->command = argv + i;
+    if (opt->tune && tune_apply(opt->tune, opt->command) != 0)
+        return 2;
     if (opt->live && !snapshot_given)
         setenv("MPILENS_SNAPSHOT", "1", 1);     /* the view's figures change as often as this */
     const char *env = getenv("MPILENS_OUTPUT"); /* as a preloaded run would use it */
