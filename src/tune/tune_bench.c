@@ -249,8 +249,11 @@ int main(int argc, char **argv)
         }
         fflush(stdout);
         double seconds = atof(argv[2]) / (argc - 3 > 0 ? argc - 3 : 1);
-        for (int i = 3; i < argc; i++)
+        for (int i = 3; i < argc; i++) {
+            if (rank == 0) /* progress, on the terminal (mpilens reads the standard output) */
+                fprintf(stderr, "mpilens: tune: case %d/%d: %s\n", i - 2, argc - 3, argv[i]);
             run_case(argv[i], seconds, rank);
+        }
     } else if (rank == 0) {
         fprintf(stderr, "usage: tune_bench run SECONDS OP:SIZE:BYTES...\n");
     }
