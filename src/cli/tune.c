@@ -66,8 +66,8 @@ struct tune {
     int nlauncher;
 };
 
-static const char *const tunable[] = {"Allreduce", "Alltoall", "Bcast", "Reduce", "Allgather",
-                                      "Barrier"};
+static const char *const tunable[] = {"Allreduce", "Alltoall",  "Bcast",
+                                      "Reduce",    "Allgather", "Barrier"};
 
 static int is_tunable(const char *op)
 {
@@ -242,7 +242,8 @@ static int run_bench(struct tune *t, double seconds)
         long bytes;
         double med, lo, hi;
         struct tune_alg *a = &t->algs[t->nalgs];
-        if (t->nalgs < 256 && sscanf(l, "algorithm %47s %63s %63s", a->op, a->value, a->name) == 3) {
+        if (t->nalgs < 256 &&
+            sscanf(l, "algorithm %47s %63s %63s", a->op, a->value, a->name) == 3) {
             t->nalgs++;
             continue;
         }
@@ -324,8 +325,9 @@ static int write_settings(const struct tune *t, const char *dir, int *changed)
     FILE *env = fopen(path, "w");
     if (!env)
         return -1;
-    fprintf(env, "# mpilens tune: the collective algorithms that beat the library's default on\n"
-                 "# this run's cases (tune.txt); `mpilens run --tune %s` applies them\n",
+    fprintf(env,
+            "# mpilens tune: the collective algorithms that beat the library's default on\n"
+            "# this run's cases (tune.txt); `mpilens run --tune %s` applies them\n",
             dir);
     if (t->mpi == TUNE_OPEN_MPI) {
         struct tune_rule rules[MAX_CASES];
@@ -350,8 +352,9 @@ static int write_settings(const struct tune *t, const char *dir, int *changed)
         fclose(r);
         if (*changed) {
             char real[4096];
-            fprintf(env, "OMPI_MCA_coll_tuned_use_dynamic_rules=1\n"
-                         "OMPI_MCA_coll_tuned_dynamic_rules_filename=%s\n",
+            fprintf(env,
+                    "OMPI_MCA_coll_tuned_use_dynamic_rules=1\n"
+                    "OMPI_MCA_coll_tuned_dynamic_rules_filename=%s\n",
                     realpath(rules_path, real) ? real : rules_path);
             /* a forced algorithm wins over the rules file: none is forced */
             for (int i = 0; i < t->ncases; i++) {
@@ -418,8 +421,9 @@ int cli_tune(int argc, char **argv)
     if (!run)
         return cli_fail("tune", "give the run directory: mpilens tune RUN -- LAUNCHER...");
     if (i + 1 >= argc)
-        return cli_fail("tune", "give the launcher line after --: mpilens tune %s -- mpirun -np "
-                                "8",
+        return cli_fail("tune",
+                        "give the launcher line after --: mpilens tune %s -- mpirun -np "
+                        "8",
                         run);
     if (budget <= 0 || share <= 0 || share > 100)
         return cli_fail("tune", "--budget must be positive and --share in (0, 100]");
@@ -438,9 +442,10 @@ int cli_tune(int argc, char **argv)
     else {
         rundb_close(db);
         free(t);
-        return cli_fail("tune", "%s: the run's MPI (%s) has no algorithm settings mpilens tune "
-                                "knows; it tunes Open MPI (coll tuned) and MPICH "
-                                "(MPIR_CVAR_*_INTRA_ALGORITHM)",
+        return cli_fail("tune",
+                        "%s: the run's MPI (%s) has no algorithm settings mpilens tune "
+                        "knows; it tunes Open MPI (coll tuned) and MPICH "
+                        "(MPIR_CVAR_*_INTRA_ALGORITHM)",
                         path, library[0] ? library : "unknown");
     }
     if (read_cases(db, t, share, skipped, sizeof skipped) != 0 || t->ncases == 0) {
@@ -454,17 +459,20 @@ int cli_tune(int argc, char **argv)
     rundb_close(db);
     snprintf(t->bench, sizeof t->bench, "%s/mpilens/tune_bench", cli_libdir());
     if (skipped[0])
-        fprintf(stderr, "mpilens: tune: not tuned: %s (blocking Allreduce, Alltoall, Bcast, "
-                        "Reduce, Allgather and Barrier are)\n",
+        fprintf(stderr,
+                "mpilens: tune: not tuned: %s (blocking Allreduce, Alltoall, Bcast, "
+                "Reduce, Allgather and Barrier are)\n",
                 skipped);
-    fprintf(stderr, "mpilens: tune: %d case%s, every algorithm in one job under %s ... "
-                    "(--budget %.0f s)\n",
+    fprintf(stderr,
+            "mpilens: tune: %d case%s, every algorithm in one job under %s ... "
+            "(--budget %.0f s)\n",
             t->ncases, t->ncases > 1 ? "s" : "", argv[i + 1], budget);
     int status = run_bench(t, budget);
     if (status != 0 || !t->cases[0].measured[0]) {
         free(t);
-        return cli_fail("tune", "the benchmark under the launcher line did not run (exit status "
-                                "%d); check that `%s ... PROGRAM` runs an MPI program",
+        return cli_fail("tune",
+                        "the benchmark under the launcher line did not run (exit status "
+                        "%d); check that `%s ... PROGRAM` runs an MPI program",
                         status, argv[i + 1]);
     }
     choose(t);
@@ -474,8 +482,9 @@ int cli_tune(int argc, char **argv)
     int changed = 0;
     if ((mkdir(dir, 0777) != 0 && errno != EEXIST) || write_settings(t, dir, &changed) != 0) {
         free(t);
-        return cli_fail("tune", "%s: cannot write the settings (%s); choose a writable run "
-                                "directory",
+        return cli_fail("tune",
+                        "%s: cannot write the settings (%s); choose a writable run "
+                        "directory",
                         dir, strerror(errno));
     }
     if (changed)

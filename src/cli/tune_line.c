@@ -65,7 +65,8 @@ int tune_apply(const char *dir, char **argv)
     snprintf(path, sizeof path, "%s/settings.env", dir);
     FILE *f = fopen(path, "r");
     if (!f)
-        return cli_fail("run", "--tune %s: cannot read %s (%s); give the directory `mpilens "
+        return cli_fail("run",
+                        "--tune %s: cannot read %s (%s); give the directory `mpilens "
                         "tune` wrote (RUN/tune)",
                         dir, path, strerror(errno));
     const char *vars[64];

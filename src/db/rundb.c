@@ -153,8 +153,7 @@ int rundb_begin(struct rundb *run, const char *dir, char *err, size_t errlen)
     return rundb_begin_file(run, dir, RUNDB_FILE, err, errlen);
 }
 
-int rundb_begin_file(struct rundb *run, const char *dir, const char *file, char *err,
-                     size_t errlen)
+int rundb_begin_file(struct rundb *run, const char *dir, const char *file, char *err, size_t errlen)
 {
     memset(run, 0, sizeof *run);
     first_failure[0] = '\0';

@@ -104,8 +104,8 @@ int rundb_detail_open(sqlite3 *db, int rank, sqlite3 **out, char *err, size_t er
     rundb_shard_file(rank, shard_ranks, file, sizeof file);
     snprintf(path, sizeof path, "%s/%s", dir, file);
     char why[4600];
-    if (rundb_open_read(path, out, why, sizeof why) != 0 || name_communicators(*out, db, why,
-                                                                                sizeof why) != 0) {
+    if (rundb_open_read(path, out, why, sizeof why) != 0 ||
+        name_communicators(*out, db, why, sizeof why) != 0) {
         rundb_close(*out);
         *out = NULL;
         snprintf(err, errlen,

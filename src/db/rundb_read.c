@@ -173,8 +173,7 @@ static int profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
                  ? "(SELECT v.volume FROM run_volumes v WHERE v.comm_id = c.id)"
                  : "(SELECT SUM(q.volume) FROM profile q WHERE q.comm_id = c.id)");
     snprintf(sql, sizeof sql, "%s%s",
-             f->rank < 0 && rundb_profile_summarized(db) ? summary_sql : select,
-             order_clause(f));
+             f->rank < 0 && rundb_profile_summarized(db) ? summary_sql : select, order_clause(f));
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return -1;

@@ -141,8 +141,8 @@ static int by_value(const void *a, const void *b)
 
 /* One block of K calls under algorithm VALUE on a fresh duplicate of COMM: the slowest
  * rank's seconds per call, or -1 when the library refused the algorithm. */
-static double block(struct control *c, int value, MPI_Comm comm, const char *op, long bytes,
-                    long k, char *in, char *out)
+static double block(struct control *c, int value, MPI_Comm comm, const char *op, long bytes, long k,
+                    char *in, char *out)
 {
     MPI_Comm use;
     if (c->found)
@@ -179,10 +179,9 @@ static void run_case(const char *spec, double seconds, int rank)
         /* an algorithm the library refuses for this case (Open MPI's two_proc on more than
          * two ranks) returns its error: reported, the others go on */
         MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-        size_t room =
-            (size_t)(bytes > 0 ? bytes : 8) *
-                (strcmp(op, "Allgather") == 0 || strcmp(op, "Alltoall") == 0 ? size : 1) +
-            64;
+        size_t room = (size_t)(bytes > 0 ? bytes : 8) *
+                          (strcmp(op, "Allgather") == 0 || strcmp(op, "Alltoall") == 0 ? size : 1) +
+                      64;
         char *in = calloc(room, 1), *out = calloc(room, 1);
         long k = 1;
         while (k < 1 << 20) { /* calls per block: a block of at least 1 ms (as started) */

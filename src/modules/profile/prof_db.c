@@ -114,9 +114,8 @@ static int write_rows(struct rundb *run, const struct prof_db_parts *p)
     for (size_t i = 0; i < set->nrows; i++) {
         const struct wire_row *r = &set->rows[i];
         if (in_range(p, r->rank))
-            rc |= rundb_put_profile(run, r->rank, ids[r->comm], r->op, r->bucket,
-                                    (int64_t)r->calls, r->time_ns * 1e-9, r->max_ns * 1e-9,
-                                    (int64_t)r->volume);
+            rc |= rundb_put_profile(run, r->rank, ids[r->comm], r->op, r->bucket, (int64_t)r->calls,
+                                    r->time_ns * 1e-9, r->max_ns * 1e-9, (int64_t)r->volume);
     }
     free(ids);
     return rc;

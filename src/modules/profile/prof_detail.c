@@ -42,8 +42,7 @@ int prof_detail_check(const char *key, const char *value, char *why, size_t len)
         long n = strtol(value, &end, 10);
         if (*value && !*end && n >= 1 && n <= 1 << 20)
             return 0;
-        snprintf(why, len, "shard=%s: give the ranks per shard, a number from 1 to 1048576",
-                 value);
+        snprintf(why, len, "shard=%s: give the ranks per shard, a number from 1 to 1048576", value);
         return -1;
     }
     return 0;
@@ -140,8 +139,8 @@ int prof_detail_finalize(struct profile_set *set, MPI_Comm comm, double wall)
         if (root) {
             prof_sites_summarize(&sites, &site_summary);
             ok = prof_summary_of_set(&summary, set) == 0 &&
-                 write_main(dir, mode, shard_ranks, size, set, &sites, &summary,
-                            &site_summary, wall) == 0;
+                 write_main(dir, mode, shard_ranks, size, set, &sites, &summary, &site_summary,
+                            wall) == 0;
         }
     } else { /* reduced on the way to rank 0; each shard's rows to its first rank */
         ok = prof_summary_of_set(&summary, set) == 0;
@@ -204,8 +203,8 @@ int prof_detail_recovered(const struct profile_set *set, const struct prof_sites
                               .detail = names[mode],
                               .shard_ranks = mode == PROF_DETAIL_SHARDS ? shard_ranks : 0};
     if (rc != 0)
-        snprintf(err, errlen, "%s/%s: a shard of the per-rank detail could not be written",
-                 dir, RUNDB_DETAIL_DIR);
+        snprintf(err, errlen, "%s/%s: a shard of the per-rank detail could not be written", dir,
+                 RUNDB_DETAIL_DIR);
     else
         rc = prof_db_write(dir, RUNDB_FILE, wall, &p, err, errlen);
     free(site_summary.all);

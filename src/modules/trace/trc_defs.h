@@ -51,7 +51,8 @@ static inline uint64_t trc_time_ns(const struct trc_defs_head *h, double ns_per_
         return t;
     /* Inside the location's start and end: the pairs' reading error (a few hundred ns
      * under load) must not put an event before MPI_Init's or after MPI_Finalize's offset. */
-    int64_t ns = (int64_t)h->time_start + (int64_t)((double)(int64_t)(t - h->tick_start) * ns_per_tick);
+    int64_t ns =
+        (int64_t)h->time_start + (int64_t)((double)(int64_t)(t - h->tick_start) * ns_per_tick);
     if (ns < (int64_t)h->time_start)
         ns = (int64_t)h->time_start;
     if (h->time_end && ns > (int64_t)h->time_end)

@@ -97,9 +97,9 @@ static void compose(const uint32_t *ids, struct sections s, const uint32_t *oute
             out[i] = v;
             continue;
         }
-        uint32_t at = i < s.comms                                 ? v
-                      : i < s.comms + s.windows                   ? base_windows + v
-                      : i < s.comms + s.windows + s.groups        ? base_groups + v
+        uint32_t at = i < s.comms                                    ? v
+                      : i < s.comms + s.windows                      ? base_windows + v
+                      : i < s.comms + s.windows + s.groups           ? base_groups + v
                       : i < s.comms + s.windows + s.groups + s.names ? base_names + v - R_REGIONS
                                                                      : base_files + v;
         out[i] = outer[at];
