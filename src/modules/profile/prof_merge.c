@@ -4,6 +4,7 @@
  * definition travels once per subtree.
  */
 #include <mpi.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,20 +116,29 @@ int *prof_unpack(const char *buf, size_t row_size, struct wire_rank **ranks, siz
     return remap;
 }
 
-static void merge_packed(struct profile_set *s, const char *buf)
+void prof_absorb_rows(const char *buf, size_t row_size, size_t comm_at, struct wire_rank **ranks,
+                      size_t *nranks, struct lens_comm_set *comms, void **rows, size_t *nrows)
 {
-    const struct wire_row *rows;
-    uint64_t nrows;
-    int *remap = prof_unpack(buf, sizeof *rows, &s->ranks, &s->nranks, &s->comms,
-                             (const void **)&rows, &nrows);
-    int rows_fit = remap && GROW(s->rows, s->nrows, nrows) == 0;
-    for (uint64_t i = 0; rows_fit && i < nrows; i++) {
-        if (remap[rows[i].comm] < 0) /* out of memory for the communicator: said */
+    const char *in;
+    uint64_t n;
+    int *remap = prof_unpack(buf, row_size, ranks, nranks, comms, (const void **)&in, &n);
+    int fit = remap && lens_grow("profile", rows, *nrows + n + 1, row_size) == 0;
+    for (uint64_t i = 0; fit && i < n; i++) {
+        int32_t comm;
+        memcpy(&comm, in + i * row_size + comm_at, sizeof comm);
+        if (remap[comm] < 0) /* out of memory for the communicator: said */
             continue;
-        s->rows[s->nrows] = rows[i];
-        s->rows[s->nrows++].comm = remap[rows[i].comm];
+        char *out = (char *)*rows + (*nrows)++ * row_size;
+        memcpy(out, in + i * row_size, row_size);
+        memcpy(out + comm_at, &remap[comm], sizeof comm);
     }
     free(remap);
+}
+
+static void merge_packed(struct profile_set *s, const char *buf)
+{
+    prof_absorb_rows(buf, sizeof *s->rows, offsetof(struct wire_row, comm), &s->ranks, &s->nranks,
+                     &s->comms, (void **)&s->rows, &s->nrows);
 }
 
 size_t prof_packed_size(const char *buf, size_t len)

@@ -48,6 +48,11 @@ void *prof_pack(const struct wire_rank *ranks, size_t nranks, const struct lens_
                 const void *rows, size_t nrows, size_t row_size, size_t *len);
 int *prof_unpack(const char *buf, size_t row_size, struct wire_rank **ranks, size_t *nranks,
                  struct lens_comm_set *comms, const void **rows, uint64_t *nrows);
+/* A packed message absorbed: its ranks and communicators as prof_unpack, its rows of
+ * ROW_SIZE bytes (an int32 communicator index at COMM_AT) appended to *ROWS (*NROWS) with
+ * their communicators mapped into COMMS. */
+void prof_absorb_rows(const char *buf, size_t row_size, size_t comm_at, struct wire_rank **ranks,
+                      size_t *nranks, struct lens_comm_set *comms, void **rows, size_t *nrows);
 void prof_set_free(struct profile_set *set);
 /* Merges one packed set of LEN bytes (a rank's snapshot) after checking its counts and
  * indices against LEN; 1, or 0 when it is damaged. */

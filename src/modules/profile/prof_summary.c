@@ -7,6 +7,7 @@
  * subtree, not by its ranks; the ranks' own lines (host, times) still travel, one small
  * record a rank, for the ranks table.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,18 +116,8 @@ static void absorb_summary(void *ctx, const void *data, size_t len)
     struct prof_summary *s = ctx;
     if (!data || len < 4 * sizeof(uint64_t)) /* an empty message: a sender ran out, said */
         return;
-    const struct summary_row *rows;
-    uint64_t nrows;
-    int *remap = prof_unpack(data, sizeof *rows, &s->ranks, &s->nranks, &s->comms,
-                             (const void **)&rows, &nrows);
-    int fit = remap && GROW(s->rows, s->nrows, nrows) == 0;
-    for (uint64_t i = 0; fit && i < nrows; i++) {
-        if (remap[rows[i].comm] < 0) /* out of memory for the communicator: said */
-            continue;
-        s->rows[s->nrows] = rows[i];
-        s->rows[s->nrows++].comm = remap[rows[i].comm];
-    }
-    free(remap);
+    prof_absorb_rows(data, sizeof *s->rows, offsetof(struct summary_row, comm), &s->ranks,
+                     &s->nranks, &s->comms, (void **)&s->rows, &s->nrows);
     reduce(s);
 }
 
