@@ -160,6 +160,8 @@ void lens_comm_name(const struct lens_wire_comm *c, char *out, size_t len)
 {
     if (c->letter == 'M')
         snprintf(out, len, "mixed");
+    else if (c->letter == 'W') /* whoever's record it is */
+        snprintf(out, len, "W0.0");
     else if (c->root_counter >= 0)
         snprintf(out, len, "%c%d.%d", c->letter, c->root, c->root_counter);
     else /* the root's record is not in this set (a shard): named by identity, unique */
