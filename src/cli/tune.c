@@ -30,15 +30,20 @@
 
 static const char usage[] =
     "usage: mpilens tune RUN [--budget SECONDS] [--share PERCENT] -- LAUNCHER...\n"
-    "  Benchmarks the collectives RUN's profile spends its time in (on their communicator\n"
-    "  sizes and message sizes) under every algorithm the MPI library offers, and writes the\n"
-    "  settings that beat the library's default into RUN/tune/.\n"
-    "  LAUNCHER...         the launcher line of the run, without the program (mpirun -np 8,\n"
+    "\n"
+    "Benchmarks the collectives RUN's profile spends its time in, on their communicator\n"
+    "sizes and message sizes, under every algorithm the MPI library offers (Open MPI's coll\n"
+    "tuned, MPICH's MPIR_CVAR_*_INTRA_ALGORITHM), in one job under LAUNCHER, and writes the\n"
+    "settings that beat the library's default into RUN/tune/ (docs/tune.md).\n"
+    "\n"
+    "  LAUNCHER...         the run's launcher line without the program (mpirun -np 8,\n"
     "                      srun -n 8 --mpi=pmix, mpiexec -n 8); the program is dropped if given\n"
     "  --budget SECONDS    time for the benchmark (default 180), the heaviest case first\n"
-    "  --share PERCENT     tune the collectives making up this share of collective time\n"
+    "  --share PERCENT     tune the collectives making up this share of the collective time\n"
     "                      (default 90)\n"
-    "  Then: mpilens run --tune RUN/tune -- LAUNCHER PROGRAM ...\n";
+    "  -h, --help          this text\n"
+    "\n"
+    "Then: mpilens run --tune RUN/tune -- LAUNCHER PROGRAM ... applies the settings.\n";
 
 /* One collective case of the application, and what each algorithm took. */
 struct tune_case {
