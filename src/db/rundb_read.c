@@ -25,48 +25,10 @@ static double one_number(sqlite3 *db, const char *sql, const char *text, int ran
 
 /* ---- the handle ---- */
 
-void rundb_close(sqlite3 *db)
-{
-    sqlite3_close(db);
-}
-
 const char *rundb_errmsg(sqlite3 *db)
 {
     const char *detail = rundb_detail_error();
     return detail ? detail : sqlite3_errmsg(db);
-}
-
-const char *rundb_path(sqlite3 *db)
-{
-    return sqlite3_db_filename(db, "main");
-}
-
-/* ---- metadata and tables ---- */
-
-int rundb_metadata_get(sqlite3 *db, const char *key, char *out, size_t len)
-{
-    sqlite3_stmt *st = NULL;
-    int found = sqlite3_prepare_v2(db, "SELECT value FROM metadata WHERE key = ?1", -1, &st,
-                                   NULL) == SQLITE_OK &&
-                sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) == SQLITE_OK &&
-                sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0);
-    if (found)
-        snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    return found;
-}
-
-int rundb_table_has_rows(sqlite3 *db, const char *table)
-{
-    if (!rundb_has_table(db, table))
-        return 0;
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", table);
-    sqlite3_stmt *st = NULL;
-    int found =
-        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-    return found;
 }
 
 /* ---- the profile ---- */
