@@ -10,6 +10,7 @@
 #include "rundb_read.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +333,43 @@ int rundb_open_read(const char *path, sqlite3 **db, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+sqlite3_stmt *rundb_query(sqlite3 *db, const char *sql, const char *types, ...)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    va_list args;
+    va_start(args, types);
+    for (int i = 0; types[i]; i++) {
+        if (types[i] == 'i')
+            sqlite3_bind_int(st, i + 1, va_arg(args, int));
+        else if (types[i] == 'I')
+            sqlite3_bind_int64(st, i + 1, va_arg(args, long long));
+        else
+            sqlite3_bind_text(st, i + 1, va_arg(args, const char *), -1, SQLITE_STATIC);
+    }
+    va_end(args);
+    return st;
+}
+
+int rundb_query_end(sqlite3_stmt *st)
+{
+    if (!st)
+        return -1;
+    sqlite3_finalize(st);
+    return 0;
+}
+
+double rundb_one_number(sqlite3 *db, const char *sql, const char *text, int rank)
+{
+    sqlite3_stmt *st = rundb_query(db, sql, "ti", text, rank);
+    double v = st && sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;
+    sqlite3_finalize(st);
+    return v;
 }
 
 int rundb_one_int(sqlite3 *db, const char *sql, int otherwise)

@@ -7,22 +7,6 @@
 
 #include "rundb.h"
 
-/* One number from SQL with ?1 = TEXT (unless NULL) and ?2 = RANK. */
-static double one_number(sqlite3 *db, const char *sql, const char *text, int rank)
-{
-    sqlite3_stmt *st = NULL;
-    double v = 0;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-        if (text)
-            sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 2, rank);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            v = sqlite3_column_double(st, 0);
-    }
-    sqlite3_finalize(st);
-    return v;
-}
-
 /* ---- the handle ---- */
 
 const char *rundb_errmsg(sqlite3 *db)
@@ -50,8 +34,8 @@ int rundb_rank_times(sqlite3 *db, int rank,
                     : "COALESCE((SELECT SUM(p.time) FROM profile p JOIN operations o ON o.id = "
                       "p.operation_id WHERE p.rank = r.rank AND o.operation IN ('Init', "
                       "'Init_thread', 'Finalize')), 0)");
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = rundb_query(db, sql, "");
+    if (!st)
         return -1;
     if (rank >= 0)
         sqlite3_bind_int(st, 1, rank);
@@ -136,8 +120,8 @@ static int profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
                  : "(SELECT SUM(q.volume) FROM profile q WHERE q.comm_id = c.id)");
     snprintf(sql, sizeof sql, "%s%s",
              f->rank < 0 && rundb_profile_summarized(db) ? summary_sql : select, order_clause(f));
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = rundb_query(db, sql, "");
+    if (!st)
         return -1;
     if (f->comm)
         sqlite3_bind_text(st, 1, f->comm, -1, SQLITE_STATIC);
@@ -199,7 +183,8 @@ int rundb_profile_totals(sqlite3 *db, void (*each)(const struct rundb_profile_to
              " JOIN buckets b ON b.bucket = p.bucket"
              " GROUP BY p.comm_id, p.operation_id, p.bucket",
              rundb_profile_summarized(db) ? "profile_summary" : "profile");
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+    st = rundb_query(db, sql, "");
+    if (!st)
         return -1;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -250,7 +235,7 @@ double rundb_callsites_time(sqlite3 *db, int rank)
     char sql[256];
     snprintf(sql, sizeof sql, "SELECT COALESCE(SUM(time), 0) FROM %s%s", sites_table(detail, rank),
              rank < 0 ? "" : " WHERE rank = ?2");
-    double seconds = one_number(detail, sql, NULL, rank);
+    double seconds = rundb_one_number(detail, sql, NULL, rank);
     rundb_detail_done(db, detail);
     return seconds;
 }
@@ -270,13 +255,11 @@ int rundb_callsites_top(sqlite3 *db, int rank, int limit,
              " GROUP BY c.object, c.function, c.file, c.line, o.id ORDER BY SUM(p.time) DESC, 1"
              " LIMIT ?2",
              sites_table(detail, rank), rank < 0 ? "" : " WHERE p.rank = ?1");
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(detail, sql, -1, &st, NULL) != SQLITE_OK) {
+    sqlite3_stmt *st = rundb_query(detail, sql, "ii", rank, limit);
+    if (!st) {
         rundb_detail_done(db, detail);
         return -1;
     }
-    sqlite3_bind_int(st, 1, rank);
-    sqlite3_bind_int(st, 2, limit);
     while (sqlite3_step(st) == SQLITE_ROW) {
         struct rundb_callsite site = {.id = sqlite3_column_int(st, 0),
                                       .function = (const char *)sqlite3_column_text(st, 1),
@@ -371,13 +354,11 @@ int rundb_matrix_cells(sqlite3 *db, const char *kind, const char *phase,
              " AND (m.kind = ?2 OR (?2 = 'all' AND m.kind IN ('p2p', 'coll', 'rma')))"
              " GROUP BY m.src, m.dst",
              cells_of(db));
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+    st = rundb_query(db, sql, "tt", phase, kind);
+    if (!st) {
         snprintf(err, errlen, "the database cannot be read: %s", sqlite3_errmsg(db));
         return -1;
     }
-    if (phase)
-        sqlite3_bind_text(st, 1, phase, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
     while (sqlite3_step(st) == SQLITE_ROW)
         each(sqlite3_column_int(st, 0), sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2),
              sqlite3_column_int64(st, 3), ctx);
@@ -388,42 +369,30 @@ int rundb_matrix_cells(sqlite3 *db, const char *kind, const char *phase,
 int rundb_histogram_of(sqlite3 *db, int src, const char *phase,
                        void (*each)(int dst, int bin, long long messages, void *ctx), void *ctx)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT h.dst, h.bin, SUM(h.messages) FROM monitor_histogram h"
-                           " JOIN monitor_phases p ON p.id = h.phase_id"
-                           " WHERE h.src = ?1 AND (?2 IS NULL OR p.name = ?2)"
-                           " GROUP BY h.dst, h.bin ORDER BY h.dst, h.bin",
-                           -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_int(st, 1, src);
-    if (phase)
-        sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW)
+    sqlite3_stmt *st = rundb_query(db,
+                                   "SELECT h.dst, h.bin, SUM(h.messages) FROM monitor_histogram h"
+                                   " JOIN monitor_phases p ON p.id = h.phase_id"
+                                   " WHERE h.src = ?1 AND (?2 IS NULL OR p.name = ?2)"
+                                   " GROUP BY h.dst, h.bin ORDER BY h.dst, h.bin",
+                                   "it", src, phase);
+    while (st && sqlite3_step(st) == SQLITE_ROW)
         each(sqlite3_column_int(st, 0), sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2),
              ctx);
-    sqlite3_finalize(st);
-    return 0;
+    return rundb_query_end(st);
 }
 
 void rundb_histogram_bins(sqlite3 *db, int src, int dst, const char *phase, long long bins[66])
 {
     memset(bins, 0, 66 * sizeof *bins);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT h.bin, SUM(h.messages) FROM monitor_histogram h"
-                           " JOIN monitor_phases p ON p.id = h.phase_id WHERE h.src = ?1"
-                           " AND h.dst = ?2 AND (?3 IS NULL OR p.name = ?3) GROUP BY h.bin",
-                           -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_int(st, 1, src);
-        sqlite3_bind_int(st, 2, dst);
-        if (phase)
-            sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            int b = sqlite3_column_int(st, 0);
-            if (b >= 0 && b < 66)
-                bins[b] = sqlite3_column_int64(st, 1);
-        }
+    sqlite3_stmt *st = rundb_query(db,
+                                   "SELECT h.bin, SUM(h.messages) FROM monitor_histogram h"
+                                   " JOIN monitor_phases p ON p.id = h.phase_id WHERE h.src = ?1"
+                                   " AND h.dst = ?2 AND (?3 IS NULL OR p.name = ?3) GROUP BY h.bin",
+                                   "iit", src, dst, phase);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        int b = sqlite3_column_int(st, 0);
+        if (b >= 0 && b < 66)
+            bins[b] = sqlite3_column_int64(st, 1);
     }
     sqlite3_finalize(st);
 }
@@ -439,41 +408,31 @@ int rundb_matrix_peers(sqlite3 *db, int src, const char *kind, const char *phase
              " JOIN monitor_phases p ON p.id = m.phase_id WHERE m.src = ?1"
              " AND m.kind = ?2 AND (?3 IS NULL OR p.name = ?3) GROUP BY m.dst ORDER BY m.dst",
              cells_of(db));
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_int(st, 1, src);
-    sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
-    if (phase)
-        sqlite3_bind_text(st, 3, phase, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW)
+    st = rundb_query(db, sql, "itt", src, kind, phase);
+    while (st && sqlite3_step(st) == SQLITE_ROW)
         each(sqlite3_column_int(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
              ctx);
-    sqlite3_finalize(st);
-    return 0;
+    return rundb_query_end(st);
 }
 
 int rundb_io_rows(sqlite3 *db, const char *phase,
                   void (*each)(const struct rundb_io *row, void *ctx), void *ctx)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT i.rank, i.file, SUM(i.reads), SUM(i.bytes_read), SUM(i.writes),"
-                           " SUM(i.bytes_written) FROM monitor_io i"
-                           " JOIN monitor_phases p ON p.id = i.phase_id WHERE (?1 IS NULL OR"
-                           " p.name = ?1) GROUP BY i.rank, i.file ORDER BY i.file, i.rank",
-                           -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    if (phase)
-        sqlite3_bind_text(st, 1, phase, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    sqlite3_stmt *st =
+        rundb_query(db,
+                    "SELECT i.rank, i.file, SUM(i.reads), SUM(i.bytes_read), SUM(i.writes),"
+                    " SUM(i.bytes_written) FROM monitor_io i"
+                    " JOIN monitor_phases p ON p.id = i.phase_id WHERE (?1 IS NULL OR"
+                    " p.name = ?1) GROUP BY i.rank, i.file ORDER BY i.file, i.rank",
+                    "t", phase);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
         struct rundb_io row = {
             sqlite3_column_int(st, 0),   (const char *)sqlite3_column_text(st, 1),
             sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
             sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5)};
         each(&row, ctx);
     }
-    sqlite3_finalize(st);
-    return 0;
+    return rundb_query_end(st);
 }
 
 int rundb_collectives_of(sqlite3 *db, int rank, const char *phase,
@@ -481,125 +440,22 @@ int rundb_collectives_of(sqlite3 *db, int rank, const char *phase,
                                       void *ctx),
                          void *ctx)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT c.name, c.members, SUM(o2a_count), SUM(o2a_bytes),"
-                           " SUM(a2o_count), SUM(a2o_bytes), SUM(a2a_count), SUM(a2a_bytes)"
-                           " FROM communicators c"
-                           " LEFT JOIN (monitor_collectives m JOIN monitor_phases p"
-                           " ON p.id = m.phase_id AND (?2 IS NULL OR p.name = ?2))"
-                           " ON c.id = m.comm_id AND m.rank = ?1"
-                           " WHERE m.comm_id IS NOT NULL OR c.name = 'W0.0' GROUP BY c.id"
-                           " ORDER BY c.name",
-                           -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_int(st, 1, rank);
-    if (phase)
-        sqlite3_bind_text(st, 2, phase, -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    sqlite3_stmt *st = rundb_query(db,
+                                   "SELECT c.name, c.members, SUM(o2a_count), SUM(o2a_bytes),"
+                                   " SUM(a2o_count), SUM(a2o_bytes), SUM(a2a_count), SUM(a2a_bytes)"
+                                   " FROM communicators c"
+                                   " LEFT JOIN (monitor_collectives m JOIN monitor_phases p"
+                                   " ON p.id = m.phase_id AND (?2 IS NULL OR p.name = ?2))"
+                                   " ON c.id = m.comm_id AND m.rank = ?1"
+                                   " WHERE m.comm_id IS NOT NULL OR c.name = 'W0.0' GROUP BY c.id"
+                                   " ORDER BY c.name",
+                                   "it", rank, phase);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
         long long v[6];
         for (int k = 0; k < 6; k++)
             v[k] = sqlite3_column_int64(st, 2 + k);
         each((const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1), v,
              ctx);
     }
-    sqlite3_finalize(st);
-    return 0;
-}
-
-/* ---- wait states ---- */
-
-double rundb_waits_total(sqlite3 *db, int rank)
-{
-    return one_number(db,
-                      "SELECT COALESCE(SUM(seconds), 0) FROM wait_times WHERE ?2 < 0 OR "
-                      "rank = ?2",
-                      NULL, rank);
-}
-
-double rundb_waits_sum(sqlite3 *db, const char *patterns, int rank)
-{
-    char list[256];
-    snprintf(list, sizeof list, "|%s|", patterns);
-    return one_number(db,
-                      "SELECT COALESCE(SUM(seconds), 0) FROM waits WHERE instr(?1, '|' || "
-                      "pattern || '|') > 0 AND (?2 < 0 OR rank = ?2)",
-                      list, rank);
-}
-
-int rundb_waits_top(sqlite3 *db, int rank, int limit,
-                    void (*each)(const char *pattern, const char *region, int rank, double seconds,
-                                 void *ctx),
-                    void *ctx)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT pattern, region, rank, SUM(seconds) AS s FROM waits WHERE "
-                           "pattern <> 'MPI' AND (?1 < 0 OR rank = ?1) GROUP BY pattern, region, "
-                           "rank ORDER BY s DESC LIMIT ?2",
-                           -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_int(st, 1, rank);
-    sqlite3_bind_int(st, 2, limit);
-    while (sqlite3_step(st) == SQLITE_ROW)
-        each((const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
-             sqlite3_column_int(st, 2), sqlite3_column_double(st, 3), ctx);
-    sqlite3_finalize(st);
-    return 0;
-}
-
-int rundb_waits_by_phase(sqlite3 *db, int rank,
-                         void (*each)(const char *phase, double mpi, double waiting, void *ctx),
-                         void *ctx)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT phase, SUM(CASE WHEN pattern = 'MPI' THEN seconds ELSE 0 END),"
-                           " SUM(CASE WHEN pattern NOT IN ('MPI', 'Early Fence', 'Late Complete')"
-                           " THEN seconds ELSE 0 END) FROM waits WHERE phase IS NOT NULL"
-                           " AND (?1 < 0 OR rank = ?1) GROUP BY phase ORDER BY 3 DESC",
-                           -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_int(st, 1, rank);
-    while (sqlite3_step(st) == SQLITE_ROW)
-        each((const char *)sqlite3_column_text(st, 0), sqlite3_column_double(st, 1),
-             sqlite3_column_double(st, 2), ctx);
-    sqlite3_finalize(st);
-    return 0;
-}
-
-int rundb_waits_by_pattern(sqlite3 *db, int rank,
-                           void (*each)(const char *pattern, double seconds, void *ctx), void *ctx)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT pattern, SUM(seconds) FROM waits WHERE pattern NOT IN ('MPI', "
-                           "'Early Fence', 'Late Complete') AND (?1 < 0 OR rank = ?1) GROUP BY "
-                           "pattern ORDER BY 2 DESC",
-                           -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_int(st, 1, rank);
-    while (sqlite3_step(st) == SQLITE_ROW)
-        each((const char *)sqlite3_column_text(st, 0), sqlite3_column_double(st, 1), ctx);
-    sqlite3_finalize(st);
-    return 0;
-}
-
-int rundb_wait_intervals(sqlite3 *db,
-                         void (*each)(int rank, const char *pattern, const char *region,
-                                      long long start, long long end, void *ctx),
-                         void *ctx)
-{
-    sqlite3_stmt *st = NULL;
-    if (!rundb_has_table(db, "wait_intervals"))
-        return 0;
-    if (sqlite3_prepare_v2(db, "SELECT rank, pattern, region, start, end FROM wait_intervals", -1,
-                           &st, NULL) != SQLITE_OK)
-        return -1;
-    while (sqlite3_step(st) == SQLITE_ROW)
-        each(sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1),
-             (const char *)sqlite3_column_text(st, 2), sqlite3_column_int64(st, 3),
-             sqlite3_column_int64(st, 4), ctx);
-    sqlite3_finalize(st);
-    return 0;
+    return rundb_query_end(st);
 }

@@ -16,6 +16,7 @@
 #include "mon.h"
 #include "mon_set.h"
 #include "mpilens_snapshot.h"
+#include "sort_combine.h"
 
 static int run_phase(void)
 {
@@ -212,20 +213,17 @@ static int by_cell(const void *a, const void *b)
 }
 
 /* Rows of the same cell (a snapshot's pending uniform collectives) added together. */
+static void add_row(void *into, const void *from)
+{
+    struct mon_row *a = into;
+    const struct mon_row *b = from;
+    a->count += b->count;
+    a->bytes += b->bytes;
+}
+
 static void combine_rows(struct mon_set *s)
 {
-    if (s->nrows < 2)
-        return;
-    qsort(s->rows, s->nrows, sizeof *s->rows, by_cell);
-    size_t out = 0;
-    for (size_t i = 1; i < s->nrows; i++) {
-        if (by_cell(&s->rows[out], &s->rows[i]) == 0) {
-            s->rows[out].count += s->rows[i].count;
-            s->rows[out].bytes += s->rows[i].bytes;
-        } else
-            s->rows[++out] = s->rows[i];
-    }
-    s->nrows = out + 1;
+    s->nrows = lens_sort_combine(s->rows, s->nrows, sizeof *s->rows, by_cell, add_row);
 }
 
 __attribute__((visibility("default"))) int mpilens_module_recover(const char *dir, char *err,

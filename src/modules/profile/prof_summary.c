@@ -13,6 +13,7 @@
 
 #include "prof_summary.h"
 #include "run_output.h"
+#include "sort_combine.h"
 #include "tree_merge.h"
 
 #define GROW(ptr, n, extra) lens_grow("profile", &(ptr), (n) + (extra) + 1, sizeof *(ptr))
@@ -27,9 +28,11 @@ static int by_cell(const void *a, const void *b)
     return x->bucket < y->bucket ? -1 : x->bucket > y->bucket;
 }
 
-/* B folded into A (the same cell). */
-static void combine(struct summary_row *a, const struct summary_row *b)
+/* FROM folded into INTO (the same cell). */
+static void fold_row(void *into, const void *from)
 {
+    struct summary_row *a = into;
+    const struct summary_row *b = from;
     double n = (double)a->ranks + b->ranks, delta = b->mean_ns - a->mean_ns;
     a->m2_ns += b->m2_ns + delta * delta * ((double)a->ranks * b->ranks / n);
     a->mean_ns += delta * (b->ranks / n);
@@ -52,17 +55,7 @@ static void combine(struct summary_row *a, const struct summary_row *b)
 /* Sorts S's rows and combines those of one cell: S then holds one row per cell. */
 static void reduce(struct prof_summary *s)
 {
-    if (s->nrows < 2)
-        return;
-    qsort(s->rows, s->nrows, sizeof *s->rows, by_cell);
-    size_t out = 0;
-    for (size_t i = 1; i < s->nrows; i++) {
-        if (by_cell(&s->rows[out], &s->rows[i]) == 0)
-            combine(&s->rows[out], &s->rows[i]);
-        else
-            s->rows[++out] = s->rows[i];
-    }
-    s->nrows = out + 1;
+    s->nrows = lens_sort_combine(s->rows, s->nrows, sizeof *s->rows, by_cell, fold_row);
 }
 
 int prof_summary_of_set(struct prof_summary *out, const struct profile_set *set)
