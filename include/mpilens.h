@@ -84,6 +84,13 @@ void *mpilens_site(void *return_address) __attribute__((weak));
  * site itself, so a module can test inline and call mpilens_site() only inside the range
  * (all of memory when the MPI library's Fortran bindings are loaded). Ask at MPI_Init. */
 void mpilens_site_range(unsigned long *lo, unsigned long *span) __attribute__((weak));
+/* Where the core stores the calling thread's call site (what mpilens_caller() returns when
+ * a runner entered the stack), for a module that reads it inline on its fast path: a
+ * return address inside [lo, lo + span) of mpilens_site_range() names the site *slot
+ * holds. Valid for the thread that asked only (ask at MPI_Init, and use it only when no
+ * other thread makes MPI calls); NULL when a site needs more than the stored address (the
+ * MPI library's Fortran bindings are loaded): then call mpilens_site(). */
+void **mpilens_caller_slot(void) __attribute__((weak));
 /* Seconds the core took to start (resolve the library, load and link the modules). */
 double mpilens_boot_seconds(void) __attribute__((weak));
 /* The mpilens version string of the loaded core. */

@@ -52,6 +52,11 @@ void mpilens_site_range(unsigned long *lo, unsigned long *span)
     *span = lens_nbindings > 0 ? ~0ul : lens_self_span;
 }
 
+void **mpilens_caller_slot(void)
+{
+    return lens_nbindings > 0 ? NULL : &lens_caller;
+}
+
 void *mpilens_caller(void)
 {
     if (LENS_UNLIKELY(lens_nbindings > 0))

@@ -5,7 +5,8 @@
 # name) with exact call counts, summed over 4 ranks and for one rank, and as CSV. From
 # Fortran (mpif.h, use mpi, use mpi_f08: tests/apps/fcallsite_body.inc), rank 0 sends 10
 # messages from line 13 and 20 from line 16, rank 1 receives the 30 at line 20: the sites
-# are the application's lines, not the MPI library's Fortran bindings.
+# are the application's lines, not the MPI library's Fortran bindings. Sites that take turns
+# in one loop (tests/apps/callsite_alternate.c) keep exact counts alone and stacked.
 source "$(dirname "$0")/../core/lib.sh"
 
 out=$("$MPILENS" run -m profile -o run -- $MPIRUN -np 4 "$APPS/callsite_app" 2>&1)
@@ -34,6 +35,22 @@ check_eq "C: the three sites with 10, 20 and 30 calls" "callsite_pair.c,14,Send,
 callsite_pair.c,16,Send,20
 callsite_pair.c,19,Recv,30" \
     "$("$MPILENS" report pair --callsites --csv | tail -n +2 | cut -d, -f3-6 | sed 's|^[^,]*/||' | grep -v ',Init,' | sort)"
+# Stacked with other modules the profile's wrappers are entered through the core's runners:
+# the keyed fast path then knows a call by the core's stored call site. Sites that take
+# turns in one loop keep their exact counts, alone and stacked in either order.
+alternate="callsite_alternate.c,13,Isend,10
+callsite_alternate.c,19,Isend,20
+callsite_alternate.c,27,Wait,30
+callsite_alternate.c,29,Recv,30"
+for modules in profile profile,monitor monitor,profile; do
+    rm -rf alt
+    timeout 120 "$MPILENS" run -m $modules -o alt -- $MPIRUN -np 2 "$APPS/callsite_alternate" >/dev/null 2>&1
+    check_eq "sites taking turns in a loop, -m $modules: 10 and 20 Isends, 30 Waits, 30 Recvs" \
+        "$alternate" "$("$MPILENS" report alt --callsites --csv | tail -n +2 | cut -d, -f3-6 | sed 's|^[^,]*/||' | grep -v ',Init,' | sort)"
+    check_eq "-m $modules: the same in the profile by communicator (Isend 30, Recv 30, Wait 30)" \
+        "Isend,30 Recv,30 Wait,30" \
+        "$("$MPILENS" report alt --csv | tail -n +2 | awk -F, '$4 ~ /^(Isend|Recv|Wait)$/ {n[$4] += $9} END {for (k in n) print k "," n[k]}' | sort | tr '\n' ' ' | sed 's/ $//')"
+done
 
 if [ "$HAVE_FORTRAN" = 1 ]; then
     for kind in mpifh mpi f08; do

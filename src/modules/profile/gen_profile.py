@@ -278,7 +278,7 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
                    'l_->size_mask = prof_size_mask(%s);' % dtype]
     else:
         keyset.append('l_->bytes = bytes_;')
-    keyset += ['l_->ra = prof_ra_is_site(ra_) ? ra_ : NULL;', 'l_->keyed = 1;']
+    keyset += ['l_->ra = prof_key_to_set(ra_);', 'l_->keyed = 1;']
     if status:  # bytes from the status: a whole number of elements, in the key's bucket
         keyed_record = ('bytes_ = %s == MPI_STATUS_IGNORE ? l_->bytes : lens_status_bytes(%s);\n'
                   % (status, status) +
@@ -290,8 +290,8 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
                   '    prof_received_other(%d, l_, %s, %s, %s, t1_ - t0_);\n' % (op_id, status, count, dtype))
     else:
         keyed_record = 'bytes_ = l_->bytes;\nprof_pend(l_, bytes_, t1_ - t0_);\n'
-    # The general path. A call site only the core can name (stacked, Fortran) has no ra in
-    # the key: such a call is recognised here, after its site is known.
+    # The general path. A call site only a call to the core can name (Fortran bindings,
+    # threads) has no key: such a call is recognised here, after its site is known.
     general = ('struct lens_comm *rec_;\nuint64_t bytes_;\n'
                'if (l_->keyed && l_->site == site_ && %s) {\n' % ' && '.join(match) +
                '    rec_ = l_->rec;\n' + indent(keyed_record) +
@@ -313,7 +313,7 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
     fast = ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
             '    void *ra_ = __builtin_return_address(0);\n'
             '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
-            '    if (LENS_LIKELY_PROF(l_->ra == ra_ && %s)) {\n' % ' && '.join(match) +
+            '    if (LENS_LIKELY_PROF(prof_key_is(l_->ra, ra_) && %s)) {\n' % ' && '.join(match) +
             indent(timed('prof_tick') + fast_record + post('l_->rec', 'l_->bytes', True) + 'return rc_;\n',
                    '        ') +
             '    }\n'

@@ -166,11 +166,44 @@ int prof_sites_check(const char *data, size_t len, uint64_t count);
 /* Return addresses that need the core to name their call site (mpilens_site_range): set at
  * mpilens_module_init; until then every one asks the core, if there is one. */
 extern unsigned long prof_site_lo, prof_site_span;
+/* Stacked with other modules (return addresses inside the core's runners), the core's
+ * stored call site of this thread (mpilens_caller_slot), read without a call: set at
+ * MPI_Init when only that thread makes MPI calls (MPI_THREAD_SINGLE or FUNNELED) and no
+ * Fortran bindings are loaded; else NULL. */
+extern void **prof_caller_slot;
 static inline __attribute__((always_inline)) void *prof_site_of(void *ra)
 {
     if (__builtin_expect((uintptr_t)ra - prof_site_lo >= prof_site_span, 1) || !mpilens_site)
         return ra;
+    if (prof_caller_slot)
+        return *prof_caller_slot;
     return mpilens_site(ra);
+}
+/* The key of a call (prof_last.ra): its call site when that is known without a call to the
+ * core (the return address itself, or the core's stored site when stacked), else
+ * PROF_NO_KEY, which no key holds. */
+#define PROF_NO_KEY ((void *)1)
+static inline __attribute__((always_inline)) void *prof_key_of(void *ra)
+{
+    if (__builtin_expect((uintptr_t)ra - prof_site_lo >= prof_site_span, 1) || !mpilens_site)
+        return ra;
+    return prof_caller_slot ? *prof_caller_slot : PROF_NO_KEY;
+}
+/* Whether a call from return address RA has L's key: the common case, alone in the stack,
+ * costs one compare (a key is never an address of the core, so a return address inside
+ * the core's runners only matches through the stored site). */
+static inline __attribute__((always_inline)) int prof_key_is(const void *key, void *ra)
+{
+    if (__builtin_expect(key == ra, 1))
+        return 1;
+    return prof_caller_slot && key == *prof_caller_slot &&
+           (uintptr_t)ra - prof_site_lo < prof_site_span;
+}
+/* What a call sets as its key: prof_key_of, or NULL (no key) for PROF_NO_KEY. */
+static inline void *prof_key_to_set(void *ra)
+{
+    void *key = prof_key_of(ra);
+    return key == PROF_NO_KEY ? NULL : key;
 }
 
 /* One call: its (communicator, operation, size bucket) cell and its (call site, operation)
@@ -184,10 +217,11 @@ struct prof_last {
     /* The generated wrappers' key (gen_profile.py): the application's return address and
      * the call's own arguments that chose rec and bytes (the handle of its communicator,
      * window or file; count and datatype), so that a call like the one before is
-     * recognised before it computes anything. ra NULL: no key (none is set under threads,
-     * without the time-stamp counter on x86-64, before MPI_Init or after MPI_Finalize, or
-     * for a return address whose call site only the core can name). Forgotten whenever a
-     * handle or a datatype may change meaning. */
+     * recognised before it computes anything. ra is the call site (prof_key_of: the
+     * return address, or the core's stored site when stacked). NULL: no key (none is set
+     * under threads, without the time-stamp counter on x86-64, before MPI_Init or after
+     * MPI_Finalize, or for a call whose site only a call to the core can name). Forgotten
+     * whenever a handle or a datatype may change meaning. */
     void *ra;
     int keyed; /* handle, type, count, bytes, size_mask hold a key (ra may be NULL) */
     uintptr_t handle, type;
@@ -223,11 +257,6 @@ static inline uint64_t prof_tick(void)
 #else
     return prof_now();
 #endif
-}
-/* Whether a return address is itself the call site (else only the core can name it). */
-static inline int prof_ra_is_site(void *ra)
-{
-    return (uintptr_t)ra - prof_site_lo >= prof_site_span || !mpilens_site;
 }
 
 /* Adds a call to prof_last L's pending calls. */

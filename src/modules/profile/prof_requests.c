@@ -348,14 +348,14 @@ static struct lens_comm *single_charge(const MPI_Request *req)
         return rc_;                                                                                \
     } while (0)
 
-/* Without threads, such a request called from the operation's keyed return address (prof.h)
+/* Without threads, such a request called from the operation's keyed call site (prof.h)
  * takes SINGLE_PENDING inline; anything else takes SLOW (SINGLE_GENERAL in a function of its
  * own, which makes the call the operation's key). */
 #define SINGLE_CALL(OP, REQ, CALL, SLOW)                                                           \
     void *ra_ = __builtin_return_address(0);                                                       \
     struct prof_req *d_ = prof_direct_slot(REQ);                                                   \
     struct prof_last *l_ = &prof_last[OP];                                                         \
-    if (LENS_LIKELY_PROF(l_->ra == ra_ && SINGLE_IN_SLOT(REQ)))                                    \
+    if (LENS_LIKELY_PROF(prof_key_is(l_->ra, ra_) && SINGLE_IN_SLOT(REQ)))                         \
         SINGLE_PENDING(REQ, CALL, prof_tick);                                                      \
     return SLOW
 
@@ -375,8 +375,8 @@ static struct lens_comm *single_charge(const MPI_Request *req)
     uint64_t t0_ = prof_now();                                                                     \
     int rc_ = CALL;                                                                                \
     uint64_t t1_ = prof_now();                                                                     \
-    if (prof_record_cells(OP, site_, rec_, 0, 0, t1_ - t0_) && prof_ra_is_site(ra_))               \
-        prof_last[OP].ra = ra_;                                                                    \
+    if (prof_record_cells(OP, site_, rec_, 0, 0, t1_ - t0_) && prof_key_to_set(ra_))               \
+        prof_last[OP].ra = prof_key_to_set(ra_);                                                   \
     single_done(REQ, before_);                                                                     \
     return rc_
 

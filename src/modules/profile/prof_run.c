@@ -29,6 +29,8 @@ const int mpilens_module_direct = 1;
 
 uint64_t prof_start_ticks;
 unsigned long prof_site_lo, prof_site_span = ~0ul;
+void **prof_caller_slot;
+static int one_thread = 1; /* MPI_THREAD_SINGLE or FUNNELED: one thread makes MPI calls */
 static MPI_Comm merge_comm = MPI_COMM_NULL;
 
 const char mpilens_module_arguments[] =
@@ -78,6 +80,7 @@ static void started(uint64_t t0, int op, void *site)
 #else
     prof_keys_on = !prof_threaded;
 #endif
+    prof_caller_slot = one_thread && mpilens_caller_slot ? mpilens_caller_slot() : NULL;
     prof_on = 1;
     prof_started = 1;
     prof_record_slow(op, site, prof_comm(MPI_COMM_WORLD), 0, 0, prof_now() - t0);
@@ -114,6 +117,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
         prof_threaded = *provided == MPI_THREAD_MULTIPLE;
+        one_thread = *provided <= MPI_THREAD_FUNNELED;
         started(t0, PROF_OP_Init_thread, site);
     }
     return rc;
@@ -127,6 +131,7 @@ int MPI_Finalize(void)
     prof_started = 0;
     prof_on = 0;
     prof_keys_on = 0;
+    prof_caller_slot = NULL;
     prof_last_forget(); /* every call goes the general way, which sees prof_on */
     prof_fold_all();
     prof_clock_stop();
