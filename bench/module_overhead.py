@@ -40,6 +40,18 @@ OPS = ('pingpong0', 'pingpong1k', 'allreduce', 'alltoall')
 MPIRUN = 'mpirun --allow-run-as-root --oversubscribe'
 
 
+def cpu_name():
+    """The CPU's model name (lscpu), printed with every table: figures hold for one CPU."""
+    try:
+        with open('/proc/cpuinfo') as f:
+            for line in f:
+                if line.startswith('model name'):
+                    return line.split(':', 1)[1].strip()
+    except OSError:
+        pass
+    return 'unknown CPU'
+
+
 def tool_env(build, modules, output):
     """The environment of a run under MODULES (comma-separated; none: no mpilens at all),
     writing into OUTPUT: a new directory each run, so that every run's MPI_Finalize does the
@@ -102,7 +114,7 @@ def callgrind_report(build, modules):
             print('%-20s %-11s %12.1f %12.1f' % (m, name, stack, stack - lib))
         ompi = per_op(build, '', 'lib', op, ompi_monitoring=True)
         print('%-20s %-11s %12.1f %12.1f' % ('Open MPI monitoring', name, ompi, ompi - lib))
-    print('(callgrind, 1 rank; a message to itself is Isend + Recv + Wait)')
+    print('(callgrind, 1 rank; a message to itself is Isend + Recv + Wait; %s)' % cpu_name())
 
 
 def check_limits(build, spec):
@@ -120,7 +132,7 @@ def check_limits(build, spec):
             print('%-20s %-10s %9.1f %7.0f%s' % (module, name, added, limit,
                                                   '  PAST THE LIMIT' if over else ''))
     print('(callgrind, 1 rank, instructions added over the library per operation; '
-          'a message is Isend + Recv + Wait to itself)')
+          'a message is Isend + Recv + Wait to itself; %s)' % cpu_name())
     return 1 if bad else 0
 
 
@@ -162,7 +174,8 @@ def main():
                 print('%-20s %-11s %10.1f %10.1f %9.1f %7.3f' % (
                     name, op, med('_stack_ns'), med('_lib_ns'), med('_added_ns'),
                     med('_stack_ns') / med('_lib_ns')))
-    print('(%d ranks; medians of %d rounds x 9 alternating blocks)' % (args.np, args.rounds))
+    print('(%d ranks; medians of %d rounds x 9 alternating blocks; %s)' % (args.np, args.rounds,
+                                                                       cpu_name()))
     for name, modules, extra in configs[:2]:
         times = [run(args.build, 8, modules, extra, ['--finalize', '100'])['finalize_ms']
                  for _ in range(args.rounds)]

@@ -2,7 +2,7 @@
 """stack_overhead.py: what the mpilens stack costs per MPI call, by stack depth.
 
 Runs build/bench/stack_overhead (2 ranks) under (a) no preload, (b) the core with no
-module, (c) 1, 10 and 100 empty modules, interleaving the configurations for several
+module, (c) 1, 4, 8, 10, 16 and 100 empty modules (issue 40: flat per layer up to 16), interleaving the configurations for several
 rounds, and prints per configuration the medians of: MPI_Comm_rank ns/call through the
 stack, the ns it adds over the library's own PMPI_Comm_rank measured in the same process,
 the same for a 0-byte ping-pong (one way), the ratio stack/library, and the start-up
@@ -23,6 +23,18 @@ import subprocess
 
 FIELDS = ('comm_rank_lib_ns', 'comm_rank_stack_ns', 'comm_rank_added_ns', 'pingpong_lib_ns',
           'pingpong_stack_ns', 'pingpong_added_ns', 'init_ms', 'boot_ms')
+
+
+def cpu_name():
+    """The CPU's model name (lscpu), printed with every table: figures hold for one CPU."""
+    try:
+        with open('/proc/cpuinfo') as f:
+            for line in f:
+                if line.startswith('model name'):
+                    return line.split(':', 1)[1].strip()
+    except OSError:
+        pass
+    return 'unknown CPU'
 
 
 def run_once(build, mpirun, modules, preload):
@@ -66,7 +78,7 @@ def callgrind_report(build, configs):
         added = per_call[name] - base
         print('%-22s %14.1f %14s' % (name, added, '%.1f' % (added / len(modules)) if modules else '-'))
     print('added instr: instructions one MPI_Comm_rank call through the stack adds over the '
-          'library\'s own PMPI_Comm_rank (callgrind, 1 rank)')
+          'library\'s own PMPI_Comm_rank (callgrind, 1 rank; %s)' % cpu_name())
 
 
 def main():
@@ -78,8 +90,8 @@ def main():
     args = ap.parse_args()
     empties = sorted(glob.glob(os.path.join(args.build, 'tests', 'modules', 'stack', 'empty*.so')))
     configs = [('(a) no preload', False, []), ('(b) core, 0 modules', True, []),
-               ('(c) 1 empty module', True, empties[:1]), ('(c) 10 empty modules', True, empties[:10]),
-               ('(c) 100 empty modules', True, empties[:100])]
+               ('(c) 1 empty module', True, empties[:1])] + \
+              [('(c) %d empty modules' % n, True, empties[:n]) for n in (4, 8, 10, 16, 100)]
     if args.callgrind:
         callgrind_report(args.build, configs)
         return
@@ -100,7 +112,8 @@ def main():
             med['pingpong_added_ns'], med['pingpong_stack_ns'] / med['pingpong_lib_ns'],
             med['boot_ms']))
     print('rank/pingpong: through MPI_ (the stack); added: minus the library\'s own PMPI_ in the '
-          'same process; ratio: stack / library; medians of %d rounds x 9 alternating blocks' % args.rounds)
+          'same process; ratio: stack / library; medians of %d rounds x 9 alternating blocks; %s'
+          % (args.rounds, cpu_name()))
 
 
 if __name__ == '__main__':
