@@ -18,8 +18,10 @@ import argparse
 import glob
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
+import tempfile
 
 FIELDS = ('comm_rank_lib_ns', 'comm_rank_stack_ns', 'comm_rank_added_ns', 'pingpong_lib_ns',
           'pingpong_stack_ns', 'pingpong_added_ns', 'init_ms', 'boot_ms')
@@ -40,6 +42,9 @@ def cpu_name():
 def run_once(build, mpirun, modules, preload):
     env = dict(os.environ)
     env.pop('MPILENS_MODULES', None)
+    # the run's directory in a temporary place (by default the core makes one in the cwd)
+    output = tempfile.mkdtemp(prefix='mpilens-stack-')
+    env['MPILENS_OUTPUT'] = os.path.join(output, 'run')
     if preload:
         env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
     if modules:
@@ -47,6 +52,7 @@ def run_once(build, mpirun, modules, preload):
     cmd = shlex.split(mpirun) + ['-np', '2', os.path.join(build, 'bench', 'stack_overhead'),
                                  '200000', '20000', '9']
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stdout
+    shutil.rmtree(output, ignore_errors=True)
     line = [l for l in out.splitlines() if l.startswith('modules=')][0]
     return {k: float(v) for k, v in (kv.split('=') for kv in line.split()) if k in FIELDS}
 
@@ -54,6 +60,8 @@ def run_once(build, mpirun, modules, preload):
 def callgrind_total(build, modules, preload, calls):
     env = dict(os.environ)
     env.pop('MPILENS_MODULES', None)
+    output = tempfile.mkdtemp(prefix='mpilens-stack-')
+    env['MPILENS_OUTPUT'] = os.path.join(output, 'run')
     if preload:
         env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
     if modules:
@@ -61,6 +69,7 @@ def callgrind_total(build, modules, preload, calls):
     cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
            os.path.join(build, 'bench', 'stack_overhead'), str(calls), '1', '1']
     err = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stderr
+    shutil.rmtree(output, ignore_errors=True)
     line = [l for l in err.splitlines() if 'Collected' in l][0]
     return int(line.split(':')[-1])
 
