@@ -2,7 +2,8 @@
 """stack_overhead.py: what the mpilens stack costs per MPI call, by stack depth.
 
 Runs build/bench/stack_overhead (2 ranks) under (a) no preload, (b) the core with no
-module, (c) 1, 4, 8, 10, 16 and 100 empty modules (issue 40: flat per layer up to 16), interleaving the configurations for several
+module, (c) 1, 4, 8, 10, 16 and 100 empty modules (issue 40: flat per layer up to 16), (d) 8
+and 16 with every level through the core's one shared step (MPILENS_LEVEL_STEPS=off), interleaving the configurations for several
 rounds, and prints per configuration the medians of: MPI_Comm_rank ns/call through the
 stack, the ns it adds over the library's own PMPI_Comm_rank measured in the same process,
 the same for a 0-byte ping-pong (one way), the ratio stack/library, and the start-up
@@ -39,8 +40,8 @@ def cpu_name():
     return 'unknown CPU'
 
 
-def run_once(build, mpirun, modules, preload):
-    env = dict(os.environ)
+def run_once(build, mpirun, modules, preload, extra_env=None):
+    env = dict(os.environ, **(extra_env or {}))
     env.pop('MPILENS_MODULES', None)
     # the run's directory in a temporary place (by default the core makes one in the cwd)
     output = tempfile.mkdtemp(prefix='mpilens-stack-')
@@ -57,8 +58,8 @@ def run_once(build, mpirun, modules, preload):
     return {k: float(v) for k, v in (kv.split('=') for kv in line.split()) if k in FIELDS}
 
 
-def callgrind_total(build, modules, preload, calls):
-    env = dict(os.environ)
+def callgrind_total(build, modules, preload, calls, extra_env=None):
+    env = dict(os.environ, **(extra_env or {}))
     env.pop('MPILENS_MODULES', None)
     output = tempfile.mkdtemp(prefix='mpilens-stack-')
     env['MPILENS_OUTPUT'] = os.path.join(output, 'run')
@@ -78,12 +79,13 @@ def callgrind_report(build, configs):
     """Instructions per MPI_Comm_rank call: each run does 2 x calls of each loop."""
     calls = 50000
     per_call = {}
-    for name, preload, modules in configs:
-        delta = callgrind_total(build, modules, preload, 2 * calls) - callgrind_total(build, modules, preload, calls)
+    for name, preload, modules, extra in configs:
+        delta = (callgrind_total(build, modules, preload, 2 * calls, extra) -
+                 callgrind_total(build, modules, preload, calls, extra))
         per_call[name] = delta / (2.0 * calls)  # library loop + stack loop, per call
     base = per_call[configs[0][0]]
     print('%-22s %14s %14s' % ('configuration', 'added instr', 'instr/layer'))
-    for name, _, modules in configs:
+    for name, _, modules, _ in configs:
         added = per_call[name] - base
         print('%-22s %14.1f %14s' % (name, added, '%.1f' % (added / len(modules)) if modules else '-'))
     print('added instr: instructions one MPI_Comm_rank call through the stack adds over the '
@@ -98,20 +100,24 @@ def main():
     ap.add_argument('--callgrind', action='store_true', help='count instructions instead of time')
     args = ap.parse_args()
     empties = sorted(glob.glob(os.path.join(args.build, 'tests', 'modules', 'stack', 'empty*.so')))
-    configs = [('(a) no preload', False, []), ('(b) core, 0 modules', True, []),
-               ('(c) 1 empty module', True, empties[:1])] + \
-              [('(c) %d empty modules' % n, True, empties[:n]) for n in (4, 8, 10, 16, 100)]
+    # (d): the same stack with every level passing the core's one shared step (the design
+    # before levels.c), for the per-layer figure of a deep stack before and after
+    shared = {'MPILENS_LEVEL_STEPS': 'off'}
+    configs = [('(a) no preload', False, [], None), ('(b) core, 0 modules', True, [], None),
+               ('(c) 1 empty module', True, empties[:1], None)] + \
+              [('(c) %d empty modules' % n, True, empties[:n], None) for n in (4, 8, 10, 16, 100)] + \
+              [('(d) %d, shared step' % n, True, empties[:n], shared) for n in (8, 16)]
     if args.callgrind:
         callgrind_report(args.build, configs)
         return
-    results = {name: [] for name, _, _ in configs}
+    results = {name: [] for name, _, _, _ in configs}
     for _ in range(args.rounds):
-        for name, preload, modules in configs:
-            results[name].append(run_once(args.build, args.mpirun, modules, preload))
+        for name, preload, modules, extra in configs:
+            results[name].append(run_once(args.build, args.mpirun, modules, preload, extra))
     print('%-22s %9s %9s %8s %8s %10s %10s %8s %8s' % (
         'configuration', 'rank ns', 'added ns', 'ns/layer', 'ratio', 'pingpong', 'added ns',
         'ratio', 'boot ms'))
-    for name, _, modules in configs:
+    for name, _, modules, _ in configs:
         med = {k: statistics.median(r[k] for r in results[name]) for k in FIELDS}
         layers = len(modules)
         print('%-22s %9.2f %9.2f %8s %8.2f %10.1f %10.1f %8.2f %8.2f' % (

@@ -226,6 +226,7 @@ void lens_boot(void)
     lens_hooks_install(bottom);
     build_tables(bottom);
     lens_solo_setup(bottom);
+    lens_levels_setup();
     free(bottom);
     call_module_inits();
     boot_seconds = seconds_now() - start;

@@ -52,5 +52,12 @@ LENS_HIDDEN void lens_launch_check_before_init(void);
 LENS_HIDDEN void lens_launch_check_after_init(int size);
 /* A single module that allows it is entered without runners and bound to BELOW (solo.c). */
 LENS_HIDDEN void lens_solo_setup(lens_voidfn *below);
+/* Binds MOD's PMPI_X references (its GOT slots) to BELOW[X] where BELOW[X] is not NULL;
+ * returns how many slots it wrote, or -1 if one could not be written or the relocations
+ * could not be read (x86-64 and aarch64 only). */
+LENS_HIDDEN int lens_bind_module_pmpi(const struct lens_module *mod, const lens_voidfn *below);
+/* In a stack of several modules, each module's PMPI_X references bound to the step of its
+ * own level (levels.c). */
+LENS_HIDDEN void lens_levels_setup(void);
 
 #endif

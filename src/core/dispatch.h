@@ -133,6 +133,38 @@ LENS_HIDDEN void lens_preboot(int k);
         return ((T)h_->fn)(__VA_ARGS__);                                                           \
     return RUN(__VA_ARGS__)
 
+/* A module's PMPI_X references, in a stack of several, are bound at boot to the step of
+ * its own level (levels.c): LENS_STEP with the level known, for the common cases (the
+ * module runs at its level, inside X's family): a thin layer's tail call jumps on from a
+ * jump of its own. One shared jump whose target changes with the level mispredicts at
+ * every layer of a deep stack (its branch history is the same at every level); each
+ * level's own jump has one target. A call from the module's code (not a tail call) goes
+ * to the next hop as LENS_STEP sends it. Anything else goes on to the generic step (a
+ * tail call: the return address it reads stays the module's). */
+#define LENS_STUB_LEVELS 15 /* levels 1..15 have their own steps */
+static inline uint64_t lens_ctx_word(void)
+{
+    uint64_t w;
+    __builtin_memcpy(&w, &lens_ctx, sizeof w);
+    return w;
+}
+#define LENS_CTX_WORD(L, FAM) ((uint64_t)(uint32_t)(FAM) << 32 | (uint32_t)(L))
+#define LENS_LEVEL_STEP(L, K, FAM, T, RUN, STEP, ...)                                              \
+    if (LENS_LIKELY(lens_ctx_word() == LENS_CTX_WORD(L, FAM))) {                                   \
+        const struct lens_hop *hl_ = &lens_slots[K].hops[L];                                       \
+        if (LENS_FROM(lens_self_lo, lens_self_span)) {                                             \
+            lens_level = hl_->level;                                                               \
+            return ((T)hl_->fn)(__VA_ARGS__);                                                      \
+        }                                                                                          \
+        if (!LENS_FROM(lens_lib_lo, lens_lib_span)) {                                              \
+            if (hl_->direct)                                                                       \
+                return ((T)hl_->fn)(__VA_ARGS__);                                                  \
+            return RUN(__VA_ARGS__);                                                               \
+        }                                                                                          \
+    }                                                                                              \
+    return STEP(__VA_ARGS__)
+extern LENS_HIDDEN const lens_voidfn *const lens_level_steps[LENS_STUB_LEVELS + 1];
+
 /* Body of the runners: call the hop at its level and restore the caller's context
  * afterwards. A runner finds its hop itself (the slot's top for MPI_X, the caller's level's
  * hop for PMPI_X) instead of taking it as an argument, so the function's arguments stay in

@@ -84,9 +84,7 @@ static int write_slot(uintptr_t slot, lens_voidfn address, const struct relro_fi
     return 0;
 }
 
-/* Binds the module's PMPI_X references to BELOW[X]; returns how many slots it wrote, or -1
- * if one could not be written (or the relocations could not be read). */
-static int bind_below(const struct lens_module *mod, lens_voidfn *below)
+int lens_bind_module_pmpi(const struct lens_module *mod, const lens_voidfn *below)
 {
     struct link_map *map = NULL;
     if (dlinfo(mod->handle, RTLD_DI_LINKMAP, &map) != 0 || !map)
@@ -146,7 +144,7 @@ static int bind_below(const struct lens_module *mod, lens_voidfn *below)
     return written;
 }
 #else
-static int bind_below(const struct lens_module *mod, lens_voidfn *below)
+int lens_bind_module_pmpi(const struct lens_module *mod, const lens_voidfn *below)
 {
     (void)mod, (void)below;
     return -1;
@@ -161,7 +159,7 @@ void lens_solo_setup(lens_voidfn *below)
     const struct lens_module *mod = &lens_modules[0];
     if (!lens_module_symbol(mod, "mpilens_module_direct"))
         return;
-    int bound = bind_below(mod, below);
+    int bound = lens_bind_module_pmpi(mod, below);
     if (bound < 0)
         return; /* run through the runners: any slot already bound still leads below it */
     for (int k = 0; k < lens_function_count; k++)

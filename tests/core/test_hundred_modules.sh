@@ -1,6 +1,8 @@
 # test_hundred_modules.sh: 100 empty layers (distinct .so files) above the counter
 # module: results stay exact, every call visits all layers, unwrapped calls still take
-# the shortcut.
+# the shortcut; the same with every level passing the core's one shared step instead of
+# its own (MPILENS_LEVEL_STEPS=off, src/core/levels.c), and for 16 layers, where every
+# level has its own step.
 source "$(dirname "$0")/lib.sh"
 
 list=$(ls "$MODS"/stack/empty*.so | head -100 | paste -sd, -)
@@ -17,4 +19,15 @@ check_has "101 modules loaded" "$out" "chain: modules=101"
 check_has "MPI_Send visits 101 modules" "$out" "chain: MPI_Send=101"
 check_has "MPI_Recv visits the 100 empty ones" "$out" "chain: MPI_Recv=100"
 check_has "MPI_Barrier is a shortcut" "$out" "chain: MPI_Barrier=0"
+
+out=$(MPILENS_LEVEL_STEPS=off MPILENS_MODULES=$list,counter mpi 4 "$APPS/ring" 10 2>&1)
+check_eq "the shared step (MPILENS_LEVEL_STEPS=off): the same counts below 100 layers" \
+    "4" "$(grep -c '^counter: rank [0-3] messages 10 bytes 10240$' <<<"$out")"
+sixteen=$(ls "$MODS"/stack/empty*.so | head -15 | paste -sd, -)
+out=$(MPILENS_MODULES=$sixteen,counter mpi 4 "$APPS/ring" 10 2>&1)
+check_eq "16 layers, each level its own step: the same counts" \
+    "4" "$(grep -c '^counter: rank [0-3] messages 10 bytes 10240$' <<<"$out")"
+out=$(MPILENS_MODULES=$sixteen,counter mpi 2 "$APPS/chain_probe" 2>&1)
+check_has "16 layers: MPI_Send visits 16 modules" "$out" "chain: MPI_Send=16"
+check_has "16 layers: MPI_Recv visits the 15 empty ones" "$out" "chain: MPI_Recv=15"
 finish
