@@ -36,20 +36,10 @@ import subprocess
 import sys
 import tempfile
 
+from cpu_name import cpu_name
+
 OPS = ('pingpong0', 'pingpong1k', 'allreduce', 'alltoall')
 MPIRUN = 'mpirun --allow-run-as-root --oversubscribe'
-
-
-def cpu_name():
-    """The CPU's model name (lscpu), printed with every table: figures hold for one CPU."""
-    try:
-        with open('/proc/cpuinfo') as f:
-            for line in f:
-                if line.startswith('model name'):
-                    return line.split(':', 1)[1].strip()
-    except OSError:
-        pass
-    return 'unknown CPU'
 
 
 def tool_env(build, modules, output):

@@ -24,20 +24,10 @@ import statistics
 import subprocess
 import tempfile
 
+from cpu_name import cpu_name
+
 FIELDS = ('comm_rank_lib_ns', 'comm_rank_stack_ns', 'comm_rank_added_ns', 'pingpong_lib_ns',
           'pingpong_stack_ns', 'pingpong_added_ns', 'init_ms', 'boot_ms')
-
-
-def cpu_name():
-    """The CPU's model name (lscpu), printed with every table: figures hold for one CPU."""
-    try:
-        with open('/proc/cpuinfo') as f:
-            for line in f:
-                if line.startswith('model name'):
-                    return line.split(':', 1)[1].strip()
-    except OSError:
-        pass
-    return 'unknown CPU'
 
 
 def run_once(build, mpirun, modules, preload, extra_env=None):
