@@ -30,4 +30,9 @@ check_eq "16 layers, each level its own step: the same counts" \
 out=$(MPILENS_MODULES=$sixteen,counter mpi 2 "$APPS/chain_probe" 2>&1)
 check_has "16 layers: MPI_Send visits 16 modules" "$out" "chain: MPI_Send=16"
 check_has "16 layers: MPI_Recv visits the 15 empty ones" "$out" "chain: MPI_Recv=15"
+# A level's step passes what it does not take itself to the generic step by a tail call
+# (the return address the generic step reads must stay the module's): no step calls.
+steps=$(objdump -d --no-show-raw-insn "$CORE" | awk '/^[0-9a-f]+ <.*>:$/ {
+    f = ($2 ~ /^<lens_l[0-9]+_/); n += f } f && /\tcall/ {c++} END {print n + 0, c + 0}')
+check_match "the level steps end in jumps, never calls (steps, calls)" "$steps" '^[1-9][0-9]+ 0$'
 finish
