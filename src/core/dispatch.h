@@ -142,15 +142,18 @@ LENS_HIDDEN void lens_preboot(int k);
  * to the next hop as LENS_STEP sends it. Anything else goes on to the generic step (a
  * tail call: the return address it reads stays the module's). */
 #define LENS_STUB_LEVELS 15 /* levels 1..15 have their own steps */
-static inline uint64_t lens_ctx_word(void)
+/* A context as one 8-byte word, so that level and family are compared at once (the
+ * compiler folds the word of a constant context). */
+static inline uint64_t lens_ctx_word(struct lens_context c)
 {
     uint64_t w;
-    __builtin_memcpy(&w, &lens_ctx, sizeof w);
+    _Static_assert(sizeof c == sizeof w, "struct lens_context is one 8-byte word");
+    __builtin_memcpy(&w, &c, sizeof w);
     return w;
 }
-#define LENS_CTX_WORD(L, FAM) ((uint64_t)(uint32_t)(FAM) << 32 | (uint32_t)(L))
 #define LENS_LEVEL_STEP(L, K, FAM, T, RUN, STEP, ...)                                              \
-    if (LENS_LIKELY(lens_ctx_word() == LENS_CTX_WORD(L, FAM))) {                                   \
+    if (LENS_LIKELY(lens_ctx_word(lens_ctx) ==                                                     \
+                    lens_ctx_word((struct lens_context){(L), (FAM)}))) {                           \
         const struct lens_hop *hl_ = &lens_slots[K].hops[L];                                       \
         if (LENS_FROM(lens_self_lo, lens_self_span)) {                                             \
             lens_level = hl_->level;                                                               \

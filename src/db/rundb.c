@@ -347,8 +347,6 @@ sqlite3_stmt *rundb_query(sqlite3 *db, const char *sql, const char *types, ...)
     for (int i = 0; types[i]; i++) {
         if (types[i] == 'i')
             sqlite3_bind_int(st, i + 1, va_arg(args, int));
-        else if (types[i] == 'I')
-            sqlite3_bind_int64(st, i + 1, va_arg(args, long long));
         else
             sqlite3_bind_text(st, i + 1, va_arg(args, const char *), -1, SQLITE_STATIC);
     }

@@ -70,8 +70,8 @@ int rundb_has_table(sqlite3 *db, const char *name);
 /* The first column of SQL's first row as an integer, or OTHERWISE. */
 int rundb_one_int(sqlite3 *db, const char *sql, int otherwise);
 /* SQL prepared with its parameters ?1, ?2, ... bound in order from the arguments, one
- * letter of TYPES each: 'i' an int, 'I' a long long, 't' a text (NULL binds NULL, as an
- * unbound parameter). NULL when SQL cannot be prepared (sqlite3_errmsg says why). */
+ * letter of TYPES each: 'i' an int, 't' a text (NULL binds NULL, as an unbound
+ * parameter). NULL when SQL cannot be prepared (sqlite3_errmsg says why). */
 sqlite3_stmt *rundb_query(sqlite3 *db, const char *sql, const char *types, ...);
 /* Finalizes a statement of rundb_query: 0, or -1 when it could not be prepared (NULL). */
 int rundb_query_end(sqlite3_stmt *st);

@@ -171,14 +171,6 @@ extern unsigned long prof_site_lo, prof_site_span;
  * MPI_Init when only that thread makes MPI calls (MPI_THREAD_SINGLE or FUNNELED) and no
  * Fortran bindings are loaded; else NULL. */
 extern void **prof_caller_slot;
-static inline __attribute__((always_inline)) void *prof_site_of(void *ra)
-{
-    if (__builtin_expect((uintptr_t)ra - prof_site_lo >= prof_site_span, 1) || !mpilens_site)
-        return ra;
-    if (prof_caller_slot)
-        return *prof_caller_slot;
-    return mpilens_site(ra);
-}
 /* The key of a call (prof_last.ra): its call site when that is known without a call to the
  * core (the return address itself, or the core's stored site when stacked), else
  * PROF_NO_KEY, which no key holds. */
@@ -188,6 +180,12 @@ static inline __attribute__((always_inline)) void *prof_key_of(void *ra)
     if (__builtin_expect((uintptr_t)ra - prof_site_lo >= prof_site_span, 1) || !mpilens_site)
         return ra;
     return prof_caller_slot ? *prof_caller_slot : PROF_NO_KEY;
+}
+/* The call site of a call from return address RA: its key, or what the core names. */
+static inline __attribute__((always_inline)) void *prof_site_of(void *ra)
+{
+    void *key = prof_key_of(ra);
+    return key != PROF_NO_KEY ? key : mpilens_site(ra);
 }
 /* Whether a call from return address RA has L's key: the common case, alone in the stack,
  * costs one compare (a key is never an address of the core, so a return address inside

@@ -375,8 +375,9 @@ static struct lens_comm *single_charge(const MPI_Request *req)
     uint64_t t0_ = prof_now();                                                                     \
     int rc_ = CALL;                                                                                \
     uint64_t t1_ = prof_now();                                                                     \
-    if (prof_record_cells(OP, site_, rec_, 0, 0, t1_ - t0_) && prof_key_to_set(ra_))               \
-        prof_last[OP].ra = prof_key_to_set(ra_);                                                   \
+    void *key_ = prof_key_to_set(ra_);                                                             \
+    if (prof_record_cells(OP, site_, rec_, 0, 0, t1_ - t0_) && key_)                               \
+        prof_last[OP].ra = key_;                                                                   \
     single_done(REQ, before_);                                                                     \
     return rc_
 
