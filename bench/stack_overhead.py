@@ -2,10 +2,10 @@
 """stack_overhead.py: what the mpilens stack costs per MPI call, by stack depth.
 
 Runs build/bench/stack_overhead (2 ranks) under (a) no preload, (b) the core with no
-module, (c) 1, 4, 8, 10, 16 and 100 empty modules (issue 40: flat per layer up to 16), (d) 8
-and 16 with every level through the core's one shared step (MPILENS_LEVEL_STEPS=off), interleaving the configurations for several
-rounds, and prints per configuration the medians of: MPI_Comm_rank ns/call through the
-stack, the ns it adds over the library's own PMPI_Comm_rank measured in the same process,
+module, (c) 1, 4, 8, 10, 16 and 100 empty modules (issue 40: flat per layer up to 16),
+(d) 8 and 16 with every level through the core's one shared step
+(MPILENS_LEVEL_STEPS=off), interleaving the configurations for several rounds, and
+prints per configuration the medians of: MPI_Comm_rank ns/call through the stack, the ns it adds over the library's own PMPI_Comm_rank measured in the same process,
 the same for a 0-byte ping-pong (one way), the ratio stack/library, and the start-up
 time of the core (resolving the library, loading the modules).
 
@@ -30,16 +30,22 @@ FIELDS = ('comm_rank_lib_ns', 'comm_rank_stack_ns', 'comm_rank_added_ns', 'pingp
           'pingpong_stack_ns', 'pingpong_added_ns', 'init_ms', 'boot_ms')
 
 
-def run_once(build, mpirun, modules, preload, extra_env=None):
+def tool_env(build, modules, preload, extra_env):
+    """The environment of one run, and its output directory: a temporary one (by default
+    the core makes one in the current directory), for the caller to remove."""
     env = dict(os.environ, **(extra_env or {}))
     env.pop('MPILENS_MODULES', None)
-    # the run's directory in a temporary place (by default the core makes one in the cwd)
     output = tempfile.mkdtemp(prefix='mpilens-stack-')
     env['MPILENS_OUTPUT'] = os.path.join(output, 'run')
     if preload:
         env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
     if modules:
         env['MPILENS_MODULES'] = ','.join(modules)
+    return env, output
+
+
+def run_once(build, mpirun, modules, preload, extra_env=None):
+    env, output = tool_env(build, modules, preload, extra_env)
     cmd = shlex.split(mpirun) + ['-np', '2', os.path.join(build, 'bench', 'stack_overhead'),
                                  '200000', '20000', '9']
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stdout
@@ -49,14 +55,7 @@ def run_once(build, mpirun, modules, preload, extra_env=None):
 
 
 def callgrind_total(build, modules, preload, calls, extra_env=None):
-    env = dict(os.environ, **(extra_env or {}))
-    env.pop('MPILENS_MODULES', None)
-    output = tempfile.mkdtemp(prefix='mpilens-stack-')
-    env['MPILENS_OUTPUT'] = os.path.join(output, 'run')
-    if preload:
-        env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
-    if modules:
-        env['MPILENS_MODULES'] = ','.join(modules)
+    env, output = tool_env(build, modules, preload, extra_env)
     cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
            os.path.join(build, 'bench', 'stack_overhead'), str(calls), '1', '1']
     err = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stderr
