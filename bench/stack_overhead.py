@@ -6,8 +6,9 @@ module, (c) 1, 4, 8, 10, 16 and 100 empty modules (issue 40: flat per layer up t
 (d) 8 and 16 with every level through the core's one shared step
 (MPILENS_LEVEL_STEPS=off), interleaving the configurations for several rounds, and
 prints per configuration the medians of: MPI_Comm_rank ns/call through the stack, the
-ns it adds over the library's own PMPI_Comm_rank measured in the same process, the same for a 0-byte ping-pong (one way), the ratio stack/library, and the start-up
-time of the core (resolving the library, loading the modules).
+ns it adds over the library's own PMPI_Comm_rank measured in the same process, the same
+for a 0-byte ping-pong (one way), the ratio stack/library, and the start-up time of the
+core (resolving the library, loading the modules).
 
 With --callgrind it counts instructions instead (valgrind, one rank, steady from run to
 run): the instructions one MPI_Comm_rank call adds over the library's own, from the
