@@ -29,8 +29,11 @@ enum mon_coll_kind { MON_O2A, MON_A2O, MON_A2A };
 
 extern int mon_on;       /* recording (start/stop) */
 extern int mon_threaded; /* MPI_THREAD_MULTIPLE: atomic updates */
-/* The inline fast paths' one test: world ranks below it may be counted inline (the world
- * size while recording without threads, else 0). mon_set_on keeps it with mon_on. */
+/* The inline fast paths' tests, kept with mon_on by mon_set_on: while recording without
+ * threads, calls on mon_fast_world (MPI_COMM_WORLD then; else a handle no call passes) may
+ * be counted inline, and so may messages to world ranks below mon_fast_peers (the world
+ * size then, else 0). One compare with memory each. */
+extern MPI_Comm mon_fast_world;
 extern unsigned mon_fast_peers;
 void mon_set_on(int on);
 extern int mon_nprocs, mon_rank;
@@ -83,9 +86,27 @@ uint64_t mon_bytes_slow(int64_t count, MPI_Datatype type);
 /* Forgets every cached type size (a freed handle may come back as another type). */
 void mon_forget_types(void);
 
-/* The hot path, inline: a send is a few loads and three adds. */
-extern uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS];
-extern uint64_t *_Atomic *mon_histograms; /* per peer, MON_BINS counters, lazily */
+/* The hot path, inline: a send is a few loads and three adds. Point-to-point traffic to a
+ * peer is one record (its messages, bytes and size histogram side by side: one pointer to
+ * load), made the first time the peer is sent to; the other kinds are dense arrays. */
+struct mon_peer {
+    uint64_t messages, bytes;
+    uint64_t bins[MON_BINS];
+};
+extern struct mon_peer *_Atomic *mon_peers;              /* per world rank, lazily */
+extern uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS]; /* [MON_P2P]: unused */
+/* Messages and bytes of kind to world rank peer (reads only: safe in a signal handler). */
+static inline void mon_cell(int kind, int peer, uint64_t *count, uint64_t *bytes)
+{
+    if (kind == MON_P2P) {
+        const struct mon_peer *r = atomic_load_explicit(&mon_peers[peer], memory_order_acquire);
+        *count = r ? __atomic_load_n(&r->messages, __ATOMIC_RELAXED) : 0;
+        *bytes = r ? __atomic_load_n(&r->bytes, __ATOMIC_RELAXED) : 0;
+    } else {
+        *count = __atomic_load_n(&mon_counts[kind][peer], __ATOMIC_RELAXED);
+        *bytes = __atomic_load_n(&mon_sizes[kind][peer], __ATOMIC_RELAXED);
+    }
+}
 extern struct lens_type_slot mon_type_cache[LENS_TYPE_SLOTS]; /* used without threads only */
 extern struct lens_type_slot mon_last_type;                   /* the last one found there */
 
@@ -149,17 +170,17 @@ void mon_count_send_slow(MPI_Comm comm, int dest, int64_t count, MPI_Datatype ty
 static inline __attribute__((always_inline)) int
 mon_count_send_fast(MPI_Comm comm, int dest, int64_t count, MPI_Datatype type)
 {
-    if (comm != MPI_COMM_WORLD || (unsigned)dest >= mon_fast_peers)
+    if (comm != mon_fast_world || (unsigned)dest >= mon_fast_peers)
         return 0;
     uint64_t size;
     if (!mon_bytes_cached(count, type, &size))
         return 0;
-    uint64_t *h = atomic_load_explicit(&mon_histograms[dest], memory_order_relaxed);
-    if (!h)
+    struct mon_peer *r = atomic_load_explicit(&mon_peers[dest], memory_order_relaxed);
+    if (!r)
         return 0;
-    mon_counts[MON_P2P][dest] += 1;
-    mon_sizes[MON_P2P][dest] += size;
-    h[mon_bin_of(size)] += 1;
+    r->messages += 1;
+    r->bytes += size;
+    r->bins[mon_bin_of(size)] += 1;
     return 1;
 }
 

@@ -138,7 +138,7 @@ static inline __attribute__((always_inline)) int world_all_to_all(MPI_Comm comm,
                                                                   MPI_Datatype type)
 {
     uint64_t each;
-    if (comm != MPI_COMM_WORLD || !mon_fast_peers || !mon_bytes_cached(count, type, &each))
+    if (comm != mon_fast_world || !mon_bytes_cached(count, type, &each))
         return 0;
     mon_world_fast[0] += 1; /* folded into MPI_COMM_WORLD's payload when read */
     mon_world_fast[1] += each;

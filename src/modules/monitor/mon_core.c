@@ -6,18 +6,22 @@
 
 #include "mon.h"
 #include "mon_set.h"
+#include "run_output.h"
 
 int mon_on, mon_threaded, mon_nprocs, mon_rank;
 unsigned mon_fast_peers;
+MPI_Comm mon_fast_world = (MPI_Comm)0; /* a null pointer (Open MPI), an invalid handle (MPICH) */
 
 void mon_set_on(int on)
 {
     mon_on = on;
-    mon_fast_peers = on && !mon_threaded ? (unsigned)mon_nprocs : 0;
+    int fast = on && !mon_threaded && mon_nprocs > 0;
+    mon_fast_peers = fast ? (unsigned)mon_nprocs : 0;
+    mon_fast_world = fast ? MPI_COMM_WORLD : (MPI_Comm)0;
 }
 
 uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS];
-uint64_t *_Atomic *mon_histograms;
+struct mon_peer *_Atomic *mon_peers;
 struct lens_type_slot mon_type_cache[LENS_TYPE_SLOTS];
 struct lens_type_slot mon_last_type;
 
@@ -66,7 +70,7 @@ void mon_setup(void)
         mon_counts[k] = all + (size_t)2 * k * mon_nprocs;
         mon_sizes[k] = mon_counts[k] + mon_nprocs;
     }
-    mon_histograms = calloc(mon_nprocs, sizeof *mon_histograms);
+    mon_peers = calloc(mon_nprocs, sizeof *mon_peers);
 }
 
 void mon_record(int kind, int peer, uint64_t size)
@@ -75,19 +79,29 @@ void mon_record(int kind, int peer, uint64_t size)
         return;
     if (__builtin_expect(mon_capture != NULL, 0) && mon_captured(0, kind, peer, NULL, size))
         return;
-    mon_add(&mon_counts[kind][peer], 1);
-    mon_add(&mon_sizes[kind][peer], size);
-    if (kind != MON_P2P)
+    if (kind != MON_P2P) {
+        mon_add(&mon_counts[kind][peer], 1);
+        mon_add(&mon_sizes[kind][peer], size);
         return;
-    uint64_t *h = atomic_load_explicit(&mon_histograms[peer], memory_order_acquire);
-    if (!h) {
-        uint64_t *fresh = calloc(MON_BINS, sizeof *fresh), *expected = NULL;
-        h = atomic_compare_exchange_strong(&mon_histograms[peer], &expected, fresh) ? fresh
-                                                                                    : expected;
-        if (h != fresh)
+    }
+    struct mon_peer *r = atomic_load_explicit(&mon_peers[peer], memory_order_acquire);
+    if (!r) {
+        struct mon_peer *fresh = calloc(1, sizeof *fresh), *expected = NULL;
+        if (!fresh) { /* counted nowhere: said */
+            static int said;
+            if (!said++)
+                lens_run_problem("monitor", "monitor: out of memory for a peer's message "
+                                            "counters: messages to it are not counted (the "
+                                            "matrix is incomplete)");
+            return;
+        }
+        r = atomic_compare_exchange_strong(&mon_peers[peer], &expected, fresh) ? fresh : expected;
+        if (r != fresh)
             free(fresh);
     }
-    mon_add(&h[mon_bin_of(size)], 1);
+    mon_add(&r->messages, 1);
+    mon_add(&r->bytes, size);
+    mon_add(&r->bins[mon_bin_of(size)], 1);
 }
 
 void mon_count_send_slow(MPI_Comm comm, int dest, int64_t count, MPI_Datatype type)
@@ -223,10 +237,12 @@ int mon_read(int kind, uint64_t *c, uint64_t *b, int n)
     if (kind == MON_COLL)
         mon_fold_world();
     for (int p = 0; p < mon_nprocs; p++) {
+        uint64_t count, bytes;
+        mon_cell(kind, p, &count, &bytes);
         if (c)
-            c[p] = __atomic_load_n(&mon_counts[kind][p], __ATOMIC_RELAXED);
+            c[p] = count;
         if (b)
-            b[p] = __atomic_load_n(&mon_sizes[kind][p], __ATOMIC_RELAXED);
+            b[p] = bytes;
     }
     if (kind == MON_COLL)
         add_uniform(c, b);
@@ -235,9 +251,9 @@ int mon_read(int kind, uint64_t *c, uint64_t *b, int n)
 
 void mon_read_histogram(int peer, uint64_t *bins)
 {
-    uint64_t *h = peer >= 0 && peer < mon_nprocs ? atomic_load(&mon_histograms[peer]) : NULL;
+    struct mon_peer *r = peer >= 0 && peer < mon_nprocs ? atomic_load(&mon_peers[peer]) : NULL;
     for (int b = 0; b < MON_BINS; b++)
-        bins[b] = h ? h[b] : 0;
+        bins[b] = r ? r->bins[b] : 0;
 }
 
 void mon_reset(void)
@@ -247,9 +263,9 @@ void mon_reset(void)
         memset(mon_sizes[k], 0, mon_nprocs * sizeof *mon_sizes[k]);
     }
     for (int p = 0; p < mon_nprocs; p++) {
-        uint64_t *h = atomic_load(&mon_histograms[p]);
-        if (h)
-            memset(h, 0, MON_BINS * sizeof *h);
+        struct mon_peer *r = atomic_load(&mon_peers[p]);
+        if (r)
+            memset(r, 0, sizeof *r);
     }
     mon_world_fast[0] = mon_world_fast[1] = 0;
     for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
@@ -268,15 +284,18 @@ int mon_flush(const char *name)
     int phase = mon_set_phase(&mon_local, name && *name ? name : "run");
     mon_fold_world();
     for (int k = 0; k < MON_KINDS; k++)
-        for (int p = 0; p < mon_nprocs; p++)
-            if (mon_counts[k][p])
-                mon_set_add_row(&mon_local, &(struct mon_row){phase, k, mon_rank, p,
-                                                              mon_counts[k][p], mon_sizes[k][p]});
+        for (int p = 0; p < mon_nprocs; p++) {
+            uint64_t count, bytes;
+            mon_cell(k, p, &count, &bytes);
+            if (count)
+                mon_set_add_row(&mon_local, &(struct mon_row){phase, k, mon_rank, p, count, bytes});
+        }
     for (int p = 0; p < mon_nprocs; p++) {
-        uint64_t *h = atomic_load(&mon_histograms[p]);
-        for (int b = 0; h && b < MON_BINS; b++)
-            if (h[b])
-                mon_set_add_hist(&mon_local, &(struct mon_hist_row){phase, mon_rank, p, b, h[b]});
+        struct mon_peer *r = atomic_load(&mon_peers[p]);
+        for (int b = 0; r && b < MON_BINS; b++)
+            if (r->bins[b])
+                mon_set_add_hist(&mon_local,
+                                 &(struct mon_hist_row){phase, mon_rank, p, b, r->bins[b]});
     }
     for (struct lens_comm *c = lens_comm_all(); c; c = c->next) {
         struct mon_comm_data *d = atomic_load(&c->payload);

@@ -45,20 +45,21 @@ static void section(struct mpilens_emitter *e, int s)
         for (size_t i = 0; i < l->nrows; i++)
             mpilens_emit(e, &l->rows[i], sizeof l->rows[i]);
         for (int k = 0; k < MON_KINDS; k++)
-            for (int p = 0; p < mon_nprocs; p++)
-                if (mon_counts[k][p])
-                    mpilens_emit(
-                        e,
-                        &(struct mon_row){run, k, mon_rank, p, mon_counts[k][p], mon_sizes[k][p]},
-                        sizeof(struct mon_row));
+            for (int p = 0; p < mon_nprocs; p++) {
+                uint64_t count, bytes;
+                mon_cell(k, p, &count, &bytes);
+                if (count)
+                    mpilens_emit(e, &(struct mon_row){run, k, mon_rank, p, count, bytes},
+                                 sizeof(struct mon_row));
+            }
     } else if (s == 2) {
         for (size_t i = 0; i < l->nhist; i++)
             mpilens_emit(e, &l->hist[i], sizeof l->hist[i]);
         for (int p = 0; p < mon_nprocs; p++) {
-            uint64_t *h = atomic_load(&mon_histograms[p]);
-            for (int b = 0; h && b < MON_BINS; b++)
-                if (h[b])
-                    mpilens_emit(e, &(struct mon_hist_row){run, mon_rank, p, b, h[b]},
+            const struct mon_peer *r = atomic_load(&mon_peers[p]);
+            for (int b = 0; r && b < MON_BINS; b++)
+                if (r->bins[b])
+                    mpilens_emit(e, &(struct mon_hist_row){run, mon_rank, p, b, r->bins[b]},
                                  sizeof(struct mon_hist_row));
         }
     } else if (s == 3) {
