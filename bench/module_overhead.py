@@ -14,9 +14,9 @@ Isend/Recv/Wait, steady from run to run): per operation, the instructions the mo
 over the library's own PMPI_ path, and what Open MPI's monitoring adds to the library path,
 each from the difference of runs with N and 2N operations. A module may carry arguments;
 a+b+c is a stack of several (compare it with the sum of each alone: issue 40).
-The harness preloads the modules without mpilens run, so `trace` converts to OTF2 at
-MPI_Finalize (the default there); trace:convert=after is the trace as mpilens run starts it
-by default (it converts after the job), so what the application itself pays.
+The harness preloads the modules without mpilens run; the trace converts to OTF2 after the
+job there too (convert=after, its default however it is started), so its figure is what the
+application itself pays; trace:convert=finalize adds each rank's conversion at MPI_Finalize.
 
 With --check MODULE:MSG:ALLREDUCE,... (and --callgrind) it measures only those modules' 0-byte
 message and Allreduce, prints them beside the limits, and exits 1 if one is past its limit

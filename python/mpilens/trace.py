@@ -20,6 +20,10 @@ _RECEIVES = ("MpiRecv", "MpiIrecv")
 def _open(run):
     path = os.path.join(run.directory, "trace", "traces.otf2")
     if not os.path.exists(path):
+        if os.path.exists(os.path.join(run.directory, "trace", "CONVERT-PENDING")):
+            raise MpilensError(path, "not written yet: the run's event logs wait for their "
+                               f"conversion (a run without mpilens run); mpilens recover "
+                               f"{run.directory} writes it")
         raise MpilensError(path, "no trace; run with the trace module (mpilens run -m trace)")
     try:
         import otf2

@@ -173,6 +173,8 @@ int cli_analyze(int argc, char **argv)
         fprintf(stderr, "mpilens: analyze: no run given; write mpilens analyze RUN_DIR\n");
         return 2;
     }
+    if (cli_convert_pending(run, "analyze") < 0)
+        return 2;
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
     uint64_t ranks = 0;

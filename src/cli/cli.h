@@ -52,6 +52,11 @@ int cli_tune(int argc, char **argv);
  * incomplete), or -1; *COMPLETED (unless NULL): modules that had left their merge for
  * after a complete run (the trace's convert=after). */
 int cli_recover_run(const char *dir, int *completed);
+/* A finished run's trace whose event logs wait for their conversion (RUN/trace/
+ * CONVERT-PENDING: a run without mpilens run) converted now, as `mpilens recover RUN` does,
+ * with one line said first: readers of the trace call it. 1 converted, 0 nothing waited,
+ * -1 failed (said; the logs stay). */
+int cli_convert_pending(const char *run, const char *verb);
 /* Merges each DIR/pcontrol/K/partial (MPI_Pcontrol(3), (4)) into DIR/pcontrol/K/mpilens.db:
  * how many, with the first and last K; -1 if one failed (said on stderr). */
 int cli_recover_intermediate(const char *dir, int *first, int *last);

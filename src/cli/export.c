@@ -294,6 +294,8 @@ int cli_export(int argc, char **argv)
     }
     if (!run || !chrome)
         return fail("give a run and an output%s: mpilens export RUN --chrome OUT.json", "");
+    if (cli_convert_pending(run, "export") < 0)
+        return 2;
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
     char why[8500], ending[4096];

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "modspec.h"
+#include "trace_reader.h"
 
 typedef int (*recover_fn)(const char *dir, char *err, size_t errlen);
 
@@ -121,6 +122,27 @@ int cli_recover_run(const char *dir, int *completed)
         rmdir(partial);
     }
     return failed ? -1 : recovered;
+}
+
+int cli_convert_pending(const char *run, const char *verb)
+{
+    char pending[4200], anchor[4200];
+    snprintf(pending, sizeof pending, "%s/trace/" MPILENS_TRACE_PENDING, run);
+    snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
+    if (access(pending, F_OK) != 0 || access(anchor, F_OK) == 0)
+        return 0;
+    fprintf(stderr,
+            "mpilens: %s: %s: converting the trace's event logs to OTF2 first (once; what "
+            "`mpilens recover %s` does)\n",
+            verb, run, run);
+    if (cli_recover_run(run, NULL) < 0 || access(anchor, F_OK) != 0) {
+        fprintf(stderr,
+                "mpilens: %s: %s: the trace could not be converted (said above); its event logs "
+                "stay in %s/trace/log for `mpilens recover %s`\n",
+                verb, run, run, run);
+        return -1;
+    }
+    return 1;
 }
 
 /* DIR/pcontrol/K with K all digits (an intermediate result's directory). */

@@ -28,6 +28,10 @@
 /* The launcher the traced run used (`mpirun --oversubscribe`), for `mpilens analyze`. */
 #define MPILENS_TRACE_LAUNCHER_PROPERTY "MPILENS::LAUNCHER"
 #define MPILENS_TRACE_FORMAT "1"
+/* RUN/trace/MPILENS_TRACE_PENDING: a finished run's event logs wait for their conversion
+ * (a run without mpilens run, traced with the default trace:convert=after); readers convert
+ * first (cli_convert_pending), `mpilens recover RUN` does, and the file then goes. */
+#define MPILENS_TRACE_PENDING "CONVERT-PENDING"
 
 /* 1 when the anchor file ANCHOR holds something OTF2 would act on without checking it
  * (see above); 0 when it is well formed, or not an OTF2 anchor at all (OTF2 says so). */

@@ -155,6 +155,12 @@ def test_damaged_runs_raise_one_error(runs, tmp_path):
     (broken / "trace" / "traces.otf2").write_bytes(b"not otf2")
     with pytest.raises(mpilens.MpilensError, match=re.escape(str(broken / "trace"))):
         mpilens.open(broken).events()
+    waiting = tmp_path / "waiting"  # a run without mpilens run: its logs not converted yet
+    shutil.copytree(runs["ring"], waiting)
+    (waiting / "trace" / "traces.otf2").unlink()
+    (waiting / "trace" / "CONVERT-PENDING").write_text("the logs wait\n")
+    with pytest.raises(mpilens.MpilensError, match=re.escape(f"mpilens recover {waiting}")):
+        mpilens.open(waiting).events()
 
 
 def test_example_script_runs(runs, tmp_path):

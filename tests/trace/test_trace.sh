@@ -1,8 +1,9 @@
 # test_trace.sh: the trace module writes an OTF2 archive that OTF2's own reader
 # (otf2-print) opens (intercommunicator messages included): exact counts of regions, messages and collectives per communicator
 # (named as in the profile), definitions, clock offsets, and bytes per event; the same
-# events when the conversion is left for after the job (trace:convert=after, mpilens run's
-# default, by several processes at once).
+# events when the conversion is left for after the job (trace:convert=after, the default
+# however the run is started: by mpilens run, several processes at once; preloaded, by
+# mpilens recover, analyze or export).
 source "$(dirname "$0")/../core/lib.sh"
 command -v otf2-print > /dev/null || { echo "SKIP: otf2-print (otf2-tools) not installed"; exit 77; }
 [ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
@@ -80,16 +81,34 @@ MPILENS_TRACE_CLOCK=monotonic "$MPILENS" run -m trace -o mono -- $MPIRUN -np 4 "
 check_eq "clock: every event between its location's start and end (log clock, clock_gettime)" \
     "events 0 events 0" "$(outside default) $(outside mono)"
 check_eq "MPILENS_TRACE_CLOCK=monotonic: the same events" "$(events_of ring)" "$(events_of mono)"
-# Without the CLI: the logs wait in DIR/trace/log and mpilens recover DIR converts them.
-MPILENS_OUTPUT=$WORK/plain MPILENS_MODULES=profile,trace:convert=after \
-    mpi 4 "$APPS/ring" 3 > /dev/null 2>&1
-check_eq "convert=after without the CLI: one saved file per rank, no archive yet" "4 no" \
-    "$(ls plain/partial | grep -c '^trace\.') $([ -e plain/trace/traces.otf2 ] && echo yes || echo no)"
+# Without the CLI (preloaded; convert=after is the default there too): the logs wait in
+# DIR/trace/log beside DIR/trace/CONVERT-PENDING, rank 0 says so in one line, and mpilens
+# recover DIR converts them (as mpilens analyze and export do first).
+exists() { [ -e "$1" ] && echo yes || echo no; }
+out=$(MPILENS_OUTPUT=$WORK/plain MPILENS_MODULES=profile,trace mpi 4 "$APPS/ring" 3 2>&1)
+check_has "preloaded: rank 0 says how the archive comes" "$out" \
+    "mpilens: trace: $WORK/plain/trace/log waits for its conversion to OTF2: \`mpilens recover $WORK/plain\` (mpilens analyze and export do it first)"
+check_eq "preloaded: one saved file per rank, the note, no archive yet" "4 yes no" \
+    "$(ls plain/partial | grep -c '^trace\.') $(exists plain/trace/CONVERT-PENDING) $(exists plain/trace/traces.otf2)"
 out=$("$MPILENS" recover plain 2>&1); status=$?
 check_eq "mpilens recover converts it: status 0, one line" \
     "0 mpilens: 1 module(s) finished what they left for after the job (the trace's conversion); results in plain" \
     "$status $out"
-check_eq "... into the same events" "$(events_of ring)" "$(events_of plain)"
+check_eq "... into the same events; the note and the logs gone" "$(events_of ring) no no" \
+    "$(events_of plain) $(exists plain/trace/CONVERT-PENDING) $(exists plain/trace/log)"
+MPILENS_OUTPUT=$WORK/plain2 MPILENS_MODULES=trace:convert=after mpi 4 "$APPS/ring" 3 > /dev/null 2>&1
+out=$("$MPILENS" export plain2 --chrome plain2.json 2>&1); status=$?
+check_eq "mpilens export of a run whose logs wait converts them first, said in one line" \
+    "0 mpilens: export: plain2: converting the trace's event logs to OTF2 first (once; what \`mpilens recover plain2\` does)" \
+    "$status $(head -1 <<<"$out")"
+check_eq "... into the same events (the second export converts nothing)" \
+    "$(events_of ring) 0" "$(events_of plain2) $("$MPILENS" export plain2 --chrome again.json 2>&1 | grep -c converting)"
+# trace:convert=finalize preloaded: each rank writes its part of the archive at MPI_Finalize.
+MPILENS_OUTPUT=$WORK/plainfin MPILENS_MODULES=trace:convert=finalize mpi 4 "$APPS/ring" 3 > plainfin.log 2>&1
+check_eq "preloaded trace:convert=finalize: the archive at MPI_Finalize, nothing waits, nothing said" \
+    "yes no no 0" "$(exists plainfin/trace/traces.otf2) $(exists plainfin/trace/CONVERT-PENDING) \
+$(exists plainfin/partial) $(grep -c 'waits for its conversion' plainfin.log)"
+check_eq "... the same events" "$(events_of ring)" "$(events_of plainfin)"
 out=$("$MPILENS" run -m trace:convert=later -o bad -- $MPIRUN -np 2 "$APPS/ring" 1 2>&1); status=$?
 check_eq "convert=later is refused before the job, in one line" \
     "2 mpilens: trace: convert=later: give finalize (each rank at MPI_Finalize) or after (mpilens run, after the job): trace:convert=after" \

@@ -10,10 +10,13 @@
  * converts its own log into its OTF2 event file (trc_convert.c) and writes its mapping
  * tables, and rank 0 writes the global definitions. A snapshot (include/mpilens_snapshot.h)
  * writes the log's buffer out and saves the local definitions, for `mpilens recover`.
- * With trace:convert=after (MPILENS_TRACE_CONVERT=after) MPI_Finalize only closes the log
- * and saves the definitions one last time (a snapshot marked MPI_Finalize, with the end's
- * clock offset): the application pays for recording only, and `mpilens run` (or `mpilens
- * recover DIR`) converts after the job, as it recovers a run (trc_recover.c).
+ * That is trace:convert=finalize. By default (convert=after) MPI_Finalize only closes the
+ * log and saves the definitions one last time (a snapshot marked MPI_Finalize, with the
+ * end's clock offset): the application pays for recording only, however it was started,
+ * and the conversion happens after the job, as a run is recovered (trc_recover.c): by
+ * `mpilens run`, or, for a run without it (LD_PRELOAD, srun, a config file, -lmpilens),
+ * by `mpilens recover DIR` or the first mpilens reader of the trace (analyze, export),
+ * which rank 0 says at MPI_Finalize and leaves written in DIR/trace/CONVERT-PENDING.
  */
 #define _GNU_SOURCE
 #define OTF2_MPI_USE_PMPI
@@ -359,6 +362,34 @@ static int merge_definitions(struct trc_merged *m, struct trc_rank_map *mine, ui
     return ok;
 }
 
+/* A run without mpilens run, its trace left for after the job: once every rank has saved
+ * its definitions, rank 0 writes DIR/trace/CONVERT-PENDING (what readers look for, and
+ * what a person finds there) and says in one line how the OTF2 archive comes. */
+static void leave_for_later(void)
+{
+    PMPI_Barrier(trc_world);
+    if (rank != 0)
+        return;
+    const char *out = lens_run_output_dir();
+    char path[4300];
+    snprintf(path, sizeof path, "%s/trace/" MPILENS_TRACE_PENDING, out);
+    FILE *f = fopen(path, "w");
+    int ok = f && fprintf(f,
+                          "The event logs in log/ wait for their conversion to OTF2 (traces.otf2):\n"
+                          "`mpilens recover %s` does it; mpilens analyze and mpilens export do it\n"
+                          "first. trace:convert=finalize writes the archive at MPI_Finalize.\n",
+                          out) > 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok) /* the logs and definitions are saved: only the note is missing */
+        lens_run_problem("trace", "trace: %s: %s; `mpilens recover %s` converts the trace",
+                         path, strerror(errno), out);
+    fprintf(stderr,
+            "mpilens: trace: %s/trace/log waits for its conversion to OTF2: `mpilens recover %s` "
+            "(mpilens analyze and export do it first)\n",
+            out, out);
+}
+
 void trc_finish(void)
 {
     if (!trc_on)
@@ -382,8 +413,10 @@ void trc_finish(void)
         }
     }
     const char *convert = getenv("MPILENS_TRACE_CONVERT");
-    if (convert && strcmp(convert, "after") == 0) { /* the CLI converts (trc_recover.c) */
+    if (!convert || strcmp(convert, "finalize") != 0) { /* converted after the job */
         mpilens_snapshot_keep(MPILENS_SNAPSHOT_FINALIZED);
+        if (!getenv("MPILENS_CLI")) /* no mpilens run to convert it: say who will */
+            leave_for_later();
         PMPI_Comm_free(&trc_world);
         return;
     }

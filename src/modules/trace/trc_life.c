@@ -26,10 +26,10 @@ const int mpilens_module_direct = 1;
 const char mpilens_module_arguments[] =
     "buffer=SIZE  the event buffers of each thread, in bytes or with K, M or G, from 4096 to "
     "16G (default 4M)\n"
-    "convert=WHEN  when the event logs become the OTF2 archive: after (the default under "
-    "mpilens run: it converts after the job, several ranks at once; mpilens recover DIR for a "
-    "run started without it: the application pays for recording only) or finalize (each rank "
-    "converts its own at MPI_Finalize: the default when preloaded without mpilens run)\n";
+    "convert=WHEN  when the event logs become the OTF2 archive: after (the default, however "
+    "the run is started: the application pays for recording only; mpilens run converts after "
+    "the job, several ranks at once; for a run without it, mpilens recover DIR, or mpilens "
+    "analyze or export first) or finalize (each rank converts its own at MPI_Finalize)\n";
 
 /* buffer=SIZE in bytes (K, M, G allowed), or 0 if it is not one from 4096 to 16G. */
 static unsigned long long buffer_bytes(const char *buffer)

@@ -246,6 +246,9 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     char logs[4300];
     snprintf(logs, sizeof logs, "%s/log", trace_dir);
     trc_remove_files(logs, 1);
+    char pending[4300];
+    snprintf(pending, sizeof pending, "%s/" MPILENS_TRACE_PENDING, trace_dir);
+    unlink(pending); /* the note that the logs wait (a run without mpilens run) */
     if (mpilens_snapshot_all_finalized(&endings)) { /* complete: a deferred conversion */
         rc = 1;
         goto done;
