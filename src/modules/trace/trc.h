@@ -19,6 +19,9 @@
 #include "trc_defs.h"
 #include "trc_log.h"
 
+/* Nothing here is for other libraries: one load fewer for each variable the hot path reads. */
+#pragma GCC visibility push(hidden)
+
 /* Regions: one per MPI function the trace records: the request completion calls it
  * wraps by hand, then every function of the classification (lens_classes.h: each
  * data-moving call, its synchronisation and probes), then the trace's own buffer flush. */
@@ -77,11 +80,10 @@ void trc_user_close(void);
 extern unsigned trc_types_generation;
 /* The bytes of COUNT elements of TYPE: the thread's last type is remembered (a loop sends
  * the same type again), the library asked otherwise. */
-static inline uint64_t trc_bytes(int64_t count, MPI_Datatype type)
+static inline uint64_t trc_bytes_in(struct trc_thread *me, int64_t count, MPI_Datatype type)
 {
     if (count <= 0 || type == MPI_DATATYPE_NULL)
         return 0;
-    struct trc_thread *me = trc_me();
     if (type != me->last_type || me->types_generation != trc_types_generation) {
         int size = 0;
         PMPI_Type_size(type, &size);
@@ -90,6 +92,10 @@ static inline uint64_t trc_bytes(int64_t count, MPI_Datatype type)
         me->types_generation = trc_types_generation;
     }
     return (uint64_t)count * me->last_type_size;
+}
+static inline uint64_t trc_bytes(int64_t count, MPI_Datatype type)
+{
+    return count <= 0 || type == MPI_DATATYPE_NULL ? 0 : trc_bytes_in(trc_me(), count, type);
 }
 
 /* The local id of MPI_COMM_WORLD, which nearly every call names: kept once known. */
@@ -110,5 +116,7 @@ void trc_start(void);
  * by trc_start. */
 extern const struct lens_handle_hooks trc_handle_hooks;
 void trc_finish(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -18,18 +18,24 @@
 
 /* ---- collectives ---- */
 
+/* Inside COLLECTIVE: the bytes of COUNT elements of TYPE, through the thread found once. */
+#define BYTES(COUNT, TYPE) trc_bytes_in(me_, COUNT, TYPE)
 #define COLLECTIVE(REGION, OP, COMM, ROOT, SENT, RECEIVED, CALL)                                   \
     if (!trc_on)                                                                                   \
         return CALL;                                                                               \
-    uint64_t t_ = enter(REGION);                                                                   \
+    struct trc_thread *me_ = trc_me();                                                             \
+    uint64_t t_ = trc_enter_in(me_, REGION);                                                       \
     uint32_t id_;                                                                                  \
     int intra_ = trc_intra_id(COMM, &id_);                                                         \
     if (intra_)                                                                                    \
-        trc_put(TK_COLL_BEGIN, 0, t_, 0, 0, 0, 0, 0, 0);                                           \
+        trc_put_mark_in(me_, TK_COLL_BEGIN, t_);                                                   \
     int rc_ = CALL;                                                                                \
-    if (intra_)                                                                                    \
-        trc_put(TK_COLL_END, OP, trc_now(), ROOT, id_, 0, SENT, RECEIVED, 0);                      \
-    leave(REGION);                                                                                 \
+    uint64_t t1_ = trc_now(); /* the end's and the Leave's */                                      \
+    if (intra_) {                                                                                  \
+        uint64_t sent_ = SENT; /* RECEIVED may be sent_: the bytes asked once */                   \
+        trc_put_in(me_, TK_COLL_END, OP, t1_, ROOT, id_, 0, sent_, RECEIVED, 0);                   \
+    }                                                                                              \
+    trc_leave_at_in(me_, REGION, t1_);                                                             \
     return rc_
 
 int MPI_Barrier(MPI_Comm comm)
@@ -40,22 +46,22 @@ int MPI_Barrier(MPI_Comm comm)
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_Bcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, trc_bytes(count, type),
-               trc_bytes(count, type), PMPI_Bcast(buf, count, type, root, comm));
+    COLLECTIVE(R_Bcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, BYTES(count, type),
+               sent_, PMPI_Bcast(buf, count, type, root, comm));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm)
 {
-    COLLECTIVE(R_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, trc_bytes(count, type),
-               trc_bytes(count, type), PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
+    COLLECTIVE(R_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, BYTES(count, type),
+               sent_, PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
     COLLECTIVE(R_Allreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, OTF2_UNDEFINED_UINT32,
-               trc_bytes(count, type), trc_bytes(count, type),
+               BYTES(count, type), sent_,
                PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
 }
 
@@ -63,7 +69,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
                   MPI_Datatype rtype, MPI_Comm comm)
 {
     COLLECTIVE(R_Allgather, OTF2_COLLECTIVE_OP_ALLGATHER, comm, OTF2_UNDEFINED_UINT32,
-               trc_bytes(scount, stype), trc_bytes(rcount, rtype),
+               BYTES(scount, stype), BYTES(rcount, rtype),
                PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
@@ -71,15 +77,15 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
                  MPI_Datatype rtype, MPI_Comm comm)
 {
     COLLECTIVE(R_Alltoall, OTF2_COLLECTIVE_OP_ALLTOALL, comm, OTF2_UNDEFINED_UINT32,
-               trc_bytes(scount, stype), trc_bytes(rcount, rtype),
+               BYTES(scount, stype), BYTES(rcount, rtype),
                PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_Gather, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root, trc_bytes(scount, stype),
-               trc_bytes(rcount, rtype),
+    COLLECTIVE(R_Gather, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root, BYTES(scount, stype),
+               BYTES(rcount, rtype),
                PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 
@@ -87,7 +93,7 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
                 MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     COLLECTIVE(R_Scatter, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root,
-               trc_bytes(scount, stype), trc_bytes(rcount, rtype),
+               BYTES(scount, stype), BYTES(rcount, rtype),
                PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 

@@ -281,7 +281,7 @@ int trc_convert(OTF2_EvtWriter *w, const char *log_path, const struct trc_defs_h
         size_t at = 0;
         while (at + TRC_SHORT <= have) {
             const struct trc_record *r = (const void *)(buf + at);
-            size_t size = r->kind == TK_ENTER || r->kind == TK_LEAVE ? TRC_SHORT : TRC_LONG;
+            size_t size = trc_record_size(r->kind);
             if (at + size > have)
                 break;
             if (convert_one(&s, r) != 0) { /* (a short record's other fields are not read) */

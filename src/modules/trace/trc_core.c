@@ -375,9 +375,10 @@ static void leave_for_later(void)
     snprintf(path, sizeof path, "%s/trace/" MPILENS_TRACE_PENDING, out);
     FILE *f = fopen(path, "w");
     int ok = f && fprintf(f,
-                          "The event logs in log/ wait for their conversion to OTF2 (traces.otf2):\n"
-                          "`mpilens recover %s` does it; mpilens analyze and mpilens export do it\n"
-                          "first. trace:convert=finalize writes the archive at MPI_Finalize.\n",
+                          "The event logs in log/ wait for their conversion to OTF2 "
+                          "(traces.otf2):\n`mpilens recover %s` does it; mpilens analyze and "
+                          "mpilens export do it\nfirst. trace:convert=finalize writes the "
+                          "archive at MPI_Finalize.\n",
                           out) > 0;
     if (f && fclose(f) != 0)
         ok = 0;

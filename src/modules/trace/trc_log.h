@@ -23,6 +23,9 @@
 #include <stdint.h>
 #include <time.h>
 
+/* Nothing here is for other libraries: one load fewer for each variable the hot path reads. */
+#pragma GCC visibility push(hidden)
+
 enum trc_kind {
     TK_ENTER,             /* a region */
     TK_LEAVE,             /* a region */
@@ -55,7 +58,8 @@ enum trc_kind {
     TK_KINDS
 };
 
-/* One record; Enter and Leave are its first 16 bytes only (TRC_SHORT). */
+/* One record; Enter, Leave and a collective's begin are its first 16 bytes only (TRC_SHORT,
+ * trc_record_size). */
 struct trc_record {
     uint64_t time;
     uint8_t kind, op;
@@ -66,6 +70,15 @@ struct trc_record {
 };
 #define TRC_SHORT 16
 #define TRC_LONG ((uint32_t)sizeof(struct trc_record))
+/* The bytes of a record of KIND in the log: short for the records that carry a region or
+ * nothing but their time (Enter, Leave, a collective's begin), else long. */
+static inline size_t trc_record_size(unsigned kind)
+{
+    return kind == TK_ENTER || kind == TK_LEAVE || kind == TK_COLL_BEGIN ||
+                   kind == TK_RMA_COLL_BEGIN
+               ? TRC_SHORT
+               : TRC_LONG;
+}
 /* Room left at each Enter for the rest of a call's records: a call flushes in the middle
  * only when it writes more (a Waitall of many requests). */
 #define TRC_CALL_ROOM (16 * TRC_LONG)
@@ -160,53 +173,112 @@ void trc_log_close(struct trc_log *l);
 /* The region id of the flush (after the MPI regions, before the user regions). */
 extern const uint32_t trc_flush_region;
 
-static inline void trc_log_commit(struct trc_log *l, size_t n)
+/* A record's 8-byte words as the hot path writes them (whole words, `used` read once and
+ * written once: it is volatile for the snapshot): the time, then kind, op, spare and a, then
+ * b and c, then x, y, z. The layout of struct trc_record on a little-endian machine. */
+union trc_words {
+    struct trc_record r;
+    uint64_t w[6];
+};
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "trc_words packs little-endian words");
+_Static_assert(sizeof(union trc_words) == sizeof(struct trc_record), "six words a record");
+static inline uint64_t trc_word(uint8_t kind, uint8_t op, uint32_t a)
 {
-    __atomic_signal_fence(__ATOMIC_RELEASE); /* the record is whole before `used` covers it */
-    l->used += n;
+    return kind | (uint64_t)op << 8 | (uint64_t)a << 32;
 }
 
+/* The record just written at offset USED is whole: `used` covers it now. */
+static inline void trc_log_commit(struct trc_log *l, size_t used, size_t n)
+{
+    __atomic_signal_fence(__ATOMIC_RELEASE); /* the record is whole before `used` covers it */
+    l->used = used + n;
+}
+
+/* L's `used`, after a flush if fewer than ROOM bytes are left (AT_ENTER: see trc_log_flush). */
+static inline size_t trc_log_room(struct trc_log *l, size_t room, int at_enter)
+{
+    size_t used = l->used;
+    if (__builtin_expect(used + room > l->cap, 0)) {
+        trc_log_flush(l, at_enter);
+        used = l->used;
+    }
+    return used;
+}
+
+/* Each writer comes in two forms: X_in(ME, ...) into the log of ME (the calling thread's,
+ * trc_me(), found once by a wrapper that writes several records), and X(...). */
+
 /* A long record at time T, with room made for it. */
+static inline void trc_put_in(struct trc_thread *me, uint8_t kind, uint8_t op, uint64_t t,
+                              uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y,
+                              uint64_t z)
+{
+    struct trc_log *l = &me->log;
+    size_t used = trc_log_room(l, TRC_LONG, 0);
+    union trc_words *r = (union trc_words *)(l->buf + used);
+    r->w[0] = t;
+    r->w[1] = trc_word(kind, op, a);
+    r->w[2] = b | (uint64_t)c << 32;
+    r->w[3] = x;
+    r->w[4] = y;
+    r->w[5] = z;
+    trc_log_commit(l, used, TRC_LONG);
+}
 static inline void trc_put(uint8_t kind, uint8_t op, uint64_t t, uint32_t a, uint32_t b, uint32_t c,
                            uint64_t x, uint64_t y, uint64_t z)
 {
-    struct trc_log *l = &trc_me()->log;
-    if (l->used + TRC_LONG > l->cap)
-        trc_log_flush(l, 0);
-    struct trc_record *r = (struct trc_record *)(l->buf + l->used);
-    *r = (struct trc_record){t, kind, op, 0, a, b, c, x, y, z};
-    trc_log_commit(l, TRC_LONG);
+    trc_put_in(trc_me(), kind, op, t, a, b, c, x, y, z);
 }
 
-static inline void trc_put_short(struct trc_log *l, uint8_t kind, uint64_t t, uint32_t region)
+/* A short record (Enter, Leave) at offset USED of L, whose room is made. */
+static inline void trc_put_short(struct trc_log *l, size_t used, uint8_t kind, uint64_t t,
+                                 uint32_t region)
 {
-    struct trc_record *r = (struct trc_record *)(l->buf + l->used);
-    r->time = t;
-    r->kind = kind;
-    r->op = 0;
-    r->spare = 0;
-    r->a = region;
-    trc_log_commit(l, TRC_SHORT);
+    union trc_words *r = (union trc_words *)(l->buf + used);
+    r->w[0] = t;
+    r->w[1] = trc_word(kind, 0, region);
+    trc_log_commit(l, used, TRC_SHORT);
+}
+
+/* A record of KIND that carries nothing but its time T (trc_record_size: short). */
+static inline void trc_put_mark_in(struct trc_thread *me, uint8_t kind, uint64_t t)
+{
+    trc_put_short(&me->log, trc_log_room(&me->log, TRC_SHORT, 0), kind, t, 0);
+}
+static inline void trc_put_mark(uint8_t kind, uint64_t t)
+{
+    trc_put_mark_in(trc_me(), kind, t);
 }
 
 /* Enter of REGION now (after a flush, if the buffer had too little room left); returns
  * the time stamp the call's other records share. */
+static inline uint64_t trc_enter_in(struct trc_thread *me, uint32_t region)
+{
+    size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
+    uint64_t t = trc_now();
+    trc_put_short(&me->log, used, TK_ENTER, t, region);
+    return t;
+}
 static inline uint64_t trc_enter(uint32_t region)
 {
-    struct trc_log *l = &trc_me()->log;
-    if (l->used + TRC_CALL_ROOM > l->cap)
-        trc_log_flush(l, 1);
-    uint64_t t = trc_now();
-    trc_put_short(l, TK_ENTER, t, region);
-    return t;
+    return trc_enter_in(trc_me(), region);
+}
+
+/* Leave of REGION at time T (the time of the call's last event: one clock read for both). */
+static inline void trc_leave_at_in(struct trc_thread *me, uint32_t region, uint64_t t)
+{
+    trc_put_short(&me->log, trc_log_room(&me->log, TRC_SHORT, 0), TK_LEAVE, t, region);
+}
+static inline void trc_leave_at(uint32_t region, uint64_t t)
+{
+    trc_leave_at_in(trc_me(), region, t);
 }
 
 static inline void trc_leave(uint32_t region)
 {
-    struct trc_log *l = &trc_me()->log;
-    if (l->used + TRC_SHORT > l->cap)
-        trc_log_flush(l, 0);
-    trc_put_short(l, TK_LEAVE, trc_now(), region);
+    trc_leave_at(region, trc_now());
 }
+
+#pragma GCC visibility pop
 
 #endif

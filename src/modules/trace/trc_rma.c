@@ -146,7 +146,7 @@ int MPI_Win_fence(int assert, MPI_Win win)
     if (!trc_on)
         return PMPI_Win_fence(assert, win);
     uint64_t t = trc_enter(R_Win_fence);
-    trc_put(TK_RMA_COLL_BEGIN, 0, t, 0, 0, 0, 0, 0, 0);
+    trc_put_mark(TK_RMA_COLL_BEGIN, t);
     int rc = PMPI_Win_fence(assert, win);
     uint32_t w = window_of(win);
     if (w != OTF2_UNDEFINED_UINT32)

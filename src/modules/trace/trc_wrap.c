@@ -30,10 +30,8 @@ static uint32_t world_of(const uint32_t *remote, uint32_t n, int r)
     return r >= 0 && (uint32_t)r < n ? remote[r] : (uint32_t)r;
 }
 
-struct where trc_where(MPI_Comm comm, int peer)
+struct where trc_where_other(MPI_Comm comm, int peer)
 {
-    if (comm == MPI_COMM_WORLD)
-        return (struct where){trc_world_id(), (uint32_t)peer, NULL, 0};
     struct lens_comm *rec = lens_comm(comm);
     if (!rec->inter)
         return (struct where){trc_comm_of(rec), (uint32_t)peer, NULL, 0};
@@ -60,25 +58,47 @@ struct trc_pending {
 /* Each thread keeps its own requests (ids are per OTF2 location); a request completed by
  * another thread than the one that started it is not found, and its completion not
  * recorded. */
+/* Room for one more request in flight: 0, or -1 (out of memory: said). */
+static __attribute__((noinline, cold)) int pendings_grow(struct trc_thread *me)
+{
+    size_t cap = me->cap ? 2 * me->cap : 64;
+    if (lens_grow("trace", &me->pendings, cap, sizeof *me->pendings) != 0)
+        return -1;
+    me->cap = cap;
+    return 0;
+}
+
+static inline struct trc_pending *remember_in(struct trc_thread *me, MPI_Request req, int is_recv,
+                                              const struct where *w)
+{
+    if (__builtin_expect(me->npending == me->cap, 0) && pendings_grow(me) != 0)
+        return NULL; /* untraced: its completion is not recorded (said) */
+    struct trc_pending *p = &me->pendings[me->npending++];
+    p->req = req; /* what completion reads of a send; the callers fill the rest of theirs */
+    p->id = me->next_id++;
+    p->is_recv = is_recv;
+    if (is_recv != PENDING_SEND)
+        p->where = *w;
+    return p;
+}
+
+static struct trc_pending *remember_at(MPI_Request req, int is_recv, const struct where *w)
+{
+    return remember_in(trc_me(), req, is_recv, w);
+}
+
 static uint64_t remember(MPI_Request req, int is_recv, const struct where *w)
 {
-    struct trc_thread *me = trc_me();
-    if (me->npending == me->cap) {
-        size_t cap = me->cap ? 2 * me->cap : 64;
-        if (lens_grow("trace", &me->pendings, cap, sizeof *me->pendings) != 0)
-            return 0; /* untraced: its completion is not recorded (said) */
-        me->cap = cap;
-    }
-    me->pendings[me->npending++] =
-        (struct trc_pending){req, me->next_id, is_recv, *w, 0, 0, 0, 0, 0};
-    return me->next_id++;
+    struct trc_pending *p = remember_at(req, is_recv, w);
+    return p ? p->id : 0;
 }
 
 void trc_remember_io(MPI_Request req, uint32_t handle, uint64_t id)
 {
     struct where none = {0, 0, NULL, 0};
-    remember(req, PENDING_IO, &none);
-    struct trc_pending *p = &trc_me()->pendings[trc_me()->npending - 1];
+    struct trc_pending *p = remember_at(req, PENDING_IO, &none);
+    if (!p)
+        return;
     p->root = handle;
     p->op_id = id;
 }
@@ -89,42 +109,57 @@ void trc_remember_collective(MPI_Request req, uint64_t t, uint32_t op, uint32_t 
                              uint64_t sent, uint64_t received)
 {
     struct where w = {comm, 0, NULL, 0};
-    uint64_t id = remember(req, PENDING_COLLECTIVE, &w);
-    struct trc_pending *p = &trc_me()->pendings[trc_me()->npending - 1];
+    struct trc_pending *p = remember_at(req, PENDING_COLLECTIVE, &w);
+    if (!p)
+        return;
     p->op = op;
     p->root = root;
     p->sent = sent;
     p->received = received;
-    trc_put(TK_NBC_REQUEST, (uint8_t)op, t, root, comm, 0, 0, id, 0);
+    trc_put(TK_NBC_REQUEST, (uint8_t)op, t, root, comm, 0, 0, p->id, 0);
+}
+
+/* What completed request I of ME's pendings records at time T, other than a send. */
+static __attribute__((noinline)) void completed_other(struct trc_thread *me, int i,
+                                                      const MPI_Status *st, uint64_t t)
+{
+    const struct trc_pending *p = &me->pendings[i];
+    if (p->is_recv == PENDING_IO) {
+        trc_put_in(me, TK_IO_COMPLETE, 0, t, p->root, 0, 0, lens_status_bytes(st), p->op_id, 0);
+    } else if (p->is_recv == PENDING_COLLECTIVE) {
+        trc_put_in(me, TK_NBC_COMPLETE, (uint8_t)p->op, t, p->root, p->where.comm, 0, p->sent,
+                   p->received, p->id);
+    } else {
+        const struct where *w = &p->where;
+        uint32_t source = w->remote ? world_of(w->remote, w->nremote, st->MPI_SOURCE)
+                                    : (uint32_t)st->MPI_SOURCE;
+        trc_put_in(me, TK_MPI_IRECV, 0, t, source, w->comm, (uint32_t)st->MPI_TAG,
+                   lens_status_bytes(st), p->id, 0);
+    }
+}
+
+/* Request REQ completed at time T with status ST: its event, and it is forgotten. The
+ * newest requests are looked at first (a Wait follows its Isend); a send's event inline. */
+static inline void completed_in(struct trc_thread *me, MPI_Request req, const MPI_Status *st,
+                                uint64_t t)
+{
+    struct trc_pending *pendings = me->pendings;
+    for (int i = me->npending - 1; i >= 0; i--) {
+        if (pendings[i].req != req)
+            continue;
+        if (pendings[i].is_recv == PENDING_SEND)
+            trc_put_in(me, TK_MPI_ISEND_DONE, 0, t, 0, 0, 0, 0, pendings[i].id, 0);
+        else
+            completed_other(me, i, st, t);
+        if (i != --me->npending)
+            pendings[i] = pendings[me->npending];
+        return;
+    }
 }
 
 static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
 {
-    struct trc_thread *me = trc_me();
-    struct trc_pending *pendings = me->pendings;
-    for (int i = 0; i < me->npending; i++) {
-        if (pendings[i].req != req)
-            continue;
-        if (pendings[i].is_recv == PENDING_IO) {
-            trc_put(TK_IO_COMPLETE, 0, t, pendings[i].root, 0, 0, lens_status_bytes(st),
-                    pendings[i].op_id, 0);
-        } else if (pendings[i].is_recv == PENDING_COLLECTIVE) {
-            const struct trc_pending *c = &pendings[i];
-            trc_put(TK_NBC_COMPLETE, (uint8_t)c->op, t, c->root, c->where.comm, 0, c->sent,
-                    c->received, c->id);
-        } else if (pendings[i].is_recv) {
-            uint64_t count = lens_status_bytes(st);
-            const struct where *w = &pendings[i].where;
-            uint32_t source = w->remote ? world_of(w->remote, w->nremote, st->MPI_SOURCE)
-                                        : (uint32_t)st->MPI_SOURCE;
-            trc_put(TK_MPI_IRECV, 0, t, source, w->comm, (uint32_t)st->MPI_TAG, (uint64_t)count,
-                    pendings[i].id, 0);
-        } else {
-            trc_put(TK_MPI_ISEND_DONE, 0, t, 0, 0, 0, 0, pendings[i].id, 0);
-        }
-        pendings[i] = pendings[--me->npending];
-        return;
-    }
+    completed_in(trc_me(), req, st, t);
 }
 
 /* ---- point-to-point ---- */
@@ -153,12 +188,14 @@ BLOCKING_SEND(Rsend, R_Rsend)
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                            \
-        uint64_t t = enter(REGION);                                                                \
+        struct trc_thread *me = trc_me();                                                          \
+        uint64_t t = trc_enter_in(me, REGION);                                                     \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
         struct where w = trc_where(comm, dest);                                                    \
-        uint64_t id = remember(*req, 0, &w);                                                       \
-        trc_put(TK_MPI_ISEND, 0, t, w.peer, w.comm, (uint32_t)tag, trc_bytes(count, type), id, 0); \
-        leave(REGION);                                                                             \
+        struct trc_pending *p = remember_in(me, *req, 0, &w);                                      \
+        trc_put_in(me, TK_MPI_ISEND, 0, t, w.peer, w.comm, (uint32_t)tag,                          \
+                   trc_bytes_in(me, count, type), p ? p->id : 0, 0);                               \
+        trc_leave_at_in(me, REGION, trc_now());                                                    \
         return rc;                                                                                 \
     }
 NONBLOCKING_SEND(Isend, R_Isend)
@@ -173,12 +210,13 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm
         return PMPI_Recv(buf, count, type, src, tag, comm, status);
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    enter(R_Recv);
+    struct trc_thread *me = trc_me();
+    trc_enter_in(me, R_Recv);
     int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
-    uint64_t got = lens_status_bytes(st);
+    uint64_t got = lens_status_bytes(st), t = trc_now(); /* the receive's and the Leave's */
     struct where w = trc_where(comm, st->MPI_SOURCE);
-    trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0, 0);
-    leave(R_Recv);
+    trc_put_in(me, TK_MPI_RECV, 0, t, w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0, 0);
+    trc_leave_at_in(me, R_Recv, t);
     return rc;
 }
 
@@ -444,10 +482,12 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     MPI_Request before = *req;
-    enter(R_Wait);
+    struct trc_thread *me = trc_me();
+    trc_enter_in(me, R_Wait);
     int rc = PMPI_Wait(req, st);
-    completed(before, st, trc_now());
-    leave(R_Wait);
+    uint64_t t = trc_now(); /* the completion's and the Leave's */
+    completed_in(me, before, st, t);
+    trc_leave_at_in(me, R_Wait, t);
     return rc;
 }
 

@@ -17,7 +17,15 @@ struct where {
     const uint32_t *remote; /* an intercommunicator: its remote group's world ranks, */
     uint32_t nremote;       /* (trc_remote_world), else NULL */
 };
-struct where trc_where(MPI_Comm comm, int peer);
+/* Other than MPI_COMM_WORLD (a lookup of the communicator's record). */
+struct where trc_where_other(MPI_Comm comm, int peer);
+/* Inline for MPI_COMM_WORLD, which nearly every message names. */
+static inline struct where trc_where(MPI_Comm comm, int peer)
+{
+    if (__builtin_expect(comm == MPI_COMM_WORLD, 1))
+        return (struct where){trc_world_id(), (uint32_t)peer, NULL, 0};
+    return trc_where_other(comm, peer);
+}
 /* 1 with *ID the local id of COMM if it is an intracommunicator, else 0 (inline: every
  * collective asks). */
 static inline int trc_intra_id(MPI_Comm comm, uint32_t *id)
