@@ -24,8 +24,13 @@ message and Allreduce, prints them beside the limits, and exits 1 if one is past
 operations let Open MPI's clock-driven progress move the counts by 10-20 per operation, and
 a run can still count up to 50 more a message: --trials T keeps each run's smallest count).
 
+With --starts (callgrind) each module is measured started each of the four ways a run starts
+the tool (issue 40): preloaded with MPILENS_MODULES, preloaded with a configuration file
+(MPILENS_CONF), linked with -lmpilens (bench/module_overhead_linked), and under mpilens run.
+
 Usage: bench/module_overhead.py [BUILD_DIR] [--rounds N] [--np N] [--modules profile,a+b,...]
                                 [--callgrind [--n N] [--trials T] [--check MODULE:MSG:ALLREDUCE,...]]
+                                [--starts [--n N] [--trials T]]
 """
 import argparse
 import os
@@ -66,14 +71,41 @@ def run(build, np, modules, extra_mpirun='', args=()):
     return {k: float(v) for k, v in (kv.split('=') for kv in line.split())}
 
 
-def instructions(build, modules, path, op, n, ompi_monitoring=False):
+# The ways a run starts the tool (issue 40: the figures must hold for each): preloaded with
+# MPILENS_MODULES (the harness's default), preloaded with a configuration file, linked
+# (-lmpilens before the MPI library: bench/module_overhead_linked), and under mpilens run.
+STARTS = ('preload', 'config', 'linked', 'run')
+
+
+def started(build, start, modules, output, cmd):
+    """The environment and command line of CMD (valgrind ... module_overhead ...) with
+    MODULES started the way START says, writing into OUTPUT."""
+    env = tool_env(build, modules if start in ('preload', 'linked') else '', output)
+    if start == 'config' and modules:
+        conf = os.path.join(os.path.dirname(output), 'mpilens.conf')
+        with open(conf, 'w') as f:  # a+b: one line each; trace:convert=after: its argument
+            for m in modules.split('+'):
+                f.write('module %s\n' % ' '.join(m.split(':')))
+        env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
+        env['MPILENS_CONF'] = conf
+    elif start == 'linked':
+        env.pop('LD_PRELOAD', None)
+        cmd = [c + '_linked' if c.endswith('/module_overhead') else c for c in cmd]
+    elif start == 'run' and modules:
+        cmd = [os.path.join(build, 'bin', 'mpilens'), 'run', '-m', modules.replace('+', ','),
+               '-o', output, '--'] + cmd
+    return env, cmd
+
+
+def instructions(build, modules, path, op, n, ompi_monitoring=False, start='preload'):
     output = tempfile.mkdtemp(prefix='mpilens-bench-')
-    env = tool_env(build, modules, os.path.join(output, 'run'))
-    if ompi_monitoring:
-        env['OMPI_MCA_pml_monitoring_enable'] = '1'
     cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
            os.path.join(build, 'bench', 'module_overhead'), '--only', path, str(op), str(n)]
-    err = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stderr
+    env, cmd = started(build, start, modules, os.path.join(output, 'run'), cmd)
+    if ompi_monitoring:
+        env['OMPI_MCA_pml_monitoring_enable'] = '1'
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    err = out.stderr + out.stdout
     shutil.rmtree(output, ignore_errors=True)
     collected = [l for l in err.splitlines() if 'Collected' in l]
     if not collected:
@@ -82,13 +114,13 @@ def instructions(build, modules, path, op, n, ompi_monitoring=False):
     return int(collected[0].split(':')[-1])
 
 
-def per_op(build, modules, path, op, ompi_monitoring=False, n=20000):
+def per_op(build, modules, path, op, ompi_monitoring=False, n=20000, start='preload'):
     """Instructions per operation: the difference of runs with 2N and N operations. Open
     MPI's progress engine polls its event loop by the clock, so a run can count more than its
     operations cost (never less): with --trials T, each run's count is the smallest of T."""
     n = getattr(per_op, 'n', n)
     trials = getattr(per_op, 'trials', 1)
-    count = lambda ops: min(instructions(build, modules, path, op, ops, ompi_monitoring)
+    count = lambda ops: min(instructions(build, modules, path, op, ops, ompi_monitoring, start)
                             for _ in range(trials))
     return (count(2 * n) - count(n)) / n
 
@@ -105,6 +137,20 @@ def callgrind_report(build, modules):
         ompi = per_op(build, '', 'lib', op, ompi_monitoring=True)
         print('%-20s %-11s %12.1f %12.1f' % ('Open MPI monitoring', name, ompi, ompi - lib))
     print('(callgrind, 1 rank; a message to itself is Isend + Recv + Wait; %s)' % cpu_name())
+
+
+def starts_report(build, modules):
+    """Instructions added per 0-byte message and per Allreduce by each of MODULES, for each
+    way of starting the tool (STARTS), over the library's own PMPI_ path of the same run."""
+    lib = {op: per_op(build, '', 'lib', op) for op in (0, 2)}
+    print('%-28s %-8s %9s %10s' % ('configuration', 'started', 'message', 'Allreduce'))
+    for m in modules:
+        for start in STARTS:
+            added = [per_op(build, m, 'stack', op, start=start) - lib[op] for op in (0, 2)]
+            print('%-28s %-8s %9.1f %10.1f' % (m, start, added[0], added[1]))
+    print('(callgrind, 1 rank, instructions added over the library per operation; preload: '
+          'LD_PRELOAD + MPILENS_MODULES, config: LD_PRELOAD + MPILENS_CONF, linked: -lmpilens, '
+          'run: mpilens run; %s)' % cpu_name())
 
 
 def check_limits(build, spec):
@@ -136,11 +182,16 @@ def main():
     ap.add_argument('--n', type=int, default=20000, help='operations per callgrind run (and twice that)')
     ap.add_argument('--trials', type=int, default=1, help='callgrind: the smallest of T differences')
     ap.add_argument('--check', help='MODULE:MSG:ALLREDUCE,... limits of instructions added')
+    ap.add_argument('--starts', action='store_true',
+                    help='callgrind: each module started the four ways (preload, config, linked, run)')
     args = ap.parse_args()
     per_op.n = args.n
     per_op.trials = args.trials
     if args.check:
         raise SystemExit(check_limits(args.build, args.check))
+    if args.starts:
+        starts_report(args.build, args.modules.split(','))
+        return
     if args.callgrind:
         callgrind_report(args.build, args.modules.split(','))
         return

@@ -287,7 +287,10 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
                   '                     (int64_t)bytes_ > l_->lo && (int64_t)bytes_ <= l_->hi))\n'
                   '    prof_pend(l_, bytes_, t1_ - t0_);\n'
                   'else\n'
-                  '    prof_received_other(%d, l_, %s, %s, %s, t1_ - t0_);\n' % (op_id, status, count, dtype))
+                  # count and datatype from the key (equal to the call's): fewer registers
+                  # kept across the library call
+                  '    prof_received_other(%d, l_, %s, l_->count, (MPI_Datatype)l_->type, t1_ - t0_);\n'
+                  % (op_id, status))
     else:
         keyed_record = 'bytes_ = l_->bytes;\nprof_pend(l_, bytes_, t1_ - t0_);\n'
     # The general path. A call site only a call to the core can name (Fortran bindings,
