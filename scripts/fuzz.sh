@@ -28,7 +28,7 @@ for t in "${targets[@]}"; do
     case $t in
     config) build config "$root/fuzz/fuzz_config.c" "$root/src/core/modspec.c" ;;
     matrix) build matrix "$root/fuzz/fuzz_matrix.c" "$root/src/cli/triples.c" "$root/src/cli/ompi_prof.c" -lm ;;
-    trace) build trace "$root/fuzz/fuzz_trace.c" "$root/src/cli/export.c" "$root/src/cli/paths.c" "$root/src/db/rundb.c" "$root/src/db/rundb_read.c" "$root/src/db/rundb_waits.c" "$root/src/db/rundb_detail.c" \
+    trace) build trace "$root/fuzz/fuzz_trace.c" "$root/src/cli/export.c" "$root/src/cli/paths.c" "$root/src/cli/recover.c" "$root/src/core/modspec.c" "$root/src/core/elf_check.c" "$root/src/db/rundb.c" "$root/src/db/rundb_read.c" "$root/src/db/rundb_waits.c" "$root/src/db/rundb_detail.c" \
                  "$root/src/common/trace_reader.c" "$root/src/common/trace_anchor.c" "$root/src/common/trace_check.c" \
                  "$root/src/common/trace_defs.c" \
                  -lopen-trace-format2 -lsqlite3 -lm ;;

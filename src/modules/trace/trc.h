@@ -78,24 +78,22 @@ void trc_user_close(void);
 
 /* Bumped by MPI_Type_free (a freed handle may come back as another type). */
 extern unsigned trc_types_generation;
+/* The size of TYPE asked of the library, remembered as ME's last type (trc_core.c; out of
+ * line: the wrappers keep no registers for it). */
+uint64_t trc_type_size_asked(struct trc_thread *me, MPI_Datatype type);
 /* The bytes of COUNT elements of TYPE: the thread's last type is remembered (a loop sends
  * the same type again), the library asked otherwise. */
 static inline uint64_t trc_bytes_in(struct trc_thread *me, int64_t count, MPI_Datatype type)
 {
     if (count <= 0 || type == MPI_DATATYPE_NULL)
         return 0;
-    if (type != me->last_type || me->types_generation != trc_types_generation) {
-        int size = 0;
-        PMPI_Type_size(type, &size);
-        me->last_type = type;
-        me->last_type_size = (uint64_t)(size > 0 ? size : 0);
-        me->types_generation = trc_types_generation;
-    }
-    return (uint64_t)count * me->last_type_size;
+    if (__builtin_expect(type == me->last_type && me->types_generation == trc_types_generation, 1))
+        return (uint64_t)count * me->last_type_size;
+    return (uint64_t)count * trc_type_size_asked(me, type);
 }
 static inline uint64_t trc_bytes(int64_t count, MPI_Datatype type)
 {
-    return count <= 0 || type == MPI_DATATYPE_NULL ? 0 : trc_bytes_in(trc_me(), count, type);
+    return trc_bytes_in(trc_me(), count, type);
 }
 
 /* The local id of MPI_COMM_WORLD, which nearly every call names: kept once known. */

@@ -150,10 +150,24 @@ static int convert_one(struct state *s, const struct trc_record *r)
 {
     if (r->kind >= TK_KINDS || r->time < s->last_log || !ids_known(s, r))
         return -1;
+    /* a long record may carry its call's Enter before it or its Leave after it (trc_log.h) */
+    unsigned flags = r->flags;
+    uint32_t region = (uint32_t)r->z;
+    if (flags && ((flags & ~(TRC_WITH_ENTER | TRC_WITH_LEAVE)) ||
+                  trc_record_size(r->kind) != TRC_LONG || r->z >= R_REGIONS + s->h->nnames ||
+                  ((flags & TRC_WITH_ENTER) &&
+                   s->depth == (int)(sizeof s->stack / sizeof *s->stack)) ||
+                  ((flags & TRC_WITH_LEAVE) && !(flags & TRC_WITH_ENTER) &&
+                   (s->depth == 0 || s->stack[s->depth - 1] != region))))
+        return -1;
     OTF2_EvtWriter *w = s->w;
     OTF2_TimeStamp t = trc_time_ns(s->h, s->ns_per_tick, r->time);
     s->last_log = r->time;
     s->last = t;
+    if (flags & TRC_WITH_ENTER) {
+        s->stack[s->depth++] = region;
+        OTF2_EvtWriter_Enter(w, NULL, t, region);
+    }
     switch ((enum trc_kind)r->kind) {
     case TK_ENTER:
         if (s->depth == (int)(sizeof s->stack / sizeof *s->stack))
@@ -256,6 +270,10 @@ static int convert_one(struct state *s, const struct trc_record *r)
         break;
     case TK_KINDS:
         return -1;
+    }
+    if (flags & TRC_WITH_LEAVE) {
+        s->depth--;
+        OTF2_EvtWriter_Leave(w, NULL, t, region);
     }
     return 0;
 }

@@ -100,6 +100,16 @@ pthread_mutex_t trc_lock = PTHREAD_MUTEX_INITIALIZER;
 uint32_t trc_world_id_plus_one;
 unsigned trc_types_generation;
 
+uint64_t trc_type_size_asked(struct trc_thread *me, MPI_Datatype type)
+{
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    me->last_type = type;
+    me->last_type_size = (uint64_t)(size > 0 ? size : 0);
+    me->types_generation = trc_types_generation;
+    return me->last_type_size;
+}
+
 int MPI_Type_free(MPI_Datatype *type)
 {
     __atomic_fetch_add(&trc_types_generation, 1, __ATOMIC_RELAXED);

@@ -63,7 +63,7 @@ enum trc_kind {
 struct trc_record {
     uint64_t time;
     uint8_t kind, op;
-    uint16_t spare;
+    uint16_t flags; /* long records: TRC_WITH_ENTER, TRC_WITH_LEAVE */
     uint32_t a;
     uint32_t b, c;
     uint64_t x, y, z;
@@ -79,6 +79,11 @@ static inline size_t trc_record_size(unsigned kind)
                ? TRC_SHORT
                : TRC_LONG;
 }
+/* A long record of a point-to-point event may carry its call's Enter (written before the
+ * event, at the same time) or its Leave (after it, at the same time), the region in z: one
+ * record fewer for the send, the receive and the completion of each message. */
+#define TRC_WITH_ENTER 1u
+#define TRC_WITH_LEAVE 2u
 /* Room left at each Enter for the rest of a call's records: a call flushes in the middle
  * only when it writes more (a Waitall of many requests). */
 #define TRC_CALL_ROOM (16 * TRC_LONG)
@@ -174,7 +179,7 @@ void trc_log_close(struct trc_log *l);
 extern const uint32_t trc_flush_region;
 
 /* A record's 8-byte words as the hot path writes them (whole words, `used` read once and
- * written once: it is volatile for the snapshot): the time, then kind, op, spare and a, then
+ * written once: it is volatile for the snapshot): the time, then kind, op, flags and a, then
  * b and c, then x, y, z. The layout of struct trc_record on a little-endian machine. */
 union trc_words {
     struct trc_record r;
@@ -185,6 +190,10 @@ _Static_assert(sizeof(union trc_words) == sizeof(struct trc_record), "six words 
 static inline uint64_t trc_word(uint8_t kind, uint8_t op, uint32_t a)
 {
     return kind | (uint64_t)op << 8 | (uint64_t)a << 32;
+}
+static inline uint64_t trc_word_flagged(uint8_t kind, unsigned flags, uint32_t a)
+{
+    return kind | (uint64_t)flags << 16 | (uint64_t)a << 32;
 }
 
 /* The record just written at offset USED is whole: `used` covers it now. */
@@ -228,6 +237,42 @@ static inline void trc_put(uint8_t kind, uint8_t op, uint64_t t, uint32_t a, uin
                            uint64_t x, uint64_t y, uint64_t z)
 {
     trc_put_in(trc_me(), kind, op, t, a, b, c, x, y, z);
+}
+
+/* A point-to-point event of KIND with its call's Enter or Leave in the same record
+ * (TRC_WITH_ENTER, TRC_WITH_LEAVE), the call's region REGION, at offset USED of ME's log
+ * (room made) and time T. */
+static inline void trc_put_call_at(struct trc_thread *me, size_t used, uint8_t kind,
+                                   unsigned flags, uint64_t t, uint32_t a, uint32_t b, uint32_t c,
+                                   uint64_t x, uint64_t y, uint32_t region)
+{
+    union trc_words *r = (union trc_words *)(me->log.buf + used);
+    r->w[0] = t;
+    r->w[1] = trc_word_flagged(kind, flags, a);
+    r->w[2] = b | (uint64_t)c << 32;
+    r->w[3] = x;
+    r->w[4] = y;
+    r->w[5] = region;
+    trc_log_commit(&me->log, used, TRC_LONG);
+}
+/* The call of REGION entered now with its event: room made as trc_enter makes it (for the
+ * rest of the call), the clock read after; returns the time. */
+static inline uint64_t trc_enter_with_in(struct trc_thread *me, uint32_t region, uint8_t kind,
+                                         uint32_t a, uint32_t b, uint32_t c, uint64_t x,
+                                         uint64_t y)
+{
+    size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
+    uint64_t t = trc_now();
+    trc_put_call_at(me, used, kind, TRC_WITH_ENTER, t, a, b, c, x, y, region);
+    return t;
+}
+/* The call of REGION left at time T with its last event. */
+static inline void trc_leave_with_in(struct trc_thread *me, uint32_t region, uint64_t t,
+                                     uint8_t kind, uint32_t a, uint32_t b, uint32_t c, uint64_t x,
+                                     uint64_t y)
+{
+    trc_put_call_at(me, trc_log_room(&me->log, TRC_LONG, 0), kind, TRC_WITH_LEAVE, t, a, b, c,
+                    x, y, region);
 }
 
 /* A short record (Enter, Leave) at offset USED of L, whose room is made. */

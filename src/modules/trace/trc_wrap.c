@@ -68,18 +68,25 @@ static __attribute__((noinline, cold)) int pendings_grow(struct trc_thread *me)
     return 0;
 }
 
-static inline struct trc_pending *remember_in(struct trc_thread *me, MPI_Request req, int is_recv,
-                                              const struct where *w)
+/* REQ kept in flight with the request id ID (numbered when its event was recorded). */
+static inline struct trc_pending *keep_in(struct trc_thread *me, MPI_Request req, int is_recv,
+                                          const struct where *w, uint64_t id)
 {
     if (__builtin_expect(me->npending == me->cap, 0) && pendings_grow(me) != 0)
         return NULL; /* untraced: its completion is not recorded (said) */
     struct trc_pending *p = &me->pendings[me->npending++];
     p->req = req; /* what completion reads of a send; the callers fill the rest of theirs */
-    p->id = me->next_id++;
+    p->id = id;
     p->is_recv = is_recv;
     if (is_recv != PENDING_SEND)
         p->where = *w;
     return p;
+}
+
+static inline struct trc_pending *remember_in(struct trc_thread *me, MPI_Request req, int is_recv,
+                                              const struct where *w)
+{
+    return keep_in(me, req, is_recv, w, me->next_id++);
 }
 
 static struct trc_pending *remember_at(MPI_Request req, int is_recv, const struct where *w)
@@ -123,6 +130,11 @@ void trc_remember_collective(MPI_Request req, uint64_t t, uint32_t op, uint32_t 
 static __attribute__((noinline)) void completed_other(struct trc_thread *me, int i,
                                                       const MPI_Status *st, uint64_t t)
 {
+    MPI_Status none; /* (a Wait passed no status for what it found a send before its call) */
+    if (st == MPI_STATUS_IGNORE) {
+        memset(&none, 0, sizeof none);
+        st = &none;
+    }
     const struct trc_pending *p = &me->pendings[i];
     if (p->is_recv == PENDING_IO) {
         trc_put_in(me, TK_IO_COMPLETE, 0, t, p->root, 0, 0, lens_status_bytes(st), p->op_id, 0);
@@ -138,28 +150,45 @@ static __attribute__((noinline)) void completed_other(struct trc_thread *me, int
     }
 }
 
-/* Request REQ completed at time T with status ST: its event, and it is forgotten. The
- * newest requests are looked at first (a Wait follows its Isend); a send's event inline. */
-static inline void completed_in(struct trc_thread *me, MPI_Request req, const MPI_Status *st,
-                                uint64_t t)
+/* Where REQ is among ME's requests in flight, or -1; the newest first (a Wait follows its
+ * Isend). */
+static inline int pending_of(const struct trc_thread *me, MPI_Request req)
 {
-    struct trc_pending *pendings = me->pendings;
-    for (int i = me->npending - 1; i >= 0; i--) {
-        if (pendings[i].req != req)
-            continue;
-        if (pendings[i].is_recv == PENDING_SEND)
-            trc_put_in(me, TK_MPI_ISEND_DONE, 0, t, 0, 0, 0, 0, pendings[i].id, 0);
-        else
-            completed_other(me, i, st, t);
-        if (i != --me->npending)
-            pendings[i] = pendings[me->npending];
-        return;
-    }
+    int i = me->npending - 1;
+    while (i >= 0 && me->pendings[i].req != req)
+        i--;
+    return i;
 }
 
+/* Request I of ME's completed at time T with status ST (unused for a send): its event, the
+ * Leave of region LEAVE with it when LEAVE >= 0 (in the same record for a send), and the
+ * request forgotten. */
+static inline void complete_at(struct trc_thread *me, int i, const MPI_Status *st, uint64_t t,
+                               int leave)
+{
+    struct trc_pending *pendings = me->pendings;
+    if (pendings[i].is_recv == PENDING_SEND) {
+        if (leave >= 0)
+            trc_leave_with_in(me, (uint32_t)leave, t, TK_MPI_ISEND_DONE, 0, 0, 0, 0,
+                              pendings[i].id);
+        else
+            trc_put_in(me, TK_MPI_ISEND_DONE, 0, t, 0, 0, 0, 0, pendings[i].id, 0);
+    } else {
+        completed_other(me, i, st, t);
+        if (leave >= 0)
+            trc_leave_at_in(me, (uint32_t)leave, t);
+    }
+    if (i != --me->npending)
+        pendings[i] = pendings[me->npending];
+}
+
+/* Request REQ completed at time T with status ST: its event, and it is forgotten. */
 static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
 {
-    completed_in(trc_me(), req, st, t);
+    struct trc_thread *me = trc_me();
+    int i = pending_of(me, req);
+    if (i >= 0)
+        complete_at(me, i, st, t, -1);
 }
 
 /* ---- point-to-point ---- */
@@ -189,12 +218,12 @@ BLOCKING_SEND(Rsend, R_Rsend)
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                            \
         struct trc_thread *me = trc_me();                                                          \
-        uint64_t t = trc_enter_in(me, REGION);                                                     \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
         struct where w = trc_where(comm, dest);                                                    \
-        struct trc_pending *p = remember_in(me, *req, 0, &w);                                      \
-        trc_put_in(me, TK_MPI_ISEND, 0, t, w.peer, w.comm, (uint32_t)tag,                          \
-                   trc_bytes_in(me, count, type), p ? p->id : 0, 0);                               \
+        uint64_t id = me->next_id++; /* the request's, recorded with the call's Enter */           \
+        trc_enter_with_in(me, REGION, TK_MPI_ISEND, w.peer, w.comm, (uint32_t)tag,                 \
+                          trc_bytes_in(me, count, type), id);                                      \
+        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
+        keep_in(me, *req, PENDING_SEND, &w, id);                                                   \
         trc_leave_at_in(me, REGION, trc_now());                                                    \
         return rc;                                                                                 \
     }
@@ -215,8 +244,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm
     int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
     uint64_t got = lens_status_bytes(st), t = trc_now(); /* the receive's and the Leave's */
     struct where w = trc_where(comm, st->MPI_SOURCE);
-    trc_put_in(me, TK_MPI_RECV, 0, t, w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0, 0);
-    trc_leave_at_in(me, R_Recv, t);
+    trc_leave_with_in(me, R_Recv, t, TK_MPI_RECV, w.peer, w.comm, (uint32_t)st->MPI_TAG, got, 0);
     return rc;
 }
 
@@ -479,15 +507,22 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
     if (!trc_on)
         return PMPI_Wait(req, status);
-    MPI_Status local;
-    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     MPI_Request before = *req;
     struct trc_thread *me = trc_me();
+    int i = pending_of(me, before);
+    /* a send's completion needs no status: the caller's MPI_STATUS_IGNORE stays */
+    MPI_Status local;
+    int send = i >= 0 && me->pendings[i].is_recv == PENDING_SEND;
+    MPI_Status *st = status == MPI_STATUS_IGNORE && !send ? &local : status;
     trc_enter_in(me, R_Wait);
     int rc = PMPI_Wait(req, st);
     uint64_t t = trc_now(); /* the completion's and the Leave's */
-    completed_in(me, before, st, t);
-    trc_leave_at_in(me, R_Wait, t);
+    if (i >= 0 && (i >= me->npending || me->pendings[i].req != before))
+        i = pending_of(me, before); /* the requests moved during the call */
+    if (i >= 0)
+        complete_at(me, i, st, t, R_Wait);
+    else
+        trc_leave_at_in(me, R_Wait, t);
     return rc;
 }
 
