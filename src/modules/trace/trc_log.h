@@ -217,21 +217,28 @@ static inline size_t trc_log_room(struct trc_log *l, size_t room, int at_enter)
 /* Each writer comes in two forms: X_in(ME, ...) into the log of ME (the calling thread's,
  * trc_me(), found once by a wrapper that writes several records), and X(...). */
 
-/* A long record at time T, with room made for it. */
-static inline void trc_put_in(struct trc_thread *me, uint8_t kind, uint8_t op, uint64_t t,
-                              uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y,
-                              uint64_t z)
+/* A long record at offset USED of L (room made): time T, then its kind, op or flags and a
+ * (HEAD: trc_word, trc_word_flagged), then b, c, x, y, z. */
+static inline void trc_put_words(struct trc_log *l, size_t used, uint64_t t, uint64_t head,
+                                 uint32_t b, uint32_t c, uint64_t x, uint64_t y, uint64_t z)
 {
-    struct trc_log *l = &me->log;
-    size_t used = trc_log_room(l, TRC_LONG, 0);
     union trc_words *r = (union trc_words *)(l->buf + used);
     r->w[0] = t;
-    r->w[1] = trc_word(kind, op, a);
+    r->w[1] = head;
     r->w[2] = b | (uint64_t)c << 32;
     r->w[3] = x;
     r->w[4] = y;
     r->w[5] = z;
     trc_log_commit(l, used, TRC_LONG);
+}
+
+/* A long record at time T, with room made for it. */
+static inline void trc_put_in(struct trc_thread *me, uint8_t kind, uint8_t op, uint64_t t,
+                              uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y,
+                              uint64_t z)
+{
+    trc_put_words(&me->log, trc_log_room(&me->log, TRC_LONG, 0), t, trc_word(kind, op, a), b, c,
+                  x, y, z);
 }
 static inline void trc_put(uint8_t kind, uint8_t op, uint64_t t, uint32_t a, uint32_t b, uint32_t c,
                            uint64_t x, uint64_t y, uint64_t z)
@@ -246,14 +253,7 @@ static inline void trc_put_call_at(struct trc_thread *me, size_t used, uint8_t k
                                    unsigned flags, uint64_t t, uint32_t a, uint32_t b, uint32_t c,
                                    uint64_t x, uint64_t y, uint32_t region)
 {
-    union trc_words *r = (union trc_words *)(me->log.buf + used);
-    r->w[0] = t;
-    r->w[1] = trc_word_flagged(kind, flags, a);
-    r->w[2] = b | (uint64_t)c << 32;
-    r->w[3] = x;
-    r->w[4] = y;
-    r->w[5] = region;
-    trc_log_commit(&me->log, used, TRC_LONG);
+    trc_put_words(&me->log, used, t, trc_word_flagged(kind, flags, a), b, c, x, y, region);
 }
 /* The call of REGION entered now with its event: room made as trc_enter makes it (for the
  * rest of the call), the clock read after; returns the time. */
