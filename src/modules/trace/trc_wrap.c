@@ -57,8 +57,9 @@ struct trc_pending {
 
 /* Each thread keeps its own requests (ids are per OTF2 location); a request completed by
  * another thread than the one that started it is not found, and its completion not
- * recorded. */
-/* Room for one more request in flight: 0, or -1 (out of memory: said). */
+ * recorded.
+ *
+ * Room for one more request in flight: 0, or -1 (out of memory: said). */
 static __attribute__((noinline, cold)) int pendings_grow(struct trc_thread *me)
 {
     size_t cap = me->cap ? 2 * me->cap : 64;
