@@ -93,8 +93,8 @@ struct mon_peer {
     uint64_t messages, bytes;
     uint64_t bins[MON_BINS];
 };
-extern struct mon_peer *_Atomic *mon_peers;              /* per world rank, lazily */
-extern uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS]; /* [MON_P2P]: unused */
+extern struct mon_peer *_Atomic *mon_peers;                    /* per world rank, lazily */
+extern uint64_t *mon_counts[MON_KINDS], *mon_sizes[MON_KINDS]; /* [MON_P2P]: NULL */
 /* Messages and bytes of kind to world rank peer (reads only: safe in a signal handler). */
 static inline void mon_cell(int kind, int peer, uint64_t *count, uint64_t *bytes)
 {

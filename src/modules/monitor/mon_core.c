@@ -65,9 +65,12 @@ void mon_setup(void)
 {
     PMPI_Comm_size(MPI_COMM_WORLD, &mon_nprocs);
     PMPI_Comm_rank(MPI_COMM_WORLD, &mon_rank);
-    uint64_t *all = calloc((size_t)2 * MON_KINDS * mon_nprocs, sizeof *all);
-    for (int k = 0; k < MON_KINDS; k++) {
-        mon_counts[k] = all + (size_t)2 * k * mon_nprocs;
+    /* point-to-point traffic is in the peers' records (mon_peers); the kinds after it, one
+     * block of arrays */
+    _Static_assert(MON_P2P == 0, "the dense kinds follow MON_P2P");
+    uint64_t *all = calloc((size_t)2 * (MON_KINDS - 1) * mon_nprocs, sizeof *all);
+    for (int k = MON_P2P + 1; k < MON_KINDS; k++) {
+        mon_counts[k] = all + (size_t)2 * (k - 1) * mon_nprocs;
         mon_sizes[k] = mon_counts[k] + mon_nprocs;
     }
     mon_peers = calloc(mon_nprocs, sizeof *mon_peers);
@@ -258,7 +261,7 @@ void mon_read_histogram(int peer, uint64_t *bins)
 
 void mon_reset(void)
 {
-    for (int k = 0; k < MON_KINDS; k++) {
+    for (int k = MON_P2P + 1; k < MON_KINDS; k++) {
         memset(mon_counts[k], 0, mon_nprocs * sizeof *mon_counts[k]);
         memset(mon_sizes[k], 0, mon_nprocs * sizeof *mon_sizes[k]);
     }

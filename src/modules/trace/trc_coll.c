@@ -46,23 +46,22 @@ int MPI_Barrier(MPI_Comm comm)
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_Bcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, BYTES(count, type),
-               sent_, PMPI_Bcast(buf, count, type, root, comm));
+    COLLECTIVE(R_Bcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, BYTES(count, type), sent_,
+               PMPI_Bcast(buf, count, type, root, comm));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm)
 {
-    COLLECTIVE(R_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, BYTES(count, type),
-               sent_, PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
+    COLLECTIVE(R_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, BYTES(count, type), sent_,
+               PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
     COLLECTIVE(R_Allreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, OTF2_UNDEFINED_UINT32,
-               BYTES(count, type), sent_,
-               PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
+               BYTES(count, type), sent_, PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
 }
 
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -92,8 +91,8 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                 MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_Scatter, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root,
-               BYTES(scount, stype), BYTES(rcount, rtype),
+    COLLECTIVE(R_Scatter, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root, BYTES(scount, stype),
+               BYTES(rcount, rtype),
                PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 

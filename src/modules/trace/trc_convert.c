@@ -106,6 +106,33 @@ struct state {
     int depth;
 };
 
+/* The open regions: whether REGION is one the rank defined, whether one more can open,
+ * whether REGION is the innermost open one (what a Leave of it needs), and opening and
+ * closing one at time T, for Enter and Leave records and for the Enter or Leave a long
+ * record carries (trc_log.h). */
+static int region_known(const struct state *s, uint64_t region)
+{
+    return region < R_REGIONS + s->h->nnames;
+}
+static int can_enter(const struct state *s)
+{
+    return s->depth < (int)(sizeof s->stack / sizeof *s->stack);
+}
+static int can_leave(const struct state *s, uint32_t region)
+{
+    return s->depth > 0 && s->stack[s->depth - 1] == region;
+}
+static void enter_region(struct state *s, OTF2_TimeStamp t, uint32_t region)
+{
+    s->stack[s->depth++] = region;
+    OTF2_EvtWriter_Enter(s->w, NULL, t, region);
+}
+static void leave_region(struct state *s, OTF2_TimeStamp t, uint32_t region)
+{
+    s->depth--;
+    OTF2_EvtWriter_Leave(s->w, NULL, t, region);
+}
+
 /* 1 if the ids of record R lie within what the rank defined. */
 static int ids_known(const struct state *s, const struct trc_record *r)
 {
@@ -113,7 +140,7 @@ static int ids_known(const struct state *s, const struct trc_record *r)
     switch (r->kind) {
     case TK_ENTER:
     case TK_LEAVE:
-        return r->a < R_REGIONS + h->nnames;
+        return region_known(s, r->a);
     case TK_MPI_SEND:
     case TK_MPI_ISEND:
     case TK_MPI_RECV:
@@ -153,33 +180,29 @@ static int convert_one(struct state *s, const struct trc_record *r)
     /* a long record may carry its call's Enter before it or its Leave after it (trc_log.h) */
     unsigned flags = r->flags;
     uint32_t region = (uint32_t)r->z;
-    if (flags && ((flags & ~(TRC_WITH_ENTER | TRC_WITH_LEAVE)) ||
-                  trc_record_size(r->kind) != TRC_LONG || r->z >= R_REGIONS + s->h->nnames ||
-                  ((flags & TRC_WITH_ENTER) &&
-                   s->depth == (int)(sizeof s->stack / sizeof *s->stack)) ||
-                  ((flags & TRC_WITH_LEAVE) && !(flags & TRC_WITH_ENTER) &&
-                   (s->depth == 0 || s->stack[s->depth - 1] != region))))
-        return -1;
+    if (flags) { /* checked whole before anything of the record is written */
+        int entering = (flags & TRC_WITH_ENTER) != 0;
+        if ((flags & ~(TRC_WITH_ENTER | TRC_WITH_LEAVE)) || trc_record_size(r->kind) != TRC_LONG ||
+            !region_known(s, r->z) || (entering && !can_enter(s)) ||
+            ((flags & TRC_WITH_LEAVE) && !entering && !can_leave(s, region)))
+            return -1;
+    }
     OTF2_EvtWriter *w = s->w;
     OTF2_TimeStamp t = trc_time_ns(s->h, s->ns_per_tick, r->time);
     s->last_log = r->time;
     s->last = t;
-    if (flags & TRC_WITH_ENTER) {
-        s->stack[s->depth++] = region;
-        OTF2_EvtWriter_Enter(w, NULL, t, region);
-    }
+    if (flags & TRC_WITH_ENTER)
+        enter_region(s, t, region);
     switch ((enum trc_kind)r->kind) {
     case TK_ENTER:
-        if (s->depth == (int)(sizeof s->stack / sizeof *s->stack))
+        if (!can_enter(s))
             return -1;
-        s->stack[s->depth++] = r->a;
-        OTF2_EvtWriter_Enter(w, NULL, t, r->a);
+        enter_region(s, t, r->a);
         break;
     case TK_LEAVE:
-        if (s->depth == 0 || s->stack[s->depth - 1] != r->a)
+        if (!can_leave(s, r->a))
             return -1;
-        s->depth--;
-        OTF2_EvtWriter_Leave(w, NULL, t, r->a);
+        leave_region(s, t, r->a);
         break;
     case TK_MPI_SEND:
         OTF2_EvtWriter_MpiSend(w, NULL, t, r->a, r->b, r->c, r->x);
@@ -271,10 +294,8 @@ static int convert_one(struct state *s, const struct trc_record *r)
     case TK_KINDS:
         return -1;
     }
-    if (flags & TRC_WITH_LEAVE) {
-        s->depth--;
-        OTF2_EvtWriter_Leave(w, NULL, t, region);
-    }
+    if (flags & TRC_WITH_LEAVE)
+        leave_region(s, t, region);
     return 0;
 }
 
@@ -317,7 +338,7 @@ int trc_convert(OTF2_EvtWriter *w, const char *log_path, const struct trc_defs_h
     free(buf);
     res->open_regions = s.depth;
     while (s.depth > 0) /* a stopped rank's calls end where its log ends */
-        OTF2_EvtWriter_Leave(w, NULL, s.last, s.stack[--s.depth]);
+        leave_region(&s, s.last, s.stack[s.depth - 1]);
     res->last_time = s.last;
     return 0;
 }

@@ -393,8 +393,8 @@ static void leave_for_later(void)
     if (f && fclose(f) != 0)
         ok = 0;
     if (!ok) /* the logs and definitions are saved: only the note is missing */
-        lens_run_problem("trace", "trace: %s: %s; `mpilens recover %s` converts the trace",
-                         path, strerror(errno), out);
+        lens_run_problem("trace", "trace: %s: %s; `mpilens recover %s` converts the trace", path,
+                         strerror(errno), out);
     fprintf(stderr,
             "mpilens: trace: %s/trace/log waits for its conversion to OTF2: `mpilens recover %s` "
             "(mpilens analyze and export do it first)\n",

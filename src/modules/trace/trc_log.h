@@ -237,8 +237,8 @@ static inline void trc_put_in(struct trc_thread *me, uint8_t kind, uint8_t op, u
                               uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y,
                               uint64_t z)
 {
-    trc_put_words(&me->log, trc_log_room(&me->log, TRC_LONG, 0), t, trc_word(kind, op, a), b, c,
-                  x, y, z);
+    trc_put_words(&me->log, trc_log_room(&me->log, TRC_LONG, 0), t, trc_word(kind, op, a), b, c, x,
+                  y, z);
 }
 static inline void trc_put(uint8_t kind, uint8_t op, uint64_t t, uint32_t a, uint32_t b, uint32_t c,
                            uint64_t x, uint64_t y, uint64_t z)
@@ -247,23 +247,16 @@ static inline void trc_put(uint8_t kind, uint8_t op, uint64_t t, uint32_t a, uin
 }
 
 /* A point-to-point event of KIND with its call's Enter or Leave in the same record
- * (TRC_WITH_ENTER, TRC_WITH_LEAVE), the call's region REGION, at offset USED of ME's log
- * (room made) and time T. */
-static inline void trc_put_call_at(struct trc_thread *me, size_t used, uint8_t kind,
-                                   unsigned flags, uint64_t t, uint32_t a, uint32_t b, uint32_t c,
-                                   uint64_t x, uint64_t y, uint32_t region)
-{
-    trc_put_words(&me->log, used, t, trc_word_flagged(kind, flags, a), b, c, x, y, region);
-}
+ * (TRC_WITH_ENTER, TRC_WITH_LEAVE, the call's region in z). */
+
 /* The call of REGION entered now with its event: room made as trc_enter makes it (for the
  * rest of the call), the clock read after; returns the time. */
 static inline uint64_t trc_enter_with_in(struct trc_thread *me, uint32_t region, uint8_t kind,
-                                         uint32_t a, uint32_t b, uint32_t c, uint64_t x,
-                                         uint64_t y)
+                                         uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y)
 {
     size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
     uint64_t t = trc_now();
-    trc_put_call_at(me, used, kind, TRC_WITH_ENTER, t, a, b, c, x, y, region);
+    trc_put_words(&me->log, used, t, trc_word_flagged(kind, TRC_WITH_ENTER, a), b, c, x, y, region);
     return t;
 }
 /* The call of REGION left at time T with its last event. */
@@ -271,8 +264,8 @@ static inline void trc_leave_with_in(struct trc_thread *me, uint32_t region, uin
                                      uint8_t kind, uint32_t a, uint32_t b, uint32_t c, uint64_t x,
                                      uint64_t y)
 {
-    trc_put_call_at(me, trc_log_room(&me->log, TRC_LONG, 0), kind, TRC_WITH_LEAVE, t, a, b, c,
-                    x, y, region);
+    trc_put_words(&me->log, trc_log_room(&me->log, TRC_LONG, 0), t,
+                  trc_word_flagged(kind, TRC_WITH_LEAVE, a), b, c, x, y, region);
 }
 
 /* A short record (Enter, Leave) at offset USED of L, whose room is made. */

@@ -84,15 +84,11 @@ static inline struct trc_pending *keep_in(struct trc_thread *me, MPI_Request req
     return p;
 }
 
-static inline struct trc_pending *remember_in(struct trc_thread *me, MPI_Request req, int is_recv,
-                                              const struct where *w)
-{
-    return keep_in(me, req, is_recv, w, me->next_id++);
-}
-
+/* REQ kept in flight with the calling thread's next request id. */
 static struct trc_pending *remember_at(MPI_Request req, int is_recv, const struct where *w)
 {
-    return remember_in(trc_me(), req, is_recv, w);
+    struct trc_thread *me = trc_me();
+    return keep_in(me, req, is_recv, w, me->next_id++);
 }
 
 static uint64_t remember(MPI_Request req, int is_recv, const struct where *w)
@@ -144,8 +140,8 @@ static __attribute__((noinline)) void completed_other(struct trc_thread *me, int
                    p->received, p->id);
     } else {
         const struct where *w = &p->where;
-        uint32_t source = w->remote ? world_of(w->remote, w->nremote, st->MPI_SOURCE)
-                                    : (uint32_t)st->MPI_SOURCE;
+        uint32_t source =
+            w->remote ? world_of(w->remote, w->nremote, st->MPI_SOURCE) : (uint32_t)st->MPI_SOURCE;
         trc_put_in(me, TK_MPI_IRECV, 0, t, source, w->comm, (uint32_t)st->MPI_TAG,
                    lens_status_bytes(st), p->id, 0);
     }
