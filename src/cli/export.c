@@ -24,7 +24,9 @@ static const char usage[] =
     "Writes the trace of a run (module `trace`: RUN/trace/traces.otf2) in the Chrome trace\n"
     "event format: open OUT.json in https://ui.perfetto.dev or chrome://tracing. One row per\n"
     "rank, MPI calls as slices, messages as arrows, wait states marked: all of them when\n"
-    "`mpilens analyze RUN` ran first, else the Late Sender waits.\n";
+    "`mpilens analyze RUN` ran first, else the Late Sender waits. A trace whose event logs\n"
+    "wait for their conversion (RUN/trace/CONVERT-PENDING: a run without mpilens run) is\n"
+    "converted first, as `mpilens recover RUN` does.\n";
 
 struct state {
     FILE *out;
