@@ -42,6 +42,11 @@ extern const char *const trc_region_names[R_REGIONS];
 extern const OTF2_RegionRole trc_region_roles[R_REGIONS];
 
 extern int trc_on;
+/* trc_on with the time-stamp counter as the log's clock (trc_use_tsc): the hottest wrappers
+ * (Send, Isend, Recv, Wait families) test this one flag and run a copy of themselves that
+ * reads the counter without testing which clock is in use (trc_now_as); else they test
+ * trc_on and run the copy for any clock. Set and cleared with trc_on. */
+extern int trc_tsc_on;
 /* Guards the definitions threads share (communicator, window, group and user region ids,
  * persistent requests); the recording itself takes no lock (each thread its own log). */
 extern pthread_mutex_t trc_lock;
@@ -80,7 +85,7 @@ void trc_user_close(void);
 extern unsigned trc_types_generation;
 /* The size of TYPE asked of the library, remembered as ME's last type (trc_core.c; out of
  * line: the wrappers keep no registers for it). */
-uint64_t trc_type_size_asked(struct trc_thread *me, MPI_Datatype type);
+__attribute__((cold)) uint64_t trc_type_size_asked(struct trc_thread *me, MPI_Datatype type);
 /* The bytes of COUNT elements of TYPE: the thread's last type is remembered (a loop sends
  * the same type again), the library asked otherwise. */
 static inline uint64_t trc_bytes_in(struct trc_thread *me, int64_t count, MPI_Datatype type)
@@ -90,6 +95,14 @@ static inline uint64_t trc_bytes_in(struct trc_thread *me, int64_t count, MPI_Da
     if (__builtin_expect(type == me->last_type && me->types_generation == trc_types_generation, 1))
         return (uint64_t)count * me->last_type_size;
     return (uint64_t)count * trc_type_size_asked(me, type);
+}
+/* Whether the bytes of COUNT elements of TYPE are known without a call (a hot wrapper's
+ * fast copy): TYPE is ME's last type, or COUNT none. */
+static inline int trc_bytes_known(const struct trc_thread *me, int64_t count, MPI_Datatype type,
+                                  uint64_t *bytes)
+{
+    *bytes = (uint64_t)(count > 0 ? count : 0) * me->last_type_size;
+    return (type == me->last_type && me->types_generation == trc_types_generation) || count <= 0;
 }
 static inline uint64_t trc_bytes(int64_t count, MPI_Datatype type)
 {
@@ -106,6 +119,15 @@ static inline uint32_t trc_world_id(void)
         __atomic_store_n(&trc_world_id_plus_one, id, __ATOMIC_RELAXED);
     }
     return id - 1;
+}
+
+/* Whether MPI_COMM_WORLD's local id is known (in *ID): a hot wrapper's fast copy; the
+ * general copy numbers it on first use (trc_world_id). */
+static inline int trc_world_id_known(uint32_t *id)
+{
+    uint32_t plus_one = __atomic_load_n(&trc_world_id_plus_one, __ATOMIC_RELAXED);
+    *id = plus_one - 1;
+    return plus_one != 0;
 }
 
 /* Starts tracing after MPI_Init; makes the OTF2 archive at MPI_Finalize. */

@@ -77,6 +77,7 @@ const OTF2_RegionRole trc_region_roles[R_REGIONS] = {
     TRC_HAND_REGIONS(HAND_ROLE) LENS_CLASSIFIED(CLASS_ROLE) OTF2_REGION_ROLE_ARTIFICIAL};
 
 int trc_on;
+int trc_tsc_on;
 
 static MPI_Comm trc_world = MPI_COMM_NULL;
 static int rank, size;
@@ -337,6 +338,7 @@ void trc_start(void)
     trc_clock_pair(&tick_start, &time_start);
     trc_user_publish();
     trc_on = 1;
+    trc_tsc_on = trc_use_tsc;
     mpilens_snapshot_install("trace", rank, write_snapshot);
 }
 
@@ -406,6 +408,7 @@ void trc_finish(void)
     if (!trc_on)
         return;
     trc_user_close();
+    trc_tsc_on = 0;
     trc_on = 0;
     trc_clock_pair(&tick_end, &time_end);
     offset_end = clock_offset();

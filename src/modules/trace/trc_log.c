@@ -23,7 +23,8 @@
 #include "trc_log.h"
 
 const uint32_t trc_flush_region = R_FLUSH;
-__thread struct trc_thread *trc_self __attribute__((tls_model("initial-exec")));
+struct trc_thread trc_unmade = {.log = {.fd = -1}};
+__thread struct trc_thread *trc_self __attribute__((tls_model("initial-exec"))) = &trc_unmade;
 
 static struct trc_thread *threads[TRC_MAX_THREADS];
 static uint32_t nthreads;
@@ -234,6 +235,22 @@ void trc_log_flush(struct trc_log *l, int at_enter)
         trc_put_short(l, l->used, TK_ENTER, t0, trc_flush_region);
         trc_put_short(l, l->used, TK_LEAVE, trc_now(), trc_flush_region);
     }
+}
+
+int trc_leave_with_flushed(struct trc_thread *me, int rc, uint32_t region, uint64_t t,
+                           uint64_t head, uint64_t bc, uint64_t x, uint64_t y)
+{
+    trc_log_flush(&me->log, 0);
+    trc_put_words(&me->log, me->log.used, t, head, (uint32_t)bc, (uint32_t)(bc >> 32), x, y,
+                  region);
+    return rc;
+}
+
+int trc_leave_at_flushed(struct trc_thread *me, int rc, uint32_t region, uint64_t t)
+{
+    trc_log_flush(&me->log, 0);
+    trc_put_short(&me->log, me->log.used, TK_LEAVE, t, region);
+    return rc;
 }
 
 void trc_log_close(struct trc_log *l)

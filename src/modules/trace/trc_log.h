@@ -118,15 +118,19 @@ struct trc_thread {
     uint64_t last_type_size;
     unsigned types_generation;
 };
+/* The calling thread's state; until its first traced call, trc_unmade: a state whose log
+ * has no room (cap 0), so that a hot wrapper's room test sends the call to its general
+ * copy, which makes the thread's own (trc_me) without a test of its own. */
 extern __thread struct trc_thread *trc_self __attribute__((tls_model("initial-exec")));
+extern struct trc_thread trc_unmade;
 /* The calling thread's state, made on its first traced call (a log of its own; past
  * TRC_MAX_THREADS threads, or if its file cannot be made, a log that keeps nothing). */
-struct trc_thread *trc_thread_new(void);
+__attribute__((cold)) struct trc_thread *trc_thread_new(void);
 #define TRC_MAX_THREADS 1024
 static inline struct trc_thread *trc_me(void)
 {
     struct trc_thread *t = trc_self;
-    return __builtin_expect(t != NULL, 1) ? t : trc_thread_new();
+    return __builtin_expect(t != &trc_unmade, 1) ? t : trc_thread_new();
 }
 /* The threads made so far (at finalize and in a snapshot). */
 uint32_t trc_thread_count(void);
@@ -158,6 +162,18 @@ static inline uint64_t trc_now(void)
 #endif
     return trc_clock_ns();
 }
+/* The log's clock as a wrapper's copy reads it: TSC 1 in the copy made for a run whose clock
+ * is the time-stamp counter (trc_tsc_on, trc.h), which reads it without testing
+ * trc_use_tsc; 0 anywhere else (trc_now). */
+static inline __attribute__((always_inline)) uint64_t trc_now_as(int tsc)
+{
+#if defined(__x86_64__)
+    if (tsc)
+        return __builtin_ia32_rdtsc();
+#endif
+    (void)tsc;
+    return trc_now();
+}
 
 /* Removes the files in directory PATH (not its subdirectories), then PATH if REMOVE_DIR. */
 void trc_remove_files(const char *path, int remove_dir);
@@ -168,7 +184,7 @@ void trc_logs_setup(const char *dir, int rank, size_t size);
 /* Opens L's file (truncated) with two buffers of SIZE/2 bytes; 0 or -1. */
 int trc_log_open(struct trc_log *l, const char *path, size_t size);
 /* Writes L's buffer out; AT_ENTER: between calls, recorded as the flush region. */
-void trc_log_flush(struct trc_log *l, int at_enter);
+__attribute__((cold)) void trc_log_flush(struct trc_log *l, int at_enter);
 /* Async-signal-safe, from any thread: both buffers written where they belong in the file
  * (writing the same bytes twice is harmless); nothing if it interrupts the tracing thread
  * while it swaps the buffers (a few instructions). */
@@ -214,6 +230,15 @@ static inline size_t trc_log_room(struct trc_log *l, size_t room, int at_enter)
     return used;
 }
 
+/* Whether L has ROOM bytes left after its `used` (in *USED): a hot wrapper's fast copy
+ * writes only when it has; a call that finds too little takes the general copy, which
+ * flushes (trc_log_room). */
+static inline int trc_log_has_room(struct trc_log *l, size_t room, size_t *used)
+{
+    *used = l->used;
+    return *used + room <= l->cap;
+}
+
 /* Each writer comes in two forms: X_in(ME, ...) into the log of ME (the calling thread's,
  * trc_me(), found once by a wrapper that writes several records), and X(...). */
 
@@ -250,14 +275,21 @@ static inline void trc_put(uint8_t kind, uint8_t op, uint64_t t, uint32_t a, uin
  * (TRC_WITH_ENTER, TRC_WITH_LEAVE, the call's region in z). */
 
 /* The call of REGION entered now with its event: room made as trc_enter makes it (for the
- * rest of the call), the clock read after; returns the time. */
-static inline uint64_t trc_enter_with_in(struct trc_thread *me, uint32_t region, uint8_t kind,
-                                         uint32_t a, uint32_t b, uint32_t c, uint64_t x, uint64_t y)
+ * rest of the call), the clock read after (trc_now_as(TSC)); returns the time. */
+static inline uint64_t trc_enter_with_at(struct trc_thread *me, size_t used, int tsc,
+                                         uint32_t region, uint8_t kind, uint32_t a, uint32_t b,
+                                         uint32_t c, uint64_t x, uint64_t y)
 {
-    size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
-    uint64_t t = trc_now();
+    uint64_t t = trc_now_as(tsc);
     trc_put_words(&me->log, used, t, trc_word_flagged(kind, TRC_WITH_ENTER, a), b, c, x, y, region);
     return t;
+}
+static inline uint64_t trc_enter_with_in(struct trc_thread *me, int tsc, uint32_t region,
+                                         uint8_t kind, uint32_t a, uint32_t b, uint32_t c,
+                                         uint64_t x, uint64_t y)
+{
+    size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
+    return trc_enter_with_at(me, used, tsc, region, kind, a, b, c, x, y);
 }
 /* The call of REGION left at time T with its last event. */
 static inline void trc_leave_with_in(struct trc_thread *me, uint32_t region, uint64_t t,
@@ -266,6 +298,25 @@ static inline void trc_leave_with_in(struct trc_thread *me, uint32_t region, uin
 {
     trc_put_words(&me->log, trc_log_room(&me->log, TRC_LONG, 0), t,
                   trc_word_flagged(kind, TRC_WITH_LEAVE, a), b, c, x, y, region);
+}
+
+/* A call's last record written as its wrapper returns RC (X_return): the flush a full buffer
+ * needs (rare) is a call out of line given all the record (X_flushed, trc_log.c), so that a
+ * wrapper keeps nothing of its own across a call after the library's. */
+__attribute__((cold)) int trc_leave_with_flushed(struct trc_thread *me, int rc, uint32_t region,
+                                                 uint64_t t, uint64_t head, uint64_t bc, uint64_t x,
+                                                 uint64_t y);
+/* trc_leave_with_in, then returns RC. */
+static inline int trc_leave_with_return(struct trc_thread *me, int rc, uint32_t region, uint64_t t,
+                                        uint8_t kind, uint32_t a, uint32_t b, uint32_t c,
+                                        uint64_t x, uint64_t y)
+{
+    size_t used = me->log.used;
+    uint64_t head = trc_word_flagged(kind, TRC_WITH_LEAVE, a);
+    if (__builtin_expect(used + TRC_LONG > me->log.cap, 0))
+        return trc_leave_with_flushed(me, rc, region, t, head, b | (uint64_t)c << 32, x, y);
+    trc_put_words(&me->log, used, t, head, b, c, x, y, region);
+    return rc;
 }
 
 /* A short record (Enter, Leave) at offset USED of L, whose room is made. */
@@ -288,14 +339,21 @@ static inline void trc_put_mark(uint8_t kind, uint64_t t)
     trc_put_mark_in(trc_me(), kind, t);
 }
 
-/* Enter of REGION now (after a flush, if the buffer had too little room left); returns
- * the time stamp the call's other records share. */
-static inline uint64_t trc_enter_in(struct trc_thread *me, uint32_t region)
+/* Enter of REGION now (after a flush, if the buffer had too little room left; the clock
+ * read as trc_now_as(TSC)); returns the time stamp the call's other records share. */
+static inline uint64_t trc_enter_at(struct trc_thread *me, size_t used, uint32_t region, int tsc)
 {
-    size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
-    uint64_t t = trc_now();
+    uint64_t t = trc_now_as(tsc);
     trc_put_short(&me->log, used, TK_ENTER, t, region);
     return t;
+}
+static inline uint64_t trc_enter_as(struct trc_thread *me, uint32_t region, int tsc)
+{
+    return trc_enter_at(me, trc_log_room(&me->log, TRC_CALL_ROOM, 1), region, tsc);
+}
+static inline uint64_t trc_enter_in(struct trc_thread *me, uint32_t region)
+{
+    return trc_enter_as(me, region, 0);
 }
 static inline uint64_t trc_enter(uint32_t region)
 {
@@ -306,6 +364,17 @@ static inline uint64_t trc_enter(uint32_t region)
 static inline void trc_leave_at_in(struct trc_thread *me, uint32_t region, uint64_t t)
 {
     trc_put_short(&me->log, trc_log_room(&me->log, TRC_SHORT, 0), TK_LEAVE, t, region);
+}
+__attribute__((cold)) int trc_leave_at_flushed(struct trc_thread *me, int rc, uint32_t region,
+                                               uint64_t t);
+/* trc_leave_at_in, then returns RC (see trc_leave_with_return). */
+static inline int trc_leave_at_return(struct trc_thread *me, int rc, uint32_t region, uint64_t t)
+{
+    size_t used = me->log.used;
+    if (__builtin_expect(used + TRC_SHORT > me->log.cap, 0))
+        return trc_leave_at_flushed(me, rc, region, t);
+    trc_put_short(&me->log, used, TK_LEAVE, t, region);
+    return rc;
 }
 static inline void trc_leave_at(uint32_t region, uint64_t t)
 {

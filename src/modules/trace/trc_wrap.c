@@ -157,6 +157,13 @@ static inline int pending_of(const struct trc_thread *me, MPI_Request req)
     return i;
 }
 
+/* Request I of ME's forgotten (the last one takes its place). */
+static inline void forget_at(struct trc_thread *me, int i)
+{
+    if (i != --me->npending)
+        me->pendings[i] = me->pendings[me->npending];
+}
+
 /* Request I of ME's completed at time T with status ST (unused for a send): its event, the
  * Leave of region LEAVE with it when LEAVE >= 0 (in the same record for a send), and the
  * request forgotten. */
@@ -175,8 +182,7 @@ static inline void complete_at(struct trc_thread *me, int i, const MPI_Status *s
         if (leave >= 0)
             trc_leave_at_in(me, (uint32_t)leave, t);
     }
-    if (i != --me->npending)
-        pendings[i] = pendings[me->npending];
+    forget_at(me, i);
 }
 
 /* Request REQ completed at time T with status ST: its event, and it is forgotten. */
@@ -190,59 +196,146 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
 
 /* ---- point-to-point ---- */
 
+/* The hottest wrappers come in two copies. MPI_X itself is the fast copy: when trc_tsc_on,
+ * the thread's log has room for the call (trc_unmade has none: the thread's first call),
+ * and (sends, Recv) the call names MPI_COMM_WORLD, whose id is known, and (sends) the
+ * thread's last datatype, it records with no call but the library's (nothing in the
+ * caller's registers to keep across another: a full buffer after the call is flushed by a
+ * call given the whole record, trc_leave_at_return) and reads the time-stamp counter
+ * without testing which clock is in use. Any other call goes to X_general, which finds out
+ * what the fast copy assumed (makes the thread's state, flushes, numbers, asks). Both share
+ * the body that records (X_recorded, inlined into each). */
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+
+/* A blocking send's records: Enter at USED (room made for the call) and its send event right
+ * after it (no call between: within the room), then the Leave. */
 #define BLOCKING_SEND(NAME, REGION)                                                                \
-    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
-                   MPI_Comm comm)                                                                  \
+    static inline __attribute__((always_inline)) int NAME##_recorded(                              \
+        struct trc_thread *me, size_t used, uint64_t bytes, struct where w, int tsc,               \
+        const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)           \
+    {                                                                                              \
+        uint64_t t = trc_enter_at(me, used, REGION, tsc);                                          \
+        trc_put_words(&me->log, used + TRC_SHORT, t, trc_word(TK_MPI_SEND, 0, w.peer), w.comm,     \
+                      (uint32_t)tag, bytes, 0, 0);                                                 \
+        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                   \
+        return trc_leave_at_return(me, rc, REGION, trc_now_as(tsc));                               \
+    }                                                                                              \
+    static __attribute__((noinline)) int NAME##_general(                                           \
+        const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)           \
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm);                                 \
-        uint64_t t = enter(REGION);                                                                \
+        struct trc_thread *me = trc_me();                                                          \
         struct where w = trc_where(comm, dest);                                                    \
-        trc_put(TK_MPI_SEND, 0, t, w.peer, w.comm, (uint32_t)tag, trc_bytes(count, type), 0, 0);   \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                   \
-        leave(REGION);                                                                             \
-        return rc;                                                                                 \
+        uint64_t bytes = trc_bytes_in(me, count, type);                                            \
+        size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);                                    \
+        return NAME##_recorded(me, used, bytes, w, 0, buf, count, type, dest, tag, comm);          \
+    }                                                                                              \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
+                   MPI_Comm comm)                                                                  \
+    {                                                                                              \
+        struct trc_thread *me = trc_self; /* trc_unmade: no room */                                \
+        uint32_t world;                                                                            \
+        uint64_t bytes;                                                                            \
+        size_t used;                                                                               \
+        if (LIKELY(trc_tsc_on && comm == MPI_COMM_WORLD && dest != MPI_PROC_NULL &&                \
+                   trc_world_id_known(&world) && trc_bytes_known(me, count, type, &bytes) &&       \
+                   trc_log_has_room(&me->log, TRC_CALL_ROOM, &used)))                              \
+            return NAME##_recorded(me, used, bytes,                                                \
+                                   (struct where){world, (uint32_t)dest, NULL, 0}, 1, buf, count,  \
+                                   type, dest, tag, comm);                                         \
+        return NAME##_general(buf, count, type, dest, tag, comm);                                  \
     }
 BLOCKING_SEND(Send, R_Send)
 BLOCKING_SEND(Ssend, R_Ssend)
 BLOCKING_SEND(Bsend, R_Bsend)
 BLOCKING_SEND(Rsend, R_Rsend)
 
+/* A nonblocking send's records: Enter with its send event at USED, the Leave; its request
+ * kept in flight. */
 #define NONBLOCKING_SEND(NAME, REGION)                                                             \
-    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
-                   MPI_Comm comm, MPI_Request *req)                                                \
+    static inline __attribute__((always_inline)) int NAME##_recorded(                              \
+        struct trc_thread *me, size_t used, uint64_t bytes, struct where w, int tsc,               \
+        const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,           \
+        MPI_Request *req)                                                                          \
+    {                                                                                              \
+        uint64_t id = me->next_id++; /* the request's, recorded with the call's Enter */           \
+        trc_enter_with_at(me, used, tsc, REGION, TK_MPI_ISEND, w.peer, w.comm, (uint32_t)tag,      \
+                          bytes, id);                                                              \
+        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
+        keep_in(me, *req, PENDING_SEND, &w, id);                                                   \
+        return trc_leave_at_return(me, rc, REGION, trc_now_as(tsc));                               \
+    }                                                                                              \
+    static __attribute__((noinline)) int NAME##_general(const void *buf, int count,                \
+                                                        MPI_Datatype type, int dest, int tag,      \
+                                                        MPI_Comm comm, MPI_Request *req)           \
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                            \
         struct trc_thread *me = trc_me();                                                          \
         struct where w = trc_where(comm, dest);                                                    \
-        uint64_t id = me->next_id++; /* the request's, recorded with the call's Enter */           \
-        trc_enter_with_in(me, REGION, TK_MPI_ISEND, w.peer, w.comm, (uint32_t)tag,                 \
-                          trc_bytes_in(me, count, type), id);                                      \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
-        keep_in(me, *req, PENDING_SEND, &w, id);                                                   \
-        trc_leave_at_in(me, REGION, trc_now());                                                    \
-        return rc;                                                                                 \
+        uint64_t bytes = trc_bytes_in(me, count, type);                                            \
+        size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);                                    \
+        return NAME##_recorded(me, used, bytes, w, 0, buf, count, type, dest, tag, comm, req);     \
+    }                                                                                              \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
+                   MPI_Comm comm, MPI_Request *req)                                                \
+    {                                                                                              \
+        struct trc_thread *me = trc_self; /* trc_unmade: no room */                                \
+        uint32_t world;                                                                            \
+        uint64_t bytes;                                                                            \
+        size_t used;                                                                               \
+        if (LIKELY(trc_tsc_on && comm == MPI_COMM_WORLD && dest != MPI_PROC_NULL &&                \
+                   trc_world_id_known(&world) && trc_bytes_known(me, count, type, &bytes) &&       \
+                   trc_log_has_room(&me->log, TRC_CALL_ROOM, &used)))                              \
+            return NAME##_recorded(me, used, bytes,                                                \
+                                   (struct where){world, (uint32_t)dest, NULL, 0}, 1, buf, count,  \
+                                   type, dest, tag, comm, req);                                    \
+        return NAME##_general(buf, count, type, dest, tag, comm, req);                             \
     }
 NONBLOCKING_SEND(Isend, R_Isend)
 NONBLOCKING_SEND(Issend, R_Issend)
 NONBLOCKING_SEND(Ibsend, R_Ibsend)
 NONBLOCKING_SEND(Irsend, R_Irsend)
 
-int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
-             MPI_Status *status)
+/* Recv's records: Enter at USED (room made), then the receive with the Leave; its where:
+ * MPI_COMM_WORLD's id in *WORLD (known before the call: nothing but the library is called
+ * after it), or found after the call when WORLD is NULL. */
+static inline __attribute__((always_inline)) int
+recv_recorded(struct trc_thread *me, size_t used, int tsc, const uint32_t *world, void *buf,
+              int count, MPI_Datatype type, int src, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    trc_enter_at(me, used, R_Recv, tsc);
+    int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
+    uint64_t got = lens_status_bytes(st), t = trc_now_as(tsc); /* the receive's and the Leave's */
+    struct where w = world ? (struct where){*world, (uint32_t)st->MPI_SOURCE, NULL, 0}
+                           : trc_where(comm, st->MPI_SOURCE);
+    return trc_leave_with_return(me, rc, R_Recv, t, TK_MPI_RECV, w.peer, w.comm,
+                                 (uint32_t)st->MPI_TAG, got, 0);
+}
+
+static __attribute__((noinline)) int recv_general(void *buf, int count, MPI_Datatype type, int src,
+                                                  int tag, MPI_Comm comm, MPI_Status *status)
 {
     if (!trc_on || src == MPI_PROC_NULL)
         return PMPI_Recv(buf, count, type, src, tag, comm, status);
-    MPI_Status local;
-    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     struct trc_thread *me = trc_me();
-    trc_enter_in(me, R_Recv);
-    int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
-    uint64_t got = lens_status_bytes(st), t = trc_now(); /* the receive's and the Leave's */
-    struct where w = trc_where(comm, st->MPI_SOURCE);
-    trc_leave_with_in(me, R_Recv, t, TK_MPI_RECV, w.peer, w.comm, (uint32_t)st->MPI_TAG, got, 0);
-    return rc;
+    size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
+    return recv_recorded(me, used, 0, NULL, buf, count, type, src, tag, comm, status);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    struct trc_thread *me = trc_self; /* trc_unmade: no room */
+    uint32_t world;
+    size_t used;
+    if (LIKELY(trc_tsc_on && comm == MPI_COMM_WORLD && src != MPI_PROC_NULL &&
+               trc_world_id_known(&world) && trc_log_has_room(&me->log, TRC_CALL_ROOM, &used)))
+        return recv_recorded(me, used, 1, &world, buf, count, type, src, tag, comm, status);
+    return recv_general(buf, count, type, src, tag, comm, status);
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
@@ -500,27 +593,47 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
     return rc;
 }
 
-int MPI_Wait(MPI_Request *req, MPI_Status *status)
+/* Wait's records: Enter at USED (room made), then the completion with the Leave. */
+static inline __attribute__((always_inline)) int
+wait_recorded(struct trc_thread *me, size_t used, int tsc, MPI_Request *req, MPI_Status *status)
 {
-    if (!trc_on)
-        return PMPI_Wait(req, status);
     MPI_Request before = *req;
-    struct trc_thread *me = trc_me();
     int i = pending_of(me, before);
     /* a send's completion needs no status: the caller's MPI_STATUS_IGNORE stays */
     MPI_Status local;
     int send = i >= 0 && me->pendings[i].is_recv == PENDING_SEND;
     MPI_Status *st = status == MPI_STATUS_IGNORE && !send ? &local : status;
-    trc_enter_in(me, R_Wait);
+    trc_enter_at(me, used, R_Wait, tsc);
     int rc = PMPI_Wait(req, st);
-    uint64_t t = trc_now(); /* the completion's and the Leave's */
+    uint64_t t = trc_now_as(tsc); /* the completion's and the Leave's */
     if (i >= 0 && (i >= me->npending || me->pendings[i].req != before))
         i = pending_of(me, before); /* the requests moved during the call */
-    if (i >= 0)
+    if (i < 0)
+        return trc_leave_at_return(me, rc, R_Wait, t);
+    if (me->pendings[i].is_recv != PENDING_SEND) {
         complete_at(me, i, st, t, R_Wait);
-    else
-        trc_leave_at_in(me, R_Wait, t);
-    return rc;
+        return rc;
+    }
+    uint64_t id = me->pendings[i].id; /* a send: its completion carries the Leave */
+    forget_at(me, i);
+    return trc_leave_with_return(me, rc, R_Wait, t, TK_MPI_ISEND_DONE, 0, 0, 0, 0, id);
+}
+
+static __attribute__((noinline)) int wait_general(MPI_Request *req, MPI_Status *status)
+{
+    if (!trc_on)
+        return PMPI_Wait(req, status);
+    struct trc_thread *me = trc_me();
+    return wait_recorded(me, trc_log_room(&me->log, TRC_CALL_ROOM, 1), 0, req, status);
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+    struct trc_thread *me = trc_self; /* trc_unmade: no room */
+    size_t used;
+    if (LIKELY(trc_tsc_on && trc_log_has_room(&me->log, TRC_CALL_ROOM, &used)))
+        return wait_recorded(me, used, 1, req, status);
+    return wait_general(req, status);
 }
 
 /* The rest of the Wait and Test families: what completed is recorded as Wait does. Each
