@@ -2,9 +2,11 @@
 """stack_overhead.py: what the mpilens stack costs per MPI call, by stack depth.
 
 Runs build/bench/stack_overhead (2 ranks) under (a) no preload, (b) the core with no
-module, (c) 1, 4, 8, 10, 16 and 100 empty modules (issue 40: flat per layer up to 16),
-(d) 8 and 16 with every level through the core's one shared step
-(MPILENS_LEVEL_STEPS=off), interleaving the configurations for several rounds, and
+module, (c) 1, 16 and 100 empty modules as they run by default (their wrappers only jump
+to PMPI_X: left out of the dispatch, src/core/forwarders.c), (d) 1, 4, 8, 10, 16 and 100
+empty modules kept as layers (MPILENS_EMPTY_LAYERS=keep: what a layer's step costs; issue
+40: flat per layer up to 16), (e) 8 and 16 kept, every level through the core's one shared
+step (MPILENS_LEVEL_STEPS=off), interleaving the configurations for several rounds, and
 prints per configuration the medians of: MPI_Comm_rank ns/call through the stack, the
 ns it adds over the library's own PMPI_Comm_rank measured in the same process, the same
 for a 0-byte ping-pong (one way), the ratio stack/library, and the start-up time of the
@@ -90,13 +92,15 @@ def main():
     ap.add_argument('--callgrind', action='store_true', help='count instructions instead of time')
     args = ap.parse_args()
     empties = sorted(glob.glob(os.path.join(args.build, 'tests', 'modules', 'stack', 'empty*.so')))
-    # (d): the same stack with every level passing the core's one shared step (the design
-    # before levels.c), for the per-layer figure of a deep stack before and after
-    shared = {'MPILENS_LEVEL_STEPS': 'off'}
-    configs = [('(a) no preload', False, [], None), ('(b) core, 0 modules', True, [], None),
-               ('(c) 1 empty module', True, empties[:1], None)] + \
-              [('(c) %d empty modules' % n, True, empties[:n], None) for n in (4, 8, 10, 16, 100)] + \
-              [('(d) %d, shared step' % n, True, empties[:n], shared) for n in (8, 16)]
+    # (d): layers kept, for what each step costs; (e): the same with every level passing the
+    # core's one shared step (the design before levels.c)
+    keep = {'MPILENS_EMPTY_LAYERS': 'keep'}
+    shared = dict(keep, MPILENS_LEVEL_STEPS='off')
+    configs = [('(a) no preload', False, [], None), ('(b) core, 0 modules', True, [], None)] + \
+              [('(c) %d empty, left out' % n, True, empties[:n], None) for n in (1, 16, 100)] + \
+              [('(d) %d kept as layers' % n, True, empties[:n], keep)
+               for n in (1, 4, 8, 10, 16, 100)] + \
+              [('(e) %d kept, shared step' % n, True, empties[:n], shared) for n in (8, 16)]
     if args.callgrind:
         callgrind_report(args.build, configs)
         return

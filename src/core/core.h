@@ -52,10 +52,20 @@ LENS_HIDDEN void lens_launch_check_before_init(void);
 LENS_HIDDEN void lens_launch_check_after_init(int size);
 /* A single module that allows it is entered without runners and bound to BELOW (solo.c). */
 LENS_HIDDEN void lens_solo_setup(lens_voidfn *below);
+/* MOD's PMPI_X references (got_slots.c): EACH(k, slot, DATA) for every GOT slot that holds
+ * the address of a PMPI_X (function k; a function may have two: called, and taken by
+ * address); returns how many, or -1 if the relocations could not be read (x86-64 and
+ * aarch64 only) or EACH returned non-zero. */
+typedef int (*lens_slot_fn)(int k, uintptr_t slot, void *data);
+LENS_HIDDEN int lens_module_pmpi_slots(const struct lens_module *mod, lens_slot_fn each,
+                                       void *data);
 /* Binds MOD's PMPI_X references (its GOT slots) to BELOW[X] where BELOW[X] is not NULL;
  * returns how many slots it wrote, or -1 if one could not be written or the relocations
  * could not be read (x86-64 and aarch64 only). */
 LENS_HIDDEN int lens_bind_module_pmpi(const struct lens_module *mod, const lens_voidfn *below);
+/* MOD's MPI_X wrappers that only jump to its PMPI_X (forwarders.c) taken out of
+ * MOD->wrappers: the call goes past the module as if it did not wrap X. */
+LENS_HIDDEN void lens_drop_forwarders(struct lens_module *mod);
 /* In a stack of several modules, each module's PMPI_X references bound to the step of its
  * own level (levels.c). */
 LENS_HIDDEN void lens_levels_setup(void);

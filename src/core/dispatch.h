@@ -142,7 +142,7 @@ LENS_HIDDEN void lens_preboot(int k);
  * level's own jump has one target. A call from the module's code (not a tail call) goes
  * to the next hop as LENS_STEP sends it. Anything else goes on to the generic step (a
  * tail call: the return address it reads stays the module's). */
-#define LENS_STUB_LEVELS 15 /* levels 1..15 have their own steps */
+#define LENS_STUB_LEVELS 16 /* levels 1..16 have their own steps */
 /* A context as one 8-byte word, so that level and family are compared at once (the
  * compiler folds the word of a constant context). */
 static inline uint64_t lens_ctx_word(struct lens_context c)

@@ -1,7 +1,8 @@
 /* loader.c: open one module's .so and find the MPI functions it wraps.
  *
  * A module is any PMPI tool: the functions it wraps are the MPI_X symbols its own .so
- * defines (lens_own_symbol: not those of libmpi, which it links).
+ * defines (lens_own_symbol: not those of libmpi, which it links), less those that only
+ * jump to PMPI_X (forwarders.c).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -44,6 +45,7 @@ int lens_module_load(struct lens_module *mod, char *err)
             mod->text_span = text.span;
         }
     }
+    lens_drop_forwarders(mod); /* after the code's range: a forwarder is still the module's */
     mod->args.name = mod->spec.name;
     mod->args.path = mod->path;
     mod->args.count = mod->spec.nargs;

@@ -86,7 +86,7 @@ def emit_function(k, fam, ret, name, plist, undef):
     return '\n'.join(out)
 
 
-STUB_LEVELS = 15  # LENS_STUB_LEVELS in dispatch.h
+STUB_LEVELS = 16  # LENS_STUB_LEVELS in dispatch.h
 
 
 def variadic(plist):
