@@ -207,6 +207,33 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
  * the body that records (X_recorded, inlined into each). */
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 
+/* A send's fast copy, when it may run: *USED (room for the call), *BYTES, *W known. */
+static inline __attribute__((always_inline)) int send_fast(struct trc_thread *me, int count,
+                                                           MPI_Datatype type, int dest,
+                                                           MPI_Comm comm, size_t *used,
+                                                           uint64_t *bytes, struct where *w)
+{
+    uint32_t world;
+    if (!LIKELY(trc_tsc_on && comm == MPI_COMM_WORLD && dest != MPI_PROC_NULL &&
+                trc_world_id_known(&world) && trc_bytes_known(me, count, type, bytes) &&
+                trc_log_has_room(&me->log, TRC_CALL_ROOM, used)))
+        return 0;
+    *w = (struct where){world, (uint32_t)dest, NULL, 0};
+    return 1;
+}
+
+/* A send's general copy (traced, to a process): the thread's state made, *W and *BYTES
+ * found, *USED after the room for the call is made. */
+static inline struct trc_thread *send_general(int count, MPI_Datatype type, int dest, MPI_Comm comm,
+                                              size_t *used, uint64_t *bytes, struct where *w)
+{
+    struct trc_thread *me = trc_me();
+    *w = trc_where(comm, dest);
+    *bytes = trc_bytes_in(me, count, type);
+    *used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
+    return me;
+}
+
 /* A blocking send's records: Enter at USED (room made for the call) and its send event right
  * after it (no call between: within the room), then the Leave. */
 #define BLOCKING_SEND(NAME, REGION)                                                                \
@@ -225,25 +252,21 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm);                                 \
-        struct trc_thread *me = trc_me();                                                          \
-        struct where w = trc_where(comm, dest);                                                    \
-        uint64_t bytes = trc_bytes_in(me, count, type);                                            \
-        size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);                                    \
+        size_t used;                                                                               \
+        uint64_t bytes;                                                                            \
+        struct where w;                                                                            \
+        struct trc_thread *me = send_general(count, type, dest, comm, &used, &bytes, &w);          \
         return NAME##_recorded(me, used, bytes, w, 0, buf, count, type, dest, tag, comm);          \
     }                                                                                              \
     int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
                    MPI_Comm comm)                                                                  \
     {                                                                                              \
         struct trc_thread *me = trc_self; /* trc_unmade: no room */                                \
-        uint32_t world;                                                                            \
-        uint64_t bytes;                                                                            \
         size_t used;                                                                               \
-        if (LIKELY(trc_tsc_on && comm == MPI_COMM_WORLD && dest != MPI_PROC_NULL &&                \
-                   trc_world_id_known(&world) && trc_bytes_known(me, count, type, &bytes) &&       \
-                   trc_log_has_room(&me->log, TRC_CALL_ROOM, &used)))                              \
-            return NAME##_recorded(me, used, bytes,                                                \
-                                   (struct where){world, (uint32_t)dest, NULL, 0}, 1, buf, count,  \
-                                   type, dest, tag, comm);                                         \
+        uint64_t bytes;                                                                            \
+        struct where w;                                                                            \
+        if (send_fast(me, count, type, dest, comm, &used, &bytes, &w))                             \
+            return NAME##_recorded(me, used, bytes, w, 1, buf, count, type, dest, tag, comm);      \
         return NAME##_general(buf, count, type, dest, tag, comm);                                  \
     }
 BLOCKING_SEND(Send, R_Send)
@@ -272,25 +295,21 @@ BLOCKING_SEND(Rsend, R_Rsend)
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                            \
-        struct trc_thread *me = trc_me();                                                          \
-        struct where w = trc_where(comm, dest);                                                    \
-        uint64_t bytes = trc_bytes_in(me, count, type);                                            \
-        size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);                                    \
+        size_t used;                                                                               \
+        uint64_t bytes;                                                                            \
+        struct where w;                                                                            \
+        struct trc_thread *me = send_general(count, type, dest, comm, &used, &bytes, &w);          \
         return NAME##_recorded(me, used, bytes, w, 0, buf, count, type, dest, tag, comm, req);     \
     }                                                                                              \
     int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
                    MPI_Comm comm, MPI_Request *req)                                                \
     {                                                                                              \
         struct trc_thread *me = trc_self; /* trc_unmade: no room */                                \
-        uint32_t world;                                                                            \
-        uint64_t bytes;                                                                            \
         size_t used;                                                                               \
-        if (LIKELY(trc_tsc_on && comm == MPI_COMM_WORLD && dest != MPI_PROC_NULL &&                \
-                   trc_world_id_known(&world) && trc_bytes_known(me, count, type, &bytes) &&       \
-                   trc_log_has_room(&me->log, TRC_CALL_ROOM, &used)))                              \
-            return NAME##_recorded(me, used, bytes,                                                \
-                                   (struct where){world, (uint32_t)dest, NULL, 0}, 1, buf, count,  \
-                                   type, dest, tag, comm, req);                                    \
+        uint64_t bytes;                                                                            \
+        struct where w;                                                                            \
+        if (send_fast(me, count, type, dest, comm, &used, &bytes, &w))                             \
+            return NAME##_recorded(me, used, bytes, w, 1, buf, count, type, dest, tag, comm, req); \
         return NAME##_general(buf, count, type, dest, tag, comm, req);                             \
     }
 NONBLOCKING_SEND(Isend, R_Isend)
