@@ -50,9 +50,11 @@ typedef int (*mpilens_module_check_fn)(const char *key, const char *value, char 
 /* Export as: const int mpilens_module_direct = 1;
  * Optional: when the module is alone in the stack, the application's MPI_X jumps straight
  * to its wrapper and the module's PMPI_X calls go straight to the library (no core code in
- * between: about 45 instructions a call less). A module that exports it promises to find
- * call sites with mpilens_site() (not mpilens_caller()), and not to depend on anything
- * else the core's levels decide. Stacked with others, it is run like any module. */
+ * between: about 45 instructions a call less); stacked with modules that all export it,
+ * the same for each function only this module wraps. A module that exports it promises to
+ * find call sites with mpilens_site() (not mpilens_caller()), to make its own calls through
+ * PMPI_ functions only (never MPI_X), and not to depend on anything else the core's levels
+ * decide. Otherwise it is run like any module. */
 
 /* ---- Services the core offers (weak: NULL when mpilens is not loaded) ---- */
 

@@ -202,6 +202,7 @@ void lens_boot(void)
     build_tables(bottom);
     lens_solo_setup(bottom);
     lens_levels_setup();
+    lens_sole_wrappers_setup(bottom);
     free(bottom);
     call_module_inits();
     boot_seconds = seconds_now() - start;

@@ -69,5 +69,8 @@ LENS_HIDDEN void lens_drop_forwarders(struct lens_module *mod);
 /* In a stack of several modules, each module's PMPI_X references bound to the step of its
  * own level (levels.c). */
 LENS_HIDDEN void lens_levels_setup(void);
+/* In a stack whose modules all allow direct entry, a function only one module wraps is
+ * entered directly and its PMPI_X bound to BELOW (sole_wrappers.c). */
+LENS_HIDDEN void lens_sole_wrappers_setup(const lens_voidfn *below);
 
 #endif

@@ -178,8 +178,14 @@ static inline void lens_ctx_set(int level, int wrapping)
             return RUN(__VA_ARGS__);                                                               \
         }                                                                                          \
     }                                                                                              \
+    if (LENS_UNLIKELY(lens_level0_own_traffic) && lens_ctx.level == 0)                             \
+        return ((T)lens_slots[K].real)(__VA_ARGS__);                                               \
     return STEP(__VA_ARGS__)
 extern LENS_HIDDEN const lens_voidfn *const lens_level_steps[LENS_STUB_LEVELS + 1];
+/* Set when a function is entered straight into its sole wrapper (sole_wrappers.c): a level
+ * step reached at level 0 is then that module's own PMPI_ call (only its code reaches its
+ * level's step), and goes to the library. */
+extern LENS_HIDDEN int lens_level0_own_traffic;
 
 /* Body of the runners: call the hop at its level and restore the caller's context
  * afterwards. A runner finds its hop itself (the slot's top for MPI_X, the caller's level's
