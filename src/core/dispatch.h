@@ -88,7 +88,7 @@ LENS_HIDDEN void lens_preboot(int k);
  * calling for itself (lens_own_route). */
 #define LENS_ENTRY(K, T, RUN, OWN, ...)                                                            \
     const struct lens_slot *s_ = &lens_slots[K];                                                   \
-    if (LENS_LIKELY(s_->top.direct))                                                               \
+    if (LENS_LIKELY(s_->top.direct == 1)) /* one compare with memory (0 or 1) */                   \
         return ((T)s_->top.fn)(__VA_ARGS__);                                                       \
     if (LENS_UNLIKELY(lens_level != 0))                                                            \
         return OWN(__VA_ARGS__);                                                                   \
