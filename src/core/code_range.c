@@ -1,6 +1,5 @@
 /* code_range.c: the executable segment of the loaded object that holds an address (the MPI
- * library's code, libmpilens's own, a module's: boot.c, loader.c, forwarders.c,
- * fortran_sites.c).
+ * library's code, libmpilens's own, a module's: boot.c, loader.c, fortran_sites.c).
  */
 #define _GNU_SOURCE
 #include <link.h>

@@ -80,11 +80,13 @@ void lens_drop_forwarders(struct lens_module *mod)
         free(pairs);
         return; /* relocations not read: every wrapper stays a layer */
     }
+    /* the module's code, found by the loader (a wrapper outside it stays a layer) */
+    struct code_range text = {0, mod->text_lo, mod->text_span};
     for (int k = 0; k < lens_function_count; k++) {
         uintptr_t fn = (uintptr_t)mod->wrappers[k];
         if (!fn || !pairs[k].slot[0])
             continue;
-        uintptr_t slot = forwarding_slot(fn, lens_code_around((const void *)fn));
+        uintptr_t slot = forwarding_slot(fn, text);
         if (slot && (slot == pairs[k].slot[0] || slot == pairs[k].slot[1]))
             mod->wrappers[k] = NULL;
     }

@@ -219,17 +219,6 @@ static inline void trc_log_commit(struct trc_log *l, size_t used, size_t n)
     l->used = used + n;
 }
 
-/* L's `used`, after a flush if fewer than ROOM bytes are left (AT_ENTER: see trc_log_flush). */
-static inline size_t trc_log_room(struct trc_log *l, size_t room, int at_enter)
-{
-    size_t used = l->used;
-    if (__builtin_expect(used + room > l->cap, 0)) {
-        trc_log_flush(l, at_enter);
-        used = l->used;
-    }
-    return used;
-}
-
 /* Whether L has ROOM bytes left after its `used` (in *USED): a hot wrapper's fast copy
  * writes only when it has; a call that finds too little takes the general copy, which
  * flushes (trc_log_room). */
@@ -237,6 +226,17 @@ static inline int trc_log_has_room(struct trc_log *l, size_t room, size_t *used)
 {
     *used = l->used;
     return *used + room <= l->cap;
+}
+
+/* L's `used`, after a flush if fewer than ROOM bytes are left (AT_ENTER: see trc_log_flush). */
+static inline size_t trc_log_room(struct trc_log *l, size_t room, int at_enter)
+{
+    size_t used;
+    if (__builtin_expect(!trc_log_has_room(l, room, &used), 0)) {
+        trc_log_flush(l, at_enter);
+        used = l->used;
+    }
+    return used;
 }
 
 /* Each writer comes in two forms: X_in(ME, ...) into the log of ME (the calling thread's,
@@ -274,8 +274,9 @@ static inline void trc_put(uint8_t kind, uint8_t op, uint64_t t, uint32_t a, uin
 /* A point-to-point event of KIND with its call's Enter or Leave in the same record
  * (TRC_WITH_ENTER, TRC_WITH_LEAVE, the call's region in z). */
 
-/* The call of REGION entered now with its event: room made as trc_enter makes it (for the
- * rest of the call), the clock read after (trc_now_as(TSC)); returns the time. */
+/* The call of REGION entered now with its event at offset USED, whose room trc_log_room
+ * made for the rest of the call (TRC_CALL_ROOM), the clock read after (trc_now_as(TSC));
+ * returns the time. */
 static inline uint64_t trc_enter_with_at(struct trc_thread *me, size_t used, int tsc,
                                          uint32_t region, uint8_t kind, uint32_t a, uint32_t b,
                                          uint32_t c, uint64_t x, uint64_t y)
@@ -284,36 +285,21 @@ static inline uint64_t trc_enter_with_at(struct trc_thread *me, size_t used, int
     trc_put_words(&me->log, used, t, trc_word_flagged(kind, TRC_WITH_ENTER, a), b, c, x, y, region);
     return t;
 }
-static inline uint64_t trc_enter_with_in(struct trc_thread *me, int tsc, uint32_t region,
-                                         uint8_t kind, uint32_t a, uint32_t b, uint32_t c,
-                                         uint64_t x, uint64_t y)
-{
-    size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
-    return trc_enter_with_at(me, used, tsc, region, kind, a, b, c, x, y);
-}
-/* The call of REGION left at time T with its last event. */
-static inline void trc_leave_with_in(struct trc_thread *me, uint32_t region, uint64_t t,
-                                     uint8_t kind, uint32_t a, uint32_t b, uint32_t c, uint64_t x,
-                                     uint64_t y)
-{
-    trc_put_words(&me->log, trc_log_room(&me->log, TRC_LONG, 0), t,
-                  trc_word_flagged(kind, TRC_WITH_LEAVE, a), b, c, x, y, region);
-}
-
 /* A call's last record written as its wrapper returns RC (X_return): the flush a full buffer
  * needs (rare) is a call out of line given all the record (X_flushed, trc_log.c), so that a
  * wrapper keeps nothing of its own across a call after the library's. */
 __attribute__((cold)) int trc_leave_with_flushed(struct trc_thread *me, int rc, uint32_t region,
                                                  uint64_t t, uint64_t head, uint64_t bc, uint64_t x,
                                                  uint64_t y);
-/* trc_leave_with_in, then returns RC. */
+/* The call of REGION left at time T with its last event (KIND, a, b, c, x, y), then
+ * returns RC. */
 static inline int trc_leave_with_return(struct trc_thread *me, int rc, uint32_t region, uint64_t t,
                                         uint8_t kind, uint32_t a, uint32_t b, uint32_t c,
                                         uint64_t x, uint64_t y)
 {
-    size_t used = me->log.used;
+    size_t used;
     uint64_t head = trc_word_flagged(kind, TRC_WITH_LEAVE, a);
-    if (__builtin_expect(used + TRC_LONG > me->log.cap, 0))
+    if (__builtin_expect(!trc_log_has_room(&me->log, TRC_LONG, &used), 0))
         return trc_leave_with_flushed(me, rc, region, t, head, b | (uint64_t)c << 32, x, y);
     trc_put_words(&me->log, used, t, head, b, c, x, y, region);
     return rc;
@@ -347,13 +333,9 @@ static inline uint64_t trc_enter_at(struct trc_thread *me, size_t used, uint32_t
     trc_put_short(&me->log, used, TK_ENTER, t, region);
     return t;
 }
-static inline uint64_t trc_enter_as(struct trc_thread *me, uint32_t region, int tsc)
-{
-    return trc_enter_at(me, trc_log_room(&me->log, TRC_CALL_ROOM, 1), region, tsc);
-}
 static inline uint64_t trc_enter_in(struct trc_thread *me, uint32_t region)
 {
-    return trc_enter_as(me, region, 0);
+    return trc_enter_at(me, trc_log_room(&me->log, TRC_CALL_ROOM, 1), region, 0);
 }
 static inline uint64_t trc_enter(uint32_t region)
 {
@@ -370,8 +352,8 @@ __attribute__((cold)) int trc_leave_at_flushed(struct trc_thread *me, int rc, ui
 /* trc_leave_at_in, then returns RC (see trc_leave_with_return). */
 static inline int trc_leave_at_return(struct trc_thread *me, int rc, uint32_t region, uint64_t t)
 {
-    size_t used = me->log.used;
-    if (__builtin_expect(used + TRC_SHORT > me->log.cap, 0))
+    size_t used;
+    if (__builtin_expect(!trc_log_has_room(&me->log, TRC_SHORT, &used), 0))
         return trc_leave_at_flushed(me, rc, region, t);
     trc_put_short(&me->log, used, TK_LEAVE, t, region);
     return rc;

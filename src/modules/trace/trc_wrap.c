@@ -164,34 +164,19 @@ static inline void forget_at(struct trc_thread *me, int i)
         me->pendings[i] = me->pendings[me->npending];
 }
 
-/* Request I of ME's completed at time T with status ST (unused for a send): its event, the
- * Leave of region LEAVE with it when LEAVE >= 0 (in the same record for a send), and the
- * request forgotten. */
-static inline void complete_at(struct trc_thread *me, int i, const MPI_Status *st, uint64_t t,
-                               int leave)
-{
-    struct trc_pending *pendings = me->pendings;
-    if (pendings[i].is_recv == PENDING_SEND) {
-        if (leave >= 0)
-            trc_leave_with_in(me, (uint32_t)leave, t, TK_MPI_ISEND_DONE, 0, 0, 0, 0,
-                              pendings[i].id);
-        else
-            trc_put_in(me, TK_MPI_ISEND_DONE, 0, t, 0, 0, 0, 0, pendings[i].id, 0);
-    } else {
-        completed_other(me, i, st, t);
-        if (leave >= 0)
-            trc_leave_at_in(me, (uint32_t)leave, t);
-    }
-    forget_at(me, i);
-}
-
-/* Request REQ completed at time T with status ST: its event, and it is forgotten. */
+/* Request REQ completed at time T with status ST (unused for a send): its event, and it is
+ * forgotten. (Wait writes a send's completion with its Leave, wait_recorded.) */
 static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
 {
     struct trc_thread *me = trc_me();
     int i = pending_of(me, req);
-    if (i >= 0)
-        complete_at(me, i, st, t, -1);
+    if (i < 0)
+        return;
+    if (me->pendings[i].is_recv == PENDING_SEND)
+        trc_put_in(me, TK_MPI_ISEND_DONE, 0, t, 0, 0, 0, 0, me->pendings[i].id, 0);
+    else
+        completed_other(me, i, st, t);
+    forget_at(me, i);
 }
 
 /* ---- point-to-point ---- */
@@ -207,30 +192,37 @@ static void completed(MPI_Request req, const MPI_Status *st, uint64_t t)
  * the body that records (X_recorded, inlined into each). */
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 
-/* A send's fast copy, when it may run: *USED (room for the call), *BYTES, *W known. */
+/* What a send's copies find out before its records: where the Enter goes in the log (room
+ * made for the call), the message's bytes and where it goes. */
+struct send_plan {
+    size_t used;
+    uint64_t bytes;
+    struct where w;
+};
+
+/* A send's fast copy, when it may run: *P known without a call. */
 static inline __attribute__((always_inline)) int send_fast(struct trc_thread *me, int count,
                                                            MPI_Datatype type, int dest,
-                                                           MPI_Comm comm, size_t *used,
-                                                           uint64_t *bytes, struct where *w)
+                                                           MPI_Comm comm, struct send_plan *p)
 {
     uint32_t world;
     if (!LIKELY(trc_tsc_on && comm == MPI_COMM_WORLD && dest != MPI_PROC_NULL &&
-                trc_world_id_known(&world) && trc_bytes_known(me, count, type, bytes) &&
-                trc_log_has_room(&me->log, TRC_CALL_ROOM, used)))
+                trc_world_id_known(&world) && trc_bytes_known(me, count, type, &p->bytes) &&
+                trc_log_has_room(&me->log, TRC_CALL_ROOM, &p->used)))
         return 0;
-    *w = (struct where){world, (uint32_t)dest, NULL, 0};
+    p->w = (struct where){world, (uint32_t)dest, NULL, 0};
     return 1;
 }
 
-/* A send's general copy (traced, to a process): the thread's state made, *W and *BYTES
- * found, *USED after the room for the call is made. */
+/* A send's general copy (traced, to a process): the thread's state made, *P found, the
+ * room for the call made. */
 static inline struct trc_thread *send_general(int count, MPI_Datatype type, int dest, MPI_Comm comm,
-                                              size_t *used, uint64_t *bytes, struct where *w)
+                                              struct send_plan *p)
 {
     struct trc_thread *me = trc_me();
-    *w = trc_where(comm, dest);
-    *bytes = trc_bytes_in(me, count, type);
-    *used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
+    p->w = trc_where(comm, dest);
+    p->bytes = trc_bytes_in(me, count, type);
+    p->used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
     return me;
 }
 
@@ -238,12 +230,12 @@ static inline struct trc_thread *send_general(int count, MPI_Datatype type, int 
  * after it (no call between: within the room), then the Leave. */
 #define BLOCKING_SEND(NAME, REGION)                                                                \
     static inline __attribute__((always_inline)) int NAME##_recorded(                              \
-        struct trc_thread *me, size_t used, uint64_t bytes, struct where w, int tsc,               \
-        const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)           \
+        struct trc_thread *me, struct send_plan p, int tsc, const void *buf, int count,            \
+        MPI_Datatype type, int dest, int tag, MPI_Comm comm)                                       \
     {                                                                                              \
-        uint64_t t = trc_enter_at(me, used, REGION, tsc);                                          \
-        trc_put_words(&me->log, used + TRC_SHORT, t, trc_word(TK_MPI_SEND, 0, w.peer), w.comm,     \
-                      (uint32_t)tag, bytes, 0, 0);                                                 \
+        uint64_t t = trc_enter_at(me, p.used, REGION, tsc);                                        \
+        trc_put_words(&me->log, p.used + TRC_SHORT, t, trc_word(TK_MPI_SEND, 0, p.w.peer),         \
+                      p.w.comm, (uint32_t)tag, p.bytes, 0, 0);                                     \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                   \
         return trc_leave_at_return(me, rc, REGION, trc_now_as(tsc));                               \
     }                                                                                              \
@@ -252,21 +244,17 @@ static inline struct trc_thread *send_general(int count, MPI_Datatype type, int 
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm);                                 \
-        size_t used;                                                                               \
-        uint64_t bytes;                                                                            \
-        struct where w;                                                                            \
-        struct trc_thread *me = send_general(count, type, dest, comm, &used, &bytes, &w);          \
-        return NAME##_recorded(me, used, bytes, w, 0, buf, count, type, dest, tag, comm);          \
+        struct send_plan p;                                                                        \
+        struct trc_thread *me = send_general(count, type, dest, comm, &p);                         \
+        return NAME##_recorded(me, p, 0, buf, count, type, dest, tag, comm);                       \
     }                                                                                              \
     int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
                    MPI_Comm comm)                                                                  \
     {                                                                                              \
         struct trc_thread *me = trc_self; /* trc_unmade: no room */                                \
-        size_t used;                                                                               \
-        uint64_t bytes;                                                                            \
-        struct where w;                                                                            \
-        if (send_fast(me, count, type, dest, comm, &used, &bytes, &w))                             \
-            return NAME##_recorded(me, used, bytes, w, 1, buf, count, type, dest, tag, comm);      \
+        struct send_plan p;                                                                        \
+        if (send_fast(me, count, type, dest, comm, &p))                                            \
+            return NAME##_recorded(me, p, 1, buf, count, type, dest, tag, comm);                   \
         return NAME##_general(buf, count, type, dest, tag, comm);                                  \
     }
 BLOCKING_SEND(Send, R_Send)
@@ -278,15 +266,14 @@ BLOCKING_SEND(Rsend, R_Rsend)
  * kept in flight. */
 #define NONBLOCKING_SEND(NAME, REGION)                                                             \
     static inline __attribute__((always_inline)) int NAME##_recorded(                              \
-        struct trc_thread *me, size_t used, uint64_t bytes, struct where w, int tsc,               \
-        const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,           \
-        MPI_Request *req)                                                                          \
+        struct trc_thread *me, struct send_plan p, int tsc, const void *buf, int count,            \
+        MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)                     \
     {                                                                                              \
         uint64_t id = me->next_id++; /* the request's, recorded with the call's Enter */           \
-        trc_enter_with_at(me, used, tsc, REGION, TK_MPI_ISEND, w.peer, w.comm, (uint32_t)tag,      \
-                          bytes, id);                                                              \
+        trc_enter_with_at(me, p.used, tsc, REGION, TK_MPI_ISEND, p.w.peer, p.w.comm,               \
+                          (uint32_t)tag, p.bytes, id);                                             \
         int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
-        keep_in(me, *req, PENDING_SEND, &w, id);                                                   \
+        keep_in(me, *req, PENDING_SEND, &p.w, id);                                                 \
         return trc_leave_at_return(me, rc, REGION, trc_now_as(tsc));                               \
     }                                                                                              \
     static __attribute__((noinline)) int NAME##_general(const void *buf, int count,                \
@@ -295,21 +282,17 @@ BLOCKING_SEND(Rsend, R_Rsend)
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
             return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                            \
-        size_t used;                                                                               \
-        uint64_t bytes;                                                                            \
-        struct where w;                                                                            \
-        struct trc_thread *me = send_general(count, type, dest, comm, &used, &bytes, &w);          \
-        return NAME##_recorded(me, used, bytes, w, 0, buf, count, type, dest, tag, comm, req);     \
+        struct send_plan p;                                                                        \
+        struct trc_thread *me = send_general(count, type, dest, comm, &p);                         \
+        return NAME##_recorded(me, p, 0, buf, count, type, dest, tag, comm, req);                  \
     }                                                                                              \
     int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
                    MPI_Comm comm, MPI_Request *req)                                                \
     {                                                                                              \
         struct trc_thread *me = trc_self; /* trc_unmade: no room */                                \
-        size_t used;                                                                               \
-        uint64_t bytes;                                                                            \
-        struct where w;                                                                            \
-        if (send_fast(me, count, type, dest, comm, &used, &bytes, &w))                             \
-            return NAME##_recorded(me, used, bytes, w, 1, buf, count, type, dest, tag, comm, req); \
+        struct send_plan p;                                                                        \
+        if (send_fast(me, count, type, dest, comm, &p))                                            \
+            return NAME##_recorded(me, p, 1, buf, count, type, dest, tag, comm, req);              \
         return NAME##_general(buf, count, type, dest, tag, comm, req);                             \
     }
 NONBLOCKING_SEND(Isend, R_Isend)
@@ -630,8 +613,9 @@ wait_recorded(struct trc_thread *me, size_t used, int tsc, MPI_Request *req, MPI
     if (i < 0)
         return trc_leave_at_return(me, rc, R_Wait, t);
     if (me->pendings[i].is_recv != PENDING_SEND) {
-        complete_at(me, i, st, t, R_Wait);
-        return rc;
+        completed_other(me, i, st, t);
+        forget_at(me, i);
+        return trc_leave_at_return(me, rc, R_Wait, t);
     }
     uint64_t id = me->pendings[i].id; /* a send: its completion carries the Leave */
     forget_at(me, i);
