@@ -126,16 +126,29 @@ def per_op(build, modules, path, op, ompi_monitoring=False, n=20000, start='prel
 
 
 def callgrind_report(build, modules):
+    """Instructions per operation through each configuration, what it adds to the library,
+    the ratio to the library alone, and for a stack (a+b) the sum of what its modules add
+    alone (measured too when not asked for)."""
     names = ('self 0 B', 'self 1 KiB', 'allreduce', 'alltoall')
-    print('%-20s %-11s %12s %12s' % ('configuration', 'operation', 'instructions', 'added'))
+    print('%-22s %-11s %12s %9s %7s %10s' % ('configuration', 'operation', 'instructions', 'added',
+                                             'ratio', 'sum alone'))
     for op, name in enumerate(names):
         lib = per_op(build, '', 'lib', op)
-        print('%-20s %-11s %12.1f %12s' % ('no tool', name, lib, '-'))
+        added = {}
+
+        def added_by(m):
+            if m not in added:
+                added[m] = per_op(build, m, 'stack', op) - lib
+            return added[m]
+        print('%-22s %-11s %12.1f %9s %7s %10s' % ('no tool', name, lib, '-', '1.000', '-'))
         for m in modules:
-            stack = per_op(build, m, 'stack', op)
-            print('%-20s %-11s %12.1f %12.1f' % (m, name, stack, stack - lib))
+            parts = m.split('+')
+            alone = '%10.1f' % sum(added_by(p) for p in parts) if len(parts) > 1 else '%10s' % '-'
+            print('%-22s %-11s %12.1f %9.1f %7.3f %s' % (m, name, lib + added_by(m), added_by(m),
+                                                        (lib + added_by(m)) / lib, alone))
         ompi = per_op(build, '', 'lib', op, ompi_monitoring=True)
-        print('%-20s %-11s %12.1f %12.1f' % ('Open MPI monitoring', name, ompi, ompi - lib))
+        print('%-22s %-11s %12.1f %9.1f %7.3f %10s' % ('Open MPI monitoring', name, ompi, ompi - lib,
+                                                       ompi / lib, '-'))
     print('(callgrind, 1 rank; a message to itself is Isend + Recv + Wait; %s)' % cpu_name())
 
 

@@ -56,6 +56,14 @@ typedef int (*mpilens_module_check_fn)(const char *key, const char *value, char 
  * PMPI_ functions only (never MPI_X), and not to depend on anything else the core's levels
  * decide. Otherwise it is run like any module. */
 
+/* Export as: const int mpilens_module_chained = 1; (with mpilens_module_direct)
+ * Optional: the module passes the application's call of MPI_X on with
+ * mpilens_down_MPI_X(...) (MPILENS_DOWN(X), the generated lens_down.h, whose weak
+ * definitions call PMPI_X when mpilens is not loaded) and makes its own calls with PMPI_X.
+ * In a stack whose modules all export it, the core binds each module's pass-downs straight
+ * to the next module that wraps X and its PMPI_X to the library: no core code between
+ * modules. A module that wraps X without a pass-down of X keeps the stack on the levels. */
+
 /* ---- Services the core offers (weak: NULL when mpilens is not loaded) ---- */
 
 /* Publish a named service (a function or data pointer and its size) for other modules.
@@ -84,7 +92,10 @@ void *mpilens_caller(void) __attribute__((weak));
 void *mpilens_site(void *return_address) __attribute__((weak));
 /* Return addresses in [*lo, *lo + *span) need mpilens_site(); any other one is the call
  * site itself, so a module can test inline and call mpilens_site() only inside the range
- * (all of memory when the MPI library's Fortran bindings are loaded). Ask at MPI_Init. */
+ * (all of memory when the MPI library's Fortran bindings are loaded). Ask from the module's
+ * own code, at mpilens_module_init or MPI_Init: in a chained stack (mpilens_module_chained)
+ * a module below another for some function is given a range that covers the modules, and
+ * the call site is stored for it on entry from then on. */
 void mpilens_site_range(unsigned long *lo, unsigned long *span) __attribute__((weak));
 /* Where the core stores the calling thread's call site (what mpilens_caller() returns when
  * a runner entered the stack), for a module that reads it inline on its fast path: a

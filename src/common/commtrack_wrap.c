@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commtrack.h"
+#include "lens_down.h"
 
 static int registered(int rc, MPI_Comm *newcomm, char letter, const struct lens_comm *like)
 {
@@ -20,73 +21,76 @@ static int registered(int rc, MPI_Comm *newcomm, char letter, const struct lens_
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    return registered(PMPI_Comm_split(comm, color, key, newcomm), newcomm, 's', NULL);
+    return registered(MPILENS_DOWN(Comm_split)(comm, color, key, newcomm), newcomm, 's', NULL);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
-    return registered(PMPI_Comm_split_type(comm, type, key, info, newcomm), newcomm, 't', NULL);
+    return registered(MPILENS_DOWN(Comm_split_type)(comm, type, key, info, newcomm), newcomm, 't',
+                      NULL);
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return registered(PMPI_Comm_dup(comm, newcomm), newcomm, 'd', lens_comm(comm));
+    return registered(MPILENS_DOWN(Comm_dup)(comm, newcomm), newcomm, 'd', lens_comm(comm));
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return registered(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm, 'e', lens_comm(comm));
+    return registered(MPILENS_DOWN(Comm_dup_with_info)(comm, info, newcomm), newcomm, 'e',
+                      lens_comm(comm));
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 {
-    return registered(PMPI_Comm_idup(comm, newcomm, req), newcomm, 'i', lens_comm(comm));
+    return registered(MPILENS_DOWN(Comm_idup)(comm, newcomm, req), newcomm, 'i', lens_comm(comm));
 }
 
 #if MPI_VERSION >= 4
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *req)
 {
-    return registered(PMPI_Comm_idup_with_info(comm, info, newcomm, req), newcomm, 'o',
+    return registered(MPILENS_DOWN(Comm_idup_with_info)(comm, info, newcomm, req), newcomm, 'o',
                       lens_comm(comm));
 }
 #endif
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    return registered(PMPI_Comm_create(comm, group, newcomm), newcomm, 'c', NULL);
+    return registered(MPILENS_DOWN(Comm_create)(comm, group, newcomm), newcomm, 'c', NULL);
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
-    return registered(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm, 'u', NULL);
+    return registered(MPILENS_DOWN(Comm_create_group)(comm, group, tag, newcomm), newcomm, 'u',
+                      NULL);
 }
 
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm *newcomm)
 {
-    return registered(PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm), newcomm, 'a',
-                      NULL);
+    return registered(MPILENS_DOWN(Cart_create)(comm, ndims, dims, periods, reorder, newcomm),
+                      newcomm, 'a', NULL);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm)
 {
-    return registered(PMPI_Cart_sub(comm, remain, newcomm), newcomm, 'b', NULL);
+    return registered(MPILENS_DOWN(Cart_sub)(comm, remain, newcomm), newcomm, 'b', NULL);
 }
 
 int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
                      MPI_Comm *newcomm)
 {
-    return registered(PMPI_Graph_create(comm, nnodes, index, edges, reorder, newcomm), newcomm, 'r',
-                      NULL);
+    return registered(MPILENS_DOWN(Graph_create)(comm, nnodes, index, edges, reorder, newcomm),
+                      newcomm, 'r', NULL);
 }
 
 int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
                           const int dests[], const int weights[], MPI_Info info, int reorder,
                           MPI_Comm *newcomm)
 {
-    return registered(
-        PMPI_Dist_graph_create(comm, n, sources, degrees, dests, weights, info, reorder, newcomm),
-        newcomm, 'g', NULL);
+    return registered(MPILENS_DOWN(Dist_graph_create)(comm, n, sources, degrees, dests, weights,
+                                                      info, reorder, newcomm),
+                      newcomm, 'g', NULL);
 }
 
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
@@ -94,29 +98,30 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
                                    const int destweights[], MPI_Info info, int reorder,
                                    MPI_Comm *newcomm)
 {
-    return registered(PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights,
-                                                      outdegree, dests, destweights, info, reorder,
-                                                      newcomm),
+    return registered(MPILENS_DOWN(Dist_graph_create_adjacent)(comm, indegree, sources,
+                                                               sourceweights, outdegree, dests,
+                                                               destweights, info, reorder, newcomm),
                       newcomm, 'j', NULL);
 }
 
 int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote_leader,
                          int tag, MPI_Comm *newcomm)
 {
-    return registered(PMPI_Intercomm_create(local, local_leader, peer, remote_leader, tag, newcomm),
-                      newcomm, 'x', NULL);
+    return registered(
+        MPILENS_DOWN(Intercomm_create)(local, local_leader, peer, remote_leader, tag, newcomm),
+        newcomm, 'x', NULL);
 }
 
 int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm)
 {
-    return registered(PMPI_Intercomm_merge(inter, high, newcomm), newcomm, 'm', NULL);
+    return registered(MPILENS_DOWN(Intercomm_merge)(inter, high, newcomm), newcomm, 'm', NULL);
 }
 
 int MPI_Comm_free(MPI_Comm *comm)
 {
     if (comm && *comm != MPI_COMM_NULL)
         lens_comm_forget(*comm);
-    return PMPI_Comm_free(comm);
+    return MPILENS_DOWN(Comm_free)(comm);
 }
 
 /* ---- windows ---- */
@@ -133,24 +138,25 @@ static int window_made(int rc, MPI_Comm comm, MPI_Win *win)
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    return window_made(PMPI_Win_create(base, size, disp, info, comm, win), comm, win);
+    return window_made(MPILENS_DOWN(Win_create)(base, size, disp, info, comm, win), comm, win);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp, MPI_Info info, MPI_Comm comm, void *base,
                      MPI_Win *win)
 {
-    return window_made(PMPI_Win_allocate(size, disp, info, comm, base, win), comm, win);
+    return window_made(MPILENS_DOWN(Win_allocate)(size, disp, info, comm, base, win), comm, win);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp, MPI_Info info, MPI_Comm comm, void *base,
                             MPI_Win *win)
 {
-    return window_made(PMPI_Win_allocate_shared(size, disp, info, comm, base, win), comm, win);
+    return window_made(MPILENS_DOWN(Win_allocate_shared)(size, disp, info, comm, base, win), comm,
+                       win);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    return window_made(PMPI_Win_create_dynamic(info, comm, win), comm, win);
+    return window_made(MPILENS_DOWN(Win_create_dynamic)(info, comm, win), comm, win);
 }
 
 int MPI_Win_free(MPI_Win *win)
@@ -158,7 +164,7 @@ int MPI_Win_free(MPI_Win *win)
     lens_handle_drop(lens_handle_key(win, sizeof *win));
     if (lens_handle_hooks_now.window_freed)
         lens_handle_hooks_now.window_freed(*win);
-    return PMPI_Win_free(win);
+    return MPILENS_DOWN(Win_free)(win);
 }
 
 struct lens_comm *lens_comm_of_win(MPI_Win win)

@@ -9,24 +9,25 @@
 
 #include <mpi.h>
 
+#include "lens_down.h"
 #include "mpilens_snapshot.h"
 
 #define LENS_MODULE_LIFE(STARTED)                                                                  \
     int MPI_Abort(MPI_Comm comm, int code)                                                         \
     {                                                                                              \
         mpilens_snapshot_save("MPI_Abort");                                                        \
-        return PMPI_Abort(comm, code);                                                             \
+        return MPILENS_DOWN(Abort)(comm, code);                                                    \
     }                                                                                              \
     int MPI_Init(int *argc, char ***argv)                                                          \
     {                                                                                              \
-        int rc = PMPI_Init(argc, argv);                                                            \
+        int rc = MPILENS_DOWN(Init)(argc, argv);                                                   \
         if (rc == MPI_SUCCESS)                                                                     \
             STARTED(MPI_THREAD_SINGLE);                                                            \
         return rc;                                                                                 \
     }                                                                                              \
     int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)                      \
     {                                                                                              \
-        int rc = PMPI_Init_thread(argc, argv, required, provided);                                 \
+        int rc = MPILENS_DOWN(Init_thread)(argc, argv, required, provided);                        \
         if (rc == MPI_SUCCESS)                                                                     \
             STARTED(*provided);                                                                    \
         return rc;                                                                                 \

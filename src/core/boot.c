@@ -37,8 +37,10 @@ static double seconds_now(void)
 
 void *mpilens_site(void *return_address)
 {
-    void *site = (uintptr_t)return_address - lens_self_lo < lens_self_span
-                     ? lens_caller /* entered through a runner: the site it stored */
+    uintptr_t ra = (uintptr_t)return_address;
+    void *site = ra - lens_self_lo < lens_self_span || lens_chain_in_module(ra)
+                     ? lens_caller /* entered through a runner, or below a chained module:
+                                      the site stored on entry */
                      : return_address;
     if (LENS_UNLIKELY(lens_nbindings > 0))
         return lens_fortran_caller(site);
@@ -47,8 +49,10 @@ void *mpilens_site(void *return_address)
 
 void mpilens_site_range(unsigned long *lo, unsigned long *span)
 {
-    *lo = lens_nbindings > 0 ? 0 : lens_self_lo;
-    *span = lens_nbindings > 0 ? ~0ul : lens_self_span;
+    uintptr_t l, s;
+    lens_chain_site_range((uintptr_t)__builtin_return_address(0), &l, &s);
+    *lo = lens_nbindings > 0 ? 0 : l;
+    *span = lens_nbindings > 0 ? ~0ul : s;
 }
 
 void **mpilens_caller_slot(void)
@@ -201,8 +205,10 @@ void lens_boot(void)
     lens_hooks_install(bottom);
     build_tables(bottom);
     lens_solo_setup(bottom);
-    lens_levels_setup();
-    lens_sole_wrappers_setup(bottom);
+    if (!lens_chain_setup(bottom)) {
+        lens_levels_setup();
+        lens_sole_wrappers_setup(bottom);
+    }
     free(bottom);
     call_module_inits();
     boot_seconds = seconds_now() - start;

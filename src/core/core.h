@@ -52,17 +52,22 @@ LENS_HIDDEN void lens_launch_check_before_init(void);
 LENS_HIDDEN void lens_launch_check_after_init(int size);
 /* A single module that allows it is entered without runners and bound to BELOW (solo.c). */
 LENS_HIDDEN void lens_solo_setup(lens_voidfn *below);
-/* MOD's PMPI_X references (got_slots.c): EACH(k, slot, DATA) for every GOT slot that holds
- * the address of a PMPI_X (function k; a function may have two: called, and taken by
- * address); returns how many, or -1 if the relocations could not be read (x86-64 and
- * aarch64 only) or EACH returned non-zero. */
-typedef int (*lens_slot_fn)(int k, uintptr_t slot, void *data);
+/* MOD's PMPI_X references (got_slots.c): EACH(k, slot, DOWN, DATA) for every GOT slot that
+ * holds the address of a PMPI_X (function k; a function may have two: called, and taken by
+ * address), or (DOWN = 1) of its pass-down mpilens_down_MPI_X (chain.c); returns how many,
+ * or -1 if the relocations could not be read (x86-64 and aarch64 only) or EACH returned
+ * non-zero. */
+#define LENS_DOWN_PREFIX "mpilens_down_"
+typedef int (*lens_slot_fn)(int k, uintptr_t slot, int down, void *data);
 LENS_HIDDEN int lens_module_pmpi_slots(const struct lens_module *mod, lens_slot_fn each,
                                        void *data);
 /* Binds MOD's PMPI_X references (its GOT slots) to BELOW[X] where BELOW[X] is not NULL;
  * returns how many slots it wrote, or -1 if one could not be written or the relocations
  * could not be read (x86-64 and aarch64 only). */
 LENS_HIDDEN int lens_bind_module_pmpi(const struct lens_module *mod, const lens_voidfn *below);
+/* The same with its PMPI_X references bound to OWN[X] and its pass-downs to DOWN[X]. */
+LENS_HIDDEN int lens_bind_module_slots(const struct lens_module *mod, const lens_voidfn *own,
+                                       const lens_voidfn *down);
 /* MOD's MPI_X wrappers that only jump to its PMPI_X (forwarders.c) taken out of
  * MOD->wrappers: the call goes past the module as if it did not wrap X. */
 LENS_HIDDEN void lens_drop_forwarders(struct lens_module *mod);
@@ -72,5 +77,15 @@ LENS_HIDDEN void lens_levels_setup(void);
 /* In a stack whose modules all allow direct entry, a function only one module wraps is
  * entered directly and its PMPI_X bound to BELOW (sole_wrappers.c). */
 LENS_HIDDEN void lens_sole_wrappers_setup(const lens_voidfn *below);
+/* A stack of chained modules calls each module from the one above it, the last one's
+ * pass-downs bound to BELOW (chain.c); returns 1 if it did, 0 if the stack runs through
+ * the levels. */
+LENS_HIDDEN int lens_chain_setup(const lens_voidfn *below);
+/* In a chained stack: whether ADDR lies in a module's code (a module below another sees
+ * such return addresses); the site range for the module whose code holds CALLER, which
+ * then gets the call site stored on entry to each function it wraps if it is below
+ * another module for one of them (chain.c). */
+LENS_HIDDEN int lens_chain_in_module(uintptr_t addr);
+LENS_HIDDEN void lens_chain_site_range(uintptr_t caller, uintptr_t *lo, uintptr_t *span);
 
 #endif

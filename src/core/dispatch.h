@@ -30,7 +30,9 @@ typedef void (*lens_voidfn)(void);
 struct lens_hop {
     lens_voidfn fn; /* module wrapper or library function to call */
     int level;      /* level to run it at */
-    int direct;     /* 1: fn is the MPI library (or a core hook): call without level change */
+    int direct;     /* 1: fn is the MPI library (or a core hook, or a module entered
+                       directly): call without level change; LENS_CHAINED (top hops only):
+                       the same after storing the call site (chain.c) */
 };
 
 struct lens_slot {
@@ -84,12 +86,25 @@ LENS_HIDDEN void lens_preboot(int k);
 #define LENS_FROM(LO, SPAN) (LENS_UNLIKELY(LENS_RA_IN(LO, SPAN)))
 
 /* MPI_X: unwrapped functions cost one indirect tail call (no module runs, so the call site
- * is stored only for a call that reaches one). Above level 0, a module is
- * calling for itself (lens_own_route). */
+ * is stored only for a call that reaches one). In a chained stack (chain.c) a wrapped
+ * function's first module is jumped to after the call site is stored, whatever the level
+ * (only application code calls MPI_X there). Above level 0, a module is calling for
+ * itself (lens_own_route). */
+#define LENS_CHAINED 2
+/* Read again (volatile), so that the test before it stays one compare with memory instead
+ * of a load both tests share (one instruction more on every unwrapped call). */
+static inline int lens_top_chained(const struct lens_slot *s)
+{
+    return ((const volatile struct lens_hop *)&s->top)->direct == LENS_CHAINED;
+}
 #define LENS_ENTRY(K, T, RUN, OWN, ...)                                                            \
     const struct lens_slot *s_ = &lens_slots[K];                                                   \
-    if (LENS_LIKELY(s_->top.direct == 1)) /* one compare with memory (0 or 1) */                   \
+    if (LENS_LIKELY(s_->top.direct == 1)) /* one compare with memory */                            \
         return ((T)s_->top.fn)(__VA_ARGS__);                                                       \
+    if (LENS_LIKELY(lens_top_chained(s_))) {                                                       \
+        lens_caller = __builtin_return_address(0);                                                 \
+        return ((T)s_->top.fn)(__VA_ARGS__);                                                       \
+    }                                                                                              \
     if (LENS_UNLIKELY(lens_level != 0))                                                            \
         return OWN(__VA_ARGS__);                                                                   \
     lens_caller = __builtin_return_address(0);                                                     \

@@ -20,15 +20,16 @@
 #include "lens_functions.h"
 
 #if defined(__x86_64__)
-/* Two slots per function at most (called, and taken by address); 0: none. */
-struct slot_pair {
-    uintptr_t slot[2];
+/* A function's slots: PMPI_X called and taken by address, and a chained module's
+ * pass-down (chain.c); 0: none. */
+struct fn_slots {
+    uintptr_t slot[3];
 };
 
-static int note_slot(int k, uintptr_t slot, void *data)
+static int note_slot(int k, uintptr_t slot, int down, void *data)
 {
-    struct slot_pair *pairs = data;
-    pairs[k].slot[pairs[k].slot[0] != 0] = slot;
+    struct fn_slots *slots = data;
+    slots[k].slot[down ? 2 : slots[k].slot[0] != 0] = slot;
     return 0;
 }
 
@@ -75,22 +76,23 @@ void lens_drop_forwarders(struct lens_module *mod)
     const char *mode = getenv("MPILENS_EMPTY_LAYERS");
     if (mode && strcmp(mode, "keep") == 0)
         return;
-    struct slot_pair *pairs = calloc((size_t)lens_function_count, sizeof *pairs);
-    if (!pairs || lens_module_pmpi_slots(mod, note_slot, pairs) < 0) {
-        free(pairs);
+    struct fn_slots *slots = calloc((size_t)lens_function_count, sizeof *slots);
+    if (!slots || lens_module_pmpi_slots(mod, note_slot, slots) < 0) {
+        free(slots);
         return; /* relocations not read: every wrapper stays a layer */
     }
     /* the module's code, found by the loader (a wrapper outside it stays a layer) */
     struct code_range text = {0, mod->text_lo, mod->text_span};
     for (int k = 0; k < lens_function_count; k++) {
         uintptr_t fn = (uintptr_t)mod->wrappers[k];
-        if (!fn || !pairs[k].slot[0])
+        if (!fn)
             continue;
         uintptr_t slot = forwarding_slot(fn, text);
-        if (slot && (slot == pairs[k].slot[0] || slot == pairs[k].slot[1]))
+        const uintptr_t *own = slots[k].slot;
+        if (slot && (slot == own[0] || slot == own[1] || slot == own[2]))
             mod->wrappers[k] = NULL;
     }
-    free(pairs);
+    free(slots);
 }
 #else
 void lens_drop_forwarders(struct lens_module *mod)

@@ -1,5 +1,6 @@
 /* got_slots.c: where a loaded module keeps the addresses of the PMPI_X functions it calls
- * (its GOT slots, found through its relocations), and how the core rebinds them.
+ * (its GOT slots, found through its relocations), and how the core rebinds them. A chained
+ * module's mpilens_down_MPI_X references (chain.c) are slots of the same kind, told apart.
  *
  * The dynamic linker fills a module's slots with libmpilens's PMPI_X (the core is
  * preloaded). A module alone in the stack has them rewritten to what lies below it
@@ -80,12 +81,16 @@ int lens_module_pmpi_slots(const struct lens_module *mod, lens_slot_fn each, voi
                 continue;
             const ElfW(Sym) *sym = &symtab[ELF64_R_SYM(r->r_info)];
             const char *name = strtab + sym->st_name;
-            if (sym->st_shndx != SHN_UNDEF || strncmp(name, "PMPI_", 5) != 0)
+            int k, down = 0;
+            if (sym->st_shndx == SHN_UNDEF && strncmp(name, "PMPI_", 5) == 0)
+                k = lens_function_index(name + 1); /* the table is by MPI_ name */
+            else if (strncmp(name, LENS_DOWN_PREFIX, strlen(LENS_DOWN_PREFIX)) == 0)
+                down = 1, k = lens_function_index(name + strlen(LENS_DOWN_PREFIX));
+            else
                 continue;
-            int k = lens_function_index(name + 1); /* the table is by MPI_ name */
             if (k < 0)
                 continue;
-            if (each(k, map->l_addr + r->r_offset, data) != 0)
+            if (each(k, map->l_addr + r->r_offset, down, data) != 0)
                 return -1;
             found++;
         }
@@ -130,33 +135,47 @@ static int write_slot(uintptr_t slot, lens_voidfn address, const struct relro_fi
 }
 
 struct binding {
-    const lens_voidfn *below;
+    const lens_voidfn *own, *down;
     struct relro_find relro;
     int written;
 };
 
-static int bind_slot(int k, uintptr_t slot, void *data)
+static int bind_slot(int k, uintptr_t slot, int down, void *data)
 {
     struct binding *b = data;
-    if (!b->below[k])
+    lens_voidfn to = down ? b->down[k] : b->own[k];
+    if (!to)
         return 0;
     b->written++;
-    return write_slot(slot, b->below[k], &b->relro);
+    return write_slot(slot, to, &b->relro);
 }
 
-int lens_bind_module_pmpi(const struct lens_module *mod, const lens_voidfn *below)
+int lens_bind_module_slots(const struct lens_module *mod, const lens_voidfn *own,
+                           const lens_voidfn *down)
 {
     struct link_map *map = NULL;
     if (dlinfo(mod->handle, RTLD_DI_LINKMAP, &map) != 0 || !map)
         return -1;
-    struct binding b = {below, {map->l_addr, 0, 0}, 0};
+    struct binding b = {own, down, {map->l_addr, 0, 0}, 0};
     dl_iterate_phdr(find_relro, &b.relro);
     return lens_module_pmpi_slots(mod, bind_slot, &b) < 0 ? -1 : b.written;
+}
+
+int lens_bind_module_pmpi(const struct lens_module *mod, const lens_voidfn *below)
+{
+    return lens_bind_module_slots(mod, below, below);
 }
 #else
 int lens_module_pmpi_slots(const struct lens_module *mod, lens_slot_fn each, void *data)
 {
     (void)mod, (void)each, (void)data;
+    return -1;
+}
+
+int lens_bind_module_slots(const struct lens_module *mod, const lens_voidfn *own,
+                           const lens_voidfn *down)
+{
+    (void)mod, (void)own, (void)down;
     return -1;
 }
 

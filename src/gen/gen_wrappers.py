@@ -54,8 +54,8 @@ def preboot_decl(ret, name, plist):
 
 def emit_function(k, fam, ret, name, plist, undef):
     """One typedef, three out-of-line runners (from the top, from the caller's hop, a
-    module's own call), one MPI_ entry, one PMPI_ step and the steps of levels 1 to 15
-    (non-variadic functions; dispatch.h, LENS_LEVEL_STEP). The runners take the function's
+    module's own call), one MPI_ entry, one PMPI_ step (and its alias mpilens_down_MPI_X)
+    and the steps of levels 1 to 16 (non-variadic functions; dispatch.h, LENS_LEVEL_STEP). The runners take the function's
     own arguments unchanged, so calling one shuffles no registers."""
     decl = ', '.join(param_decl(p) for p in plist) or 'void'
     fixed = [p for p in plist if p[1] != '...']
@@ -79,6 +79,8 @@ def emit_function(k, fam, ret, name, plist, undef):
     # and enters again (a tail call: the application's return address stays the call site).
     out.append('%s { LENS_PREBOOT(%d); return %s(%s); }' % (preboot_decl(ret, name, plist), k, name, args[2:]))
     out.append('%s P%s(%s) { LENS_STEP(%d, %d, %s, %s%s); }' % (ret, name, decl, k, fam, ftype, step, args))
+    # A chained module's pass-down (gen_down.py): the core's PMPI_X until chain.c binds it.
+    out.append('%s mpilens_down_%s(%s) __attribute__((alias("P%s")));' % (ret, name, decl, name))
     if not variadic(plist):
         for level in range(1, STUB_LEVELS + 1):
             out.append('static %s lens_l%d_%s(%s) { LENS_LEVEL_STEP(%d, %d, %d, %s, %s, P%s%s); }'

@@ -35,33 +35,46 @@ check_eq "C: the three sites with 10, 20 and 30 calls" "callsite_pair.c,14,Send,
 callsite_pair.c,16,Send,20
 callsite_pair.c,19,Recv,30" \
     "$("$MPILENS" report pair --callsites --csv | tail -n +2 | cut -d, -f3-6 | sed 's|^[^,]*/||' | grep -v ',Init,' | sort)"
-# Stacked with other modules the profile's wrappers are entered through the core's runners:
-# the keyed fast path then knows a call by the core's stored call site. Sites that take
-# turns in one loop keep their exact counts, alone and stacked in either order.
+# Stacked with other modules (a chained stack, src/core/chain.c) the profile below another
+# module sees a return address inside that module: the keyed fast path then knows a call by
+# the core's stored call site. Sites that take turns in one loop keep their exact counts,
+# alone and stacked in any order: below the monitor (whose wrappers tail-call the profile),
+# below the trace (which calls it), and through the levels (MPILENS_CHAIN=off).
 alternate="callsite_alternate.c,13,Isend,10
 callsite_alternate.c,19,Isend,20
 callsite_alternate.c,27,Wait,30
 callsite_alternate.c,29,Recv,30"
-for modules in profile profile,monitor monitor,profile; do
+for modules in profile profile,monitor monitor,profile trace,profile trace,monitor,profile \
+    chain=off:trace,profile; do
     rm -rf alt
-    timeout 120 "$MPILENS" run -m $modules -o alt -- $MPIRUN -np 2 "$APPS/callsite_alternate" >/dev/null 2>&1
-    check_eq "sites taking turns in a loop, -m $modules: 10 and 20 Isends, 30 Waits, 30 Recvs" \
+    chain=on
+    [[ $modules == chain=off:* ]] && chain=off && modules=${modules#chain=off:}
+    label=$modules
+    [ $chain = off ] && label="$modules (MPILENS_CHAIN=off)"
+    MPILENS_CHAIN=$chain timeout 120 "$MPILENS" run -m $modules -o alt -- \
+        $MPIRUN -np 2 -x MPILENS_CHAIN "$APPS/callsite_alternate" >/dev/null 2>&1
+    check_eq "sites taking turns in a loop, -m $label: 10 and 20 Isends, 30 Waits, 30 Recvs" \
         "$alternate" "$("$MPILENS" report alt --callsites --csv | tail -n +2 | cut -d, -f3-6 | sed 's|^[^,]*/||' | grep -v ',Init,' | sort)"
-    check_eq "-m $modules: the same in the profile by communicator (Isend 30, Recv 30, Wait 30)" \
+    check_eq "-m $label: the same in the profile by communicator (Isend 30, Recv 30, Wait 30)" \
         "Isend,30 Recv,30 Wait,30" \
         "$("$MPILENS" report alt --csv | tail -n +2 | awk -F, '$4 ~ /^(Isend|Recv|Wait)$/ {n[$4] += $9} END {for (k in n) print k "," n[k]}' | sort | tr '\n' ' ' | sed 's/ $//')"
 done
 
 if [ "$HAVE_FORTRAN" = 1 ]; then
-    for kind in mpifh mpi f08; do
-        "$MPILENS" run -m profile -o "f$kind" -- $MPIRUN -np 2 "$APPS/fcallsite_$kind" >/dev/null 2>&1
+    # trace,profile: the profile below the trace in a chained stack (Open MPI's bindings
+    # enter by PMPI_X, MPICH's by MPI_X)
+    for kind in mpifh mpi f08 trace,profile:mpifh; do
+        modules=profile
+        [[ $kind == *:* ]] && modules=${kind%%:*} && kind=${kind#*:}
+        rm -rf "f$kind"
+        timeout 120 "$MPILENS" run -m $modules -o "f$kind" -- $MPIRUN -np 2 "$APPS/fcallsite_$kind" >/dev/null 2>&1
         sites=$("$MPILENS" report "f$kind" --callsites --csv | tail -n +2 | cut -d, -f3-6 | sed 's|^[^,]*/||' | sort)
-        check_eq "Fortran ($kind): the three sites with 10, 20 and 30 calls" "fcallsite_body.inc,13,Send,10
+        check_eq "Fortran ($kind, -m $modules): the three sites with 10, 20 and 30 calls" "fcallsite_body.inc,13,Send,10
 fcallsite_body.inc,16,Send,20
 fcallsite_body.inc,20,Recv,30" "$(grep -v ',Init,' <<<"$sites")"
         # gfortran puts the first statement of a program that uses a module on the
         # `program` line in its line table: the file and line are the compiler's.
-        check_match "Fortran ($kind): MPI_Init has its site too" "$sites" "^fcallsite[_a-z0-9]*\.(inc|f90),[0-9]+,Init,2$"
+        check_match "Fortran ($kind, -m $modules): MPI_Init has its site too" "$sites" "^fcallsite[_a-z0-9]*\.(inc|f90),[0-9]+,Init,2$"
     done
 fi
 finish

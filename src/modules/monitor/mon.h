@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "commtrack.h"
+#include "lens_down.h" /* MPILENS_DOWN: the pass-down of a chained module (chain.c) */
 #include "type_sizes.h"
 
 /* Everything below is internal to monitor.so: hidden, so the hot path reaches it without
@@ -215,7 +216,7 @@ static inline int mon_counting(void)
 #define MON_PERSISTENT(NAME, PARAMS, ARGS, REQ, COUNTING)                                          \
     int MPI_##NAME PARAMS                                                                          \
     {                                                                                              \
-        int rc_ = PMPI_##NAME ARGS;                                                                \
+        int rc_ = mpilens_down_MPI_##NAME ARGS;                                                    \
         if (rc_ == MPI_SUCCESS) {                                                                  \
             struct mon_capture c_;                                                                 \
             mon_capture_begin(&c_);                                                                \

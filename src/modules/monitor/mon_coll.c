@@ -152,13 +152,13 @@ static inline __attribute__((always_inline)) int world_all_to_all(MPI_Comm comm,
     {                                                                                              \
         if (mon_on)                                                                                \
             all_to_all_slow(COMM, COUNT, TYPE, LENS_NO_COUNTS, NULL);                              \
-        return PMPI_##NAME ARGS;                                                                   \
+        return mpilens_down_MPI_##NAME ARGS;                                                       \
     }                                                                                              \
     int MPI_##NAME PARAMS                                                                          \
     {                                                                                              \
         if (!world_all_to_all(COMM, COUNT, TYPE))                                                  \
             return slow_##NAME ARGS;                                                               \
-        return PMPI_##NAME ARGS;                                                                   \
+        return mpilens_down_MPI_##NAME ARGS;                                                       \
     }
 
 static void prefix(MPI_Comm comm, int64_t count, MPI_Datatype type)
@@ -246,7 +246,7 @@ static void neighbours(MPI_Comm comm, int64_t count, MPI_Datatype type, struct l
     {                                                                                              \
         if (mon_on)                                                                                \
             COUNTING;                                                                              \
-        return PMPI_##N A;                                                                         \
+        return mpilens_down_MPI_##N A;                                                             \
     }
 #define COLL_I COLL_B
 #define COLL_P(N, P, A, R, COUNTING) MON_PERSISTENT(N, P, A, R, COUNTING)

@@ -107,7 +107,7 @@ static struct handle *our_handle(MPI_T_pvar_handle h)
 
 int MPI_T_pvar_get_num(int *num)
 {
-    int rc = library_count(num);
+    int rc = MPILENS_DOWN(T_pvar_get_num)(num);
     if (rc == MPI_SUCCESS)
         *num += NPVARS;
     return rc;
@@ -128,10 +128,11 @@ int MPI_T_pvar_get_info(int index, char *name, int *name_len, int *verbosity, in
     int rc;
     const struct pvar *v = ours(index, &rc);
     if (!v)
-        return rc != MPI_SUCCESS ? rc
-                                 : PMPI_T_pvar_get_info(index, name, name_len, verbosity, var_class,
-                                                        datatype, enumtype, desc, desc_len, bind,
-                                                        readonly, continuous, atomic);
+        return rc != MPI_SUCCESS
+                   ? rc
+                   : MPILENS_DOWN(T_pvar_get_info)(index, name, name_len, verbosity, var_class,
+                                                   datatype, enumtype, desc, desc_len, bind,
+                                                   readonly, continuous, atomic);
     copy_out(name, name_len, v->name);
     copy_out(desc, desc_len, v->desc);
     if (verbosity)
@@ -166,7 +167,7 @@ int MPI_T_pvar_get_index(const char *name, int var_class, int *index)
             return MPI_SUCCESS;
         }
     }
-    return PMPI_T_pvar_get_index(name, var_class, index);
+    return MPILENS_DOWN(T_pvar_get_index)(name, var_class, index);
 }
 
 /* The communicator an MPI_T object argument names. The standard passes a pointer to the
@@ -191,8 +192,9 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int index, void *obj,
     int rc;
     const struct pvar *v = ours(index, &rc);
     if (!v)
-        return rc != MPI_SUCCESS ? rc
-                                 : PMPI_T_pvar_handle_alloc(session, index, obj, handle, count);
+        return rc != MPI_SUCCESS
+                   ? rc
+                   : MPILENS_DOWN(T_pvar_handle_alloc)(session, index, obj, handle, count);
     if (!handle || !count)
         return MPI_T_ERR_INVALID;
     struct handle *h = calloc(1, sizeof *h);
@@ -223,7 +225,7 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
 {
     struct handle *h = handle ? our_handle(*handle) : NULL;
     if (!h)
-        return PMPI_T_pvar_handle_free(session, handle);
+        return MPILENS_DOWN(T_pvar_handle_free)(session, handle);
     pthread_mutex_lock(&handles_lock);
     for (struct handle **p = &handles; *p; p = &(*p)->next) {
         if (*p == h) {
@@ -287,19 +289,19 @@ static int pvar_start_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 
 int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
-    return pvar_start_stop(session, handle, 1, PMPI_T_pvar_start);
+    return pvar_start_stop(session, handle, 1, MPILENS_DOWN(T_pvar_start));
 }
 
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
-    return pvar_start_stop(session, handle, 0, PMPI_T_pvar_stop);
+    return pvar_start_stop(session, handle, 0, MPILENS_DOWN(T_pvar_stop));
 }
 
 int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
     struct handle *h = our_handle(handle);
     if (!h)
-        return PMPI_T_pvar_read(session, handle, buf);
+        return MPILENS_DOWN(T_pvar_read)(session, handle, buf);
     if (!buf)
         return MPI_T_ERR_INVALID;
     if (h->var->form == V_FLUSH)
@@ -325,7 +327,7 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const
 {
     struct handle *h = our_handle(handle);
     if (!h)
-        return PMPI_T_pvar_write(session, handle, buf);
+        return MPILENS_DOWN(T_pvar_write)(session, handle, buf);
     if (h->var->form != V_FLUSH)
         return MPI_T_ERR_PVAR_NO_WRITE;
     /* As Open MPI: a pointer to a NULL pointer clears the prefix, else buf is the string. */
@@ -340,7 +342,7 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
     struct handle *h = our_handle(handle);
     if (!h)
-        return PMPI_T_pvar_reset(session, handle);
+        return MPILENS_DOWN(T_pvar_reset)(session, handle);
     return h->var->form == V_FLUSH ? MPI_SUCCESS : MPI_T_ERR_PVAR_NO_WRITE;
 }
 
@@ -348,7 +350,7 @@ int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, v
 {
     struct handle *h = our_handle(handle);
     if (!h)
-        return PMPI_T_pvar_readreset(session, handle, buf);
+        return MPILENS_DOWN(T_pvar_readreset)(session, handle, buf);
     return h->var->form == V_FLUSH ? MPI_SUCCESS : MPI_T_ERR_PVAR_NO_WRITE;
 }
 
@@ -365,5 +367,5 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session)
         }
     }
     pthread_mutex_unlock(&handles_lock);
-    return PMPI_T_pvar_session_free(session);
+    return MPILENS_DOWN(T_pvar_session_free)(session);
 }

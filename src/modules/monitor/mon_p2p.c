@@ -14,13 +14,13 @@
     static __attribute__((noinline, cold)) int slow_##NAME PARAMS                                  \
     {                                                                                              \
         mon_count_send_slow(COMM, DEST, COUNT, TYPE);                                              \
-        return PMPI_##NAME ARGS;                                                                   \
+        return mpilens_down_MPI_##NAME ARGS;                                                       \
     }                                                                                              \
     int MPI_##NAME PARAMS                                                                          \
     {                                                                                              \
         if (!mon_count_send_fast(COMM, DEST, COUNT, TYPE))                                         \
             return slow_##NAME ARGS;                                                               \
-        return PMPI_##NAME ARGS;                                                                   \
+        return mpilens_down_MPI_##NAME ARGS;                                                       \
     }
 
 /* Shapes send and isend: (buf, count, type, dest, tag, comm[, request]). */
@@ -49,5 +49,5 @@ LENS_SHAPE_send(SEND) LENS_SHAPE_isend(SEND)
     int MPI_Type_free(MPI_Datatype *type)
 {
     mon_forget_types();
-    return PMPI_Type_free(type);
+    return MPILENS_DOWN(Type_free)(type);
 }

@@ -80,14 +80,14 @@ static void started(MPI_Request req)
 int MPI_Start(MPI_Request *req)
 {
     started(*req);
-    return PMPI_Start(req);
+    return MPILENS_DOWN(Start)(req);
 }
 
 int MPI_Startall(int n, MPI_Request reqs[])
 {
     for (int i = 0; i < n; i++)
         started(reqs[i]);
-    return PMPI_Startall(n, reqs);
+    return MPILENS_DOWN(Startall)(n, reqs);
 }
 
 int MPI_Request_free(MPI_Request *req)
@@ -99,5 +99,5 @@ int MPI_Request_free(MPI_Request *req)
             persistents[i--] = persistents[--npersistent];
         }
     pthread_mutex_unlock(&persistent_lock);
-    return PMPI_Request_free(req);
+    return MPILENS_DOWN(Request_free)(req);
 }

@@ -25,7 +25,7 @@ static void rma(MPI_Win win, int target, int kind, int64_t count, MPI_Datatype t
     int MPI_##N P                                                                                  \
     {                                                                                              \
         COUNTING;                                                                                  \
-        return PMPI_##N A;                                                                         \
+        return mpilens_down_MPI_##N A;                                                             \
     }
 #define PUT_OR_GET(N, F, M, P, A, FL, R) PUT_OR_GET_##FL(N, P, A)
 #define PUT_OR_GET_1(N, P, A) RMA(N, P, A, a7, a3, rma(a7, a3, MON_RMA_SENT, a1, a2))
@@ -47,7 +47,7 @@ LENS_SHAPE_put(PUT_OR_GET) LENS_SHAPE_rput(PUT_OR_GET) LENS_SHAPE_accumulate(ACC
 
     int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh)
 {
-    int rc = PMPI_File_open(comm, name, amode, info, fh);
+    int rc = MPILENS_DOWN(File_open)(comm, name, amode, info, fh);
     if (rc == MPI_SUCCESS)
         mon_file_opened(*fh, name);
     return rc;
@@ -56,7 +56,7 @@ LENS_SHAPE_put(PUT_OR_GET) LENS_SHAPE_rput(PUT_OR_GET) LENS_SHAPE_accumulate(ACC
 int MPI_File_close(MPI_File *fh)
 {
     mon_file_closed(*fh);
-    return PMPI_File_close(fh);
+    return MPILENS_DOWN(File_close)(fh);
 }
 
 static uint64_t done(const MPI_Status *status, int64_t count, MPI_Datatype type)
@@ -74,7 +74,7 @@ static uint64_t done(const MPI_Status *status, int64_t count, MPI_Datatype type)
 #define IO_DONE(N, P, A, FH, ST, COUNT, TYPE, WRITE)                                               \
     int MPI_##N P                                                                                  \
     {                                                                                              \
-        int rc = PMPI_##N A;                                                                       \
+        int rc = mpilens_down_MPI_##N A;                                                           \
         if (mon_on && rc == MPI_SUCCESS)                                                           \
             mon_record_io(FH, WRITE, done(ST, COUNT, TYPE));                                       \
         return rc;                                                                                 \
@@ -82,7 +82,7 @@ static uint64_t done(const MPI_Status *status, int64_t count, MPI_Datatype type)
 #define IO_ASKED(N, P, A, FH, COUNT, TYPE, WRITE)                                                  \
     int MPI_##N P                                                                                  \
     {                                                                                              \
-        int rc = PMPI_##N A;                                                                       \
+        int rc = mpilens_down_MPI_##N A;                                                           \
         if (mon_on && rc == MPI_SUCCESS)                                                           \
             mon_record_io(FH, WRITE, mon_bytes(COUNT, TYPE));                                      \
         return rc;                                                                                 \

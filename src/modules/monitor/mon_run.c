@@ -25,6 +25,9 @@ const char mpilens_module_description[] =
 /* Alone in the stack, entered without the core's runners (mpilens.h): the monitor needs neither
  * call sites nor levels. */
 const int mpilens_module_direct = 1;
+/* Chained (mpilens.h): the application's calls go on through MPILENS_DOWN, the module's
+ * own calls through PMPI_ functions. */
+const int mpilens_module_chained = 1;
 
 static int start_at_init = 1;
 static MPI_Comm merge_comm = MPI_COMM_NULL;
@@ -74,7 +77,7 @@ int MPI_Pcontrol(const int level, ...)
     static const struct lens_pcontrol_ops ops = {stop_counting, resume_counting, mon_reset};
     if (running && pcontrol_levels)
         lens_pcontrol("monitor", level, &ops);
-    return PMPI_Pcontrol(level);
+    return MPILENS_DOWN(Pcontrol)(level);
 }
 
 int mpilens_module_check(const char *key, const char *value, char *why, size_t len)
@@ -127,7 +130,7 @@ LENS_MODULE_LIFE(started)
 int MPI_Finalize(void)
 {
     if (merge_comm == MPI_COMM_NULL)
-        return PMPI_Finalize();
+        return MPILENS_DOWN(Finalize)();
     running = 0;
     mon_set_on(0);
     mon_flush("run");
@@ -159,5 +162,5 @@ int MPI_Finalize(void)
     mpilens_snapshot_end(written, "results not written at MPI_Finalize");
     mon_set_free(&mon_local);
     PMPI_Comm_free(&merge_comm);
-    return PMPI_Finalize();
+    return MPILENS_DOWN(Finalize)();
 }

@@ -23,6 +23,7 @@
 #include "lens_counts.h"
 #include "type_sizes.h"
 #include "prof_op_ids.h"
+#include "lens_down.h" /* MPILENS_DOWN: the pass-down of a chained module (chain.c) */
 
 #include "size_buckets.h" /* LENS_MAX_BUCKETS */
 

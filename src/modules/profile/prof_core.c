@@ -119,7 +119,7 @@ int MPI_Type_free(MPI_Datatype *type)
 {
     memset(prof_type_cache, 0, sizeof prof_type_cache);
     prof_last_forget();
-    return PMPI_Type_free(type);
+    return MPILENS_DOWN(Type_free)(type);
 }
 
 static uint64_t max_of(uint64_t a, uint64_t b)

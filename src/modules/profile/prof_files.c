@@ -8,10 +8,10 @@
 int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh)
 {
     if (!prof_on)
-        return PMPI_File_open(comm, name, amode, info, fh);
+        return MPILENS_DOWN(File_open)(comm, name, amode, info, fh);
     void *site = prof_caller();
     uint64_t t0 = prof_now();
-    int rc = PMPI_File_open(comm, name, amode, info, fh);
+    int rc = MPILENS_DOWN(File_open)(comm, name, amode, info, fh);
     struct lens_comm *rec = prof_comm(comm);
     prof_record_slow(PROF_OP_File_open, site, rec, 0, 0, prof_now() - t0);
     if (rc == MPI_SUCCESS)
@@ -22,12 +22,12 @@ int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI
 int MPI_File_close(MPI_File *fh)
 {
     if (!prof_on)
-        return PMPI_File_close(fh);
+        return MPILENS_DOWN(File_close)(fh);
     void *site = prof_caller();
     struct lens_comm *rec = prof_file(*fh);
     lens_handle_drop(lens_handle_key(fh, sizeof *fh));
     uint64_t t0 = prof_now();
-    int rc = PMPI_File_close(fh);
+    int rc = MPILENS_DOWN(File_close)(fh);
     prof_record_slow(PROF_OP_File_close, site, rec, 0, 0, prof_now() - t0);
     return rc;
 }

@@ -50,5 +50,5 @@ int MPI_Pcontrol(const int level, ...)
     static const struct lens_pcontrol_ops ops = {stop, resume, reset};
     if (prof_started && prof_pcontrol_levels)
         lens_pcontrol("profile", level, &ops);
-    return PMPI_Pcontrol(level);
+    return MPILENS_DOWN(Pcontrol)(level);
 }

@@ -383,64 +383,67 @@ static struct lens_comm *single_charge(const MPI_Request *req)
 
 static __attribute__((noinline)) int wait_slow(MPI_Request *req, MPI_Status *status, void *ra_)
 {
-    SINGLE_GENERAL(PROF_OP_Wait, req, PMPI_Wait(req, status));
+    SINGLE_GENERAL(PROF_OP_Wait, req, MPILENS_DOWN(Wait)(req, status));
 }
 
 static __attribute__((noinline)) int test_slow(MPI_Request *req, int *flag, MPI_Status *status,
                                                void *ra_)
 {
-    SINGLE_GENERAL(PROF_OP_Test, req, PMPI_Test(req, flag, status));
+    SINGLE_GENERAL(PROF_OP_Test, req, MPILENS_DOWN(Test)(req, flag, status));
 }
 
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
-    SINGLE_CALL(PROF_OP_Wait, req, PMPI_Wait(req, status), wait_slow(req, status, ra_));
+    SINGLE_CALL(PROF_OP_Wait, req, MPILENS_DOWN(Wait)(req, status), wait_slow(req, status, ra_));
 }
 
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
-    SINGLE_CALL(PROF_OP_Test, req, PMPI_Test(req, flag, status), test_slow(req, flag, status, ra_));
+    SINGLE_CALL(PROF_OP_Test, req, MPILENS_DOWN(Test)(req, flag, status),
+                test_slow(req, flag, status, ra_));
 }
 
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 {
-    ARRAY_CALL(PROF_OP_Waitall, n, reqs, PMPI_Waitall(n, reqs, statuses));
+    ARRAY_CALL(PROF_OP_Waitall, n, reqs, MPILENS_DOWN(Waitall)(n, reqs, statuses));
 }
 
 int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
-    ARRAY_CALL(PROF_OP_Testall, n, reqs, PMPI_Testall(n, reqs, flag, statuses));
+    ARRAY_CALL(PROF_OP_Testall, n, reqs, MPILENS_DOWN(Testall)(n, reqs, flag, statuses));
 }
 
 int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 {
-    ARRAY_CALL(PROF_OP_Waitany, n, reqs, PMPI_Waitany(n, reqs, index, status));
+    ARRAY_CALL(PROF_OP_Waitany, n, reqs, MPILENS_DOWN(Waitany)(n, reqs, index, status));
 }
 
 int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
-    ARRAY_CALL(PROF_OP_Testany, n, reqs, PMPI_Testany(n, reqs, index, flag, status));
+    ARRAY_CALL(PROF_OP_Testany, n, reqs, MPILENS_DOWN(Testany)(n, reqs, index, flag, status));
 }
 
 int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
 {
-    ARRAY_CALL(PROF_OP_Waitsome, n, reqs, PMPI_Waitsome(n, reqs, outcount, indices, statuses));
+    ARRAY_CALL(PROF_OP_Waitsome, n, reqs,
+               MPILENS_DOWN(Waitsome)(n, reqs, outcount, indices, statuses));
 }
 
 int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
 {
-    ARRAY_CALL(PROF_OP_Testsome, n, reqs, PMPI_Testsome(n, reqs, outcount, indices, statuses));
+    ARRAY_CALL(PROF_OP_Testsome, n, reqs,
+               MPILENS_DOWN(Testsome)(n, reqs, outcount, indices, statuses));
 }
 
 int MPI_Start(MPI_Request *req)
 {
     if (!prof_on)
-        return PMPI_Start(req);
+        return MPILENS_DOWN(Start)(req);
     void *site = prof_caller();
     struct req_entry e = {0, 0, NULL, 0, 0};
     int known = lookup(req, &e);
     uint64_t t0 = prof_now();
-    int rc = PMPI_Start(req);
+    int rc = MPILENS_DOWN(Start)(req);
     uint64_t t1 = prof_now();
     prof_record(PROF_OP_Start, site, known ? e.rec : prof_comm(MPI_COMM_WORLD), e.bytes, 0,
                 t1 - t0);
@@ -450,7 +453,7 @@ int MPI_Start(MPI_Request *req)
 int MPI_Startall(int n, MPI_Request reqs[])
 {
     if (!prof_on)
-        return PMPI_Startall(n, reqs);
+        return MPILENS_DOWN(Startall)(n, reqs);
     void *site = prof_caller();
     uint64_t bytes = 0;
     struct req_entry e;
@@ -459,7 +462,7 @@ int MPI_Startall(int n, MPI_Request reqs[])
             bytes += e.bytes;
     struct lens_comm *rec = charge_of(reqs, n);
     uint64_t t0 = prof_now();
-    int rc = PMPI_Startall(n, reqs);
+    int rc = MPILENS_DOWN(Startall)(n, reqs);
     uint64_t t1 = prof_now();
     prof_record(PROF_OP_Startall, site, rec, bytes, 0, t1 - t0);
     return rc;
@@ -468,5 +471,5 @@ int MPI_Startall(int n, MPI_Request reqs[])
 int MPI_Request_free(MPI_Request *req)
 {
     forget(req);
-    return PMPI_Request_free(req);
+    return MPILENS_DOWN(Request_free)(req);
 }

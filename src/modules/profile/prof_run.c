@@ -26,6 +26,9 @@ const char mpilens_module_description[] =
 /* Alone in the stack, entered without the core's runners (mpilens.h): call sites come from
  * mpilens_site() (prof.h). */
 const int mpilens_module_direct = 1;
+/* Chained (mpilens.h): the application's calls go on through MPILENS_DOWN, the module's
+ * own calls through PMPI_ functions. */
+const int mpilens_module_chained = 1;
 
 uint64_t prof_start_ticks;
 unsigned long prof_site_lo, prof_site_span = ~0ul;
@@ -93,7 +96,7 @@ static void started(uint64_t t0, int op, void *site)
 int MPI_Abort(MPI_Comm comm, int code)
 {
     mpilens_snapshot_save("MPI_Abort");
-    return PMPI_Abort(comm, code);
+    return MPILENS_DOWN(Abort)(comm, code);
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -102,7 +105,7 @@ int MPI_Init(int *argc, char ***argv)
     prof_handle_hooks_install();
     prof_clock_start();
     uint64_t t0 = prof_now();
-    int rc = PMPI_Init(argc, argv);
+    int rc = MPILENS_DOWN(Init)(argc, argv);
     if (rc == MPI_SUCCESS)
         started(t0, PROF_OP_Init, site);
     return rc;
@@ -114,7 +117,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     prof_handle_hooks_install();
     prof_clock_start();
     uint64_t t0 = prof_now();
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    int rc = MPILENS_DOWN(Init_thread)(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
         prof_threaded = *provided == MPI_THREAD_MULTIPLE;
         one_thread = *provided <= MPI_THREAD_FUNNELED;
@@ -126,7 +129,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int MPI_Finalize(void)
 {
     if (!prof_started)
-        return PMPI_Finalize();
+        return MPILENS_DOWN(Finalize)();
     uint64_t now = prof_now();
     prof_started = 0;
     prof_on = 0;
@@ -147,5 +150,5 @@ int MPI_Finalize(void)
     PMPI_Comm_free(&merge_comm);
     /* the database is the result: this rank's snapshot goes, unless it could not be written */
     mpilens_snapshot_end(written, "results not written at MPI_Finalize");
-    return PMPI_Finalize();
+    return MPILENS_DOWN(Finalize)();
 }

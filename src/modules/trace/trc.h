@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "commtrack.h"
+#include "lens_down.h" /* MPILENS_DOWN: the pass-down of a chained module (chain.c) */
 #include "lens_classes.h"
 #include "mpilens_snapshot.h"
 #include "trc_defs.h"

@@ -41,27 +41,28 @@
 int MPI_Barrier(MPI_Comm comm)
 {
     COLLECTIVE(R_Barrier, OTF2_COLLECTIVE_OP_BARRIER, comm, OTF2_UNDEFINED_UINT32, 0, 0,
-               PMPI_Barrier(comm));
+               MPILENS_DOWN(Barrier)(comm));
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     COLLECTIVE(R_Bcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, BYTES(count, type), sent_,
-               PMPI_Bcast(buf, count, type, root, comm));
+               MPILENS_DOWN(Bcast)(buf, count, type, root, comm));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm)
 {
     COLLECTIVE(R_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, BYTES(count, type), sent_,
-               PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
+               MPILENS_DOWN(Reduce)(sbuf, rbuf, count, type, op, root, comm));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
     COLLECTIVE(R_Allreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, OTF2_UNDEFINED_UINT32,
-               BYTES(count, type), sent_, PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
+               BYTES(count, type), sent_,
+               MPILENS_DOWN(Allreduce)(sbuf, rbuf, count, type, op, comm));
 }
 
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -69,7 +70,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
 {
     COLLECTIVE(R_Allgather, OTF2_COLLECTIVE_OP_ALLGATHER, comm, OTF2_UNDEFINED_UINT32,
                BYTES(scount, stype), BYTES(rcount, rtype),
-               PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
+               MPILENS_DOWN(Allgather)(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -77,7 +78,7 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 {
     COLLECTIVE(R_Alltoall, OTF2_COLLECTIVE_OP_ALLTOALL, comm, OTF2_UNDEFINED_UINT32,
                BYTES(scount, stype), BYTES(rcount, rtype),
-               PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
+               MPILENS_DOWN(Alltoall)(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -85,7 +86,7 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
 {
     COLLECTIVE(R_Gather, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root, BYTES(scount, stype),
                BYTES(rcount, rtype),
-               PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
+               MPILENS_DOWN(Gather)(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -93,7 +94,7 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
 {
     COLLECTIVE(R_Scatter, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root, BYTES(scount, stype),
                BYTES(rcount, rtype),
-               PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
+               MPILENS_DOWN(Scatter)(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 
 /* ---- the v-variants, reduce-scatter and scans: bytes from the counts ---- */
@@ -116,17 +117,19 @@ static int is_root(MPI_Comm comm, int root)
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_Gatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
-               trc_bytes(scount, stype), is_root(comm, root) ? all_bytes(rcounts, rtype, comm) : 0,
-               PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm));
+    COLLECTIVE(
+        R_Gatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root, trc_bytes(scount, stype),
+        is_root(comm, root) ? all_bytes(rcounts, rtype, comm) : 0,
+        MPILENS_DOWN(Gatherv)(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm));
 }
 
 int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
                  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    COLLECTIVE(R_Scatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
-               is_root(comm, root) ? all_bytes(scounts, stype, comm) : 0, trc_bytes(rcount, rtype),
-               PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm));
+    COLLECTIVE(
+        R_Scatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
+        is_root(comm, root) ? all_bytes(scounts, stype, comm) : 0, trc_bytes(rcount, rtype),
+        MPILENS_DOWN(Scatterv)(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm));
 }
 
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -134,7 +137,7 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 {
     COLLECTIVE(R_Allgatherv, OTF2_COLLECTIVE_OP_ALLGATHERV, comm, OTF2_UNDEFINED_UINT32,
                trc_bytes(scount, stype), all_bytes(rcounts, rtype, comm),
-               PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm));
+               MPILENS_DOWN(Allgatherv)(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm));
 }
 
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
@@ -144,7 +147,8 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MP
     COLLECTIVE(R_Alltoallv, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, OTF2_UNDEFINED_UINT32,
                sbuf == MPI_IN_PLACE ? 0 : all_bytes(scounts, stype, comm),
                all_bytes(rcounts, rtype, comm),
-               PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm));
+               MPILENS_DOWN(Alltoallv)(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                                       comm));
 }
 
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
@@ -152,7 +156,7 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
 {
     COLLECTIVE(R_Reduce_scatter, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, OTF2_UNDEFINED_UINT32,
                all_bytes(rcounts, type, comm), trc_bytes(rcounts[lens_comm(comm)->rank], type),
-               PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm));
+               MPILENS_DOWN(Reduce_scatter)(sbuf, rbuf, rcounts, type, op, comm));
 }
 
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op,
@@ -161,7 +165,7 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
     COLLECTIVE(R_Reduce_scatter_block, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm,
                OTF2_UNDEFINED_UINT32, trc_bytes(rcount, type) * (uint64_t)lens_comm(comm)->size,
                trc_bytes(rcount, type),
-               PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm));
+               MPILENS_DOWN(Reduce_scatter_block)(sbuf, rbuf, rcount, type, op, comm));
 }
 
 #define SCAN(NAME, REGION, OP)                                                                     \
@@ -169,7 +173,8 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
                    MPI_Comm comm)                                                                  \
     {                                                                                              \
         COLLECTIVE(REGION, OP, comm, OTF2_UNDEFINED_UINT32, trc_bytes(count, type),                \
-                   trc_bytes(count, type), PMPI_##NAME(sbuf, rbuf, count, type, op, comm));        \
+                   trc_bytes(count, type),                                                         \
+                   mpilens_down_MPI_##NAME(sbuf, rbuf, count, type, op, comm));                    \
     }
 SCAN(Scan, R_Scan, OTF2_COLLECTIVE_OP_SCAN)
 SCAN(Exscan, R_Exscan, OTF2_COLLECTIVE_OP_EXSCAN)
@@ -194,29 +199,30 @@ SCAN(Exscan, R_Exscan, OTF2_COLLECTIVE_OP_EXSCAN)
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 {
     NONBLOCKING(R_Ibarrier, OTF2_COLLECTIVE_OP_BARRIER, comm, NO_ROOT, 0, 0,
-                PMPI_Ibarrier(comm, req), req);
+                MPILENS_DOWN(Ibarrier)(comm, req), req);
 }
 
 int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *req)
 {
     NONBLOCKING(R_Ibcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root, trc_bytes(count, type),
-                trc_bytes(count, type), PMPI_Ibcast(buf, count, type, root, comm, req), req);
+                trc_bytes(count, type), MPILENS_DOWN(Ibcast)(buf, count, type, root, comm, req),
+                req);
 }
 
 int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                 MPI_Comm comm, MPI_Request *req)
 {
     NONBLOCKING(R_Ireduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root, trc_bytes(count, type),
-                trc_bytes(count, type), PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req),
-                req);
+                trc_bytes(count, type),
+                MPILENS_DOWN(Ireduce)(sbuf, rbuf, count, type, op, root, comm, req), req);
 }
 
 int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                    MPI_Comm comm, MPI_Request *req)
 {
     NONBLOCKING(R_Iallreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, NO_ROOT, trc_bytes(count, type),
-                trc_bytes(count, type), PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req),
-                req);
+                trc_bytes(count, type),
+                MPILENS_DOWN(Iallreduce)(sbuf, rbuf, count, type, op, comm, req), req);
 }
 
 #define NONBLOCKING_EXCHANGE(NAME, REGION, OP)                                                     \
@@ -224,7 +230,8 @@ int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, M
                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)                            \
     {                                                                                              \
         NONBLOCKING(REGION, OP, comm, NO_ROOT, trc_bytes(scount, stype), trc_bytes(rcount, rtype), \
-                    PMPI_##NAME(sbuf, scount, stype, rbuf, rcount, rtype, comm, req), req);        \
+                    mpilens_down_MPI_##NAME(sbuf, scount, stype, rbuf, rcount, rtype, comm, req),  \
+                    req);                                                                          \
     }
 NONBLOCKING_EXCHANGE(Iallgather, R_Iallgather, OTF2_COLLECTIVE_OP_ALLGATHER)
 NONBLOCKING_EXCHANGE(Ialltoall, R_Ialltoall, OTF2_COLLECTIVE_OP_ALLTOALL)
@@ -233,9 +240,10 @@ NONBLOCKING_EXCHANGE(Ialltoall, R_Ialltoall, OTF2_COLLECTIVE_OP_ALLTOALL)
     int MPI_##NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,       \
                    MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)                  \
     {                                                                                              \
-        NONBLOCKING(REGION, OP, comm, (uint32_t)root, trc_bytes(scount, stype),                    \
-                    trc_bytes(rcount, rtype),                                                      \
-                    PMPI_##NAME(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req), req);  \
+        NONBLOCKING(                                                                               \
+            REGION, OP, comm, (uint32_t)root, trc_bytes(scount, stype), trc_bytes(rcount, rtype),  \
+            mpilens_down_MPI_##NAME(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req),    \
+            req);                                                                                  \
     }
 NONBLOCKING_ROOTED(Igather, R_Igather, OTF2_COLLECTIVE_OP_GATHER)
 NONBLOCKING_ROOTED(Iscatter, R_Iscatter, OTF2_COLLECTIVE_OP_SCATTER)
@@ -243,41 +251,45 @@ NONBLOCKING_ROOTED(Iscatter, R_Iscatter, OTF2_COLLECTIVE_OP_SCATTER)
 int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
                  const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
-    NONBLOCKING(R_Igatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
-                trc_bytes(scount, stype), is_root(comm, root) ? all_bytes(rcounts, rtype, comm) : 0,
-                PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req),
-                req);
+    NONBLOCKING(
+        R_Igatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root, trc_bytes(scount, stype),
+        is_root(comm, root) ? all_bytes(rcounts, rtype, comm) : 0,
+        MPILENS_DOWN(Igatherv)(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req),
+        req);
 }
 
 int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
                   void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                   MPI_Request *req)
 {
-    NONBLOCKING(R_Iscatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
-                is_root(comm, root) ? all_bytes(scounts, stype, comm) : 0, trc_bytes(rcount, rtype),
-                PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req),
-                req);
+    NONBLOCKING(
+        R_Iscatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
+        is_root(comm, root) ? all_bytes(scounts, stype, comm) : 0, trc_bytes(rcount, rtype),
+        MPILENS_DOWN(Iscatterv)(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req),
+        req);
 }
 
 int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                     const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
                     MPI_Request *req)
 {
-    NONBLOCKING(R_Iallgatherv, OTF2_COLLECTIVE_OP_ALLGATHERV, comm, NO_ROOT,
-                trc_bytes(scount, stype), all_bytes(rcounts, rtype, comm),
-                PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req),
-                req);
+    NONBLOCKING(
+        R_Iallgatherv, OTF2_COLLECTIVE_OP_ALLGATHERV, comm, NO_ROOT, trc_bytes(scount, stype),
+        all_bytes(rcounts, rtype, comm),
+        MPILENS_DOWN(Iallgatherv)(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req),
+        req);
 }
 
 int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
                    void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
                    MPI_Comm comm, MPI_Request *req)
 {
-    NONBLOCKING(
-        R_Ialltoallv, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, NO_ROOT,
-        sbuf == MPI_IN_PLACE ? 0 : all_bytes(scounts, stype, comm), all_bytes(rcounts, rtype, comm),
-        PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req),
-        req);
+    NONBLOCKING(R_Ialltoallv, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, NO_ROOT,
+                sbuf == MPI_IN_PLACE ? 0 : all_bytes(scounts, stype, comm),
+                all_bytes(rcounts, rtype, comm),
+                MPILENS_DOWN(Ialltoallv)(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
+                                         rtype, comm, req),
+                req);
 }
 
 int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
@@ -285,7 +297,7 @@ int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_D
 {
     NONBLOCKING(R_Ireduce_scatter, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, NO_ROOT,
                 all_bytes(rcounts, type, comm), trc_bytes(rcounts[lens_comm(comm)->rank], type),
-                PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, type, op, comm, req), req);
+                MPILENS_DOWN(Ireduce_scatter)(sbuf, rbuf, rcounts, type, op, comm, req), req);
 }
 
 int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
@@ -293,7 +305,7 @@ int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Data
 {
     NONBLOCKING(R_Ireduce_scatter_block, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm, NO_ROOT,
                 trc_bytes(rcount, type) * (uint64_t)lens_comm(comm)->size, trc_bytes(rcount, type),
-                PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, type, op, comm, req), req);
+                MPILENS_DOWN(Ireduce_scatter_block)(sbuf, rbuf, rcount, type, op, comm, req), req);
 }
 
 #define NONBLOCKING_SCAN(NAME, REGION, OP)                                                         \
@@ -301,7 +313,7 @@ int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Data
                    MPI_Comm comm, MPI_Request *req)                                                \
     {                                                                                              \
         NONBLOCKING(REGION, OP, comm, NO_ROOT, trc_bytes(count, type), trc_bytes(count, type),     \
-                    PMPI_##NAME(sbuf, rbuf, count, type, op, comm, req), req);                     \
+                    mpilens_down_MPI_##NAME(sbuf, rbuf, count, type, op, comm, req), req);         \
     }
 NONBLOCKING_SCAN(Iscan, R_Iscan, OTF2_COLLECTIVE_OP_SCAN)
 NONBLOCKING_SCAN(Iexscan, R_Iexscan, OTF2_COLLECTIVE_OP_EXSCAN)

@@ -114,7 +114,7 @@ uint64_t trc_type_size_asked(struct trc_thread *me, MPI_Datatype type)
 int MPI_Type_free(MPI_Datatype *type)
 {
     __atomic_fetch_add(&trc_types_generation, 1, __ATOMIC_RELAXED);
-    return PMPI_Type_free(type);
+    return MPILENS_DOWN(Type_free)(type);
 }
 
 uint32_t trc_comm_of(struct lens_comm *rec)

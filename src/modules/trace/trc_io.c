@@ -61,9 +61,9 @@ static OTF2_IoCreationFlag creation_of(int amode)
 int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh)
 {
     if (!trc_on)
-        return PMPI_File_open(comm, name, amode, info, fh);
+        return MPILENS_DOWN(File_open)(comm, name, amode, info, fh);
     trc_enter(R_File_open);
-    int rc = PMPI_File_open(comm, name, amode, info, fh);
+    int rc = MPILENS_DOWN(File_open)(comm, name, amode, info, fh);
     if (rc == MPI_SUCCESS) {
         uint32_t c = trc_comm(comm);
         char *copy = strdup(name ? name : "");
@@ -92,10 +92,10 @@ int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI
 int MPI_File_close(MPI_File *fh)
 {
     if (!trc_on)
-        return PMPI_File_close(fh);
+        return MPILENS_DOWN(File_close)(fh);
     uint32_t id = handle_of(*fh);
     trc_enter(R_File_close);
-    int rc = PMPI_File_close(fh);
+    int rc = MPILENS_DOWN(File_close)(fh);
     if (id != OTF2_UNDEFINED_UINT32) {
         pthread_mutex_lock(&trc_lock);
         handles[id].open = 0;
@@ -143,14 +143,14 @@ static uint64_t begin(MPI_File fh, uint32_t *handle, uint64_t t, int write, cons
     int MPI_##N P                                                                                  \
     {                                                                                              \
         if (!trc_on)                                                                               \
-            return PMPI_##N A;                                                                     \
+            return mpilens_down_MPI_##N A;                                                         \
         MPI_Status local_;                                                                         \
         if ((STATUS) == MPI_STATUS_IGNORE)                                                         \
             STATUS = &local_;                                                                      \
         uint32_t h_;                                                                               \
         uint64_t id_ =                                                                             \
             begin(FH, &h_, trc_enter(R_##N), WRITE, #N, OTF2_IO_OPERATION_FLAG_NONE, COUNT, TYPE); \
-        int rc_ = PMPI_##N A;                                                                      \
+        int rc_ = mpilens_down_MPI_##N A;                                                          \
         if (id_)                                                                                   \
             trc_put(TK_IO_COMPLETE, 0, trc_now(), h_, 0, 0, status_bytes(STATUS), id_, 0);         \
         trc_leave(R_##N);                                                                          \
@@ -170,11 +170,11 @@ static void split_started(uint32_t handle, uint64_t id)
     int MPI_##N P                                                                                  \
     {                                                                                              \
         if (!trc_on)                                                                               \
-            return PMPI_##N A;                                                                     \
+            return mpilens_down_MPI_##N A;                                                         \
         uint32_t h_;                                                                               \
         uint64_t id_ = begin(FH, &h_, trc_enter(R_##N), WRITE, #N,                                 \
                              OTF2_IO_OPERATION_FLAG_NON_BLOCKING, COUNT, TYPE);                    \
-        int rc_ = PMPI_##N A;                                                                      \
+        int rc_ = mpilens_down_MPI_##N A;                                                          \
         if (id_) {                                                                                 \
             trc_put(TK_IO_ISSUED, 0, trc_now(), h_, 0, 0, 0, id_, 0);                              \
             if (rc_ == MPI_SUCCESS)                                                                \
@@ -191,13 +191,13 @@ static void split_started(uint32_t handle, uint64_t id)
     int MPI_##N P                                                                                  \
     {                                                                                              \
         if (!trc_on)                                                                               \
-            return PMPI_##N A;                                                                     \
+            return mpilens_down_MPI_##N A;                                                         \
         MPI_Status local_;                                                                         \
         if (a2 == MPI_STATUS_IGNORE)                                                               \
             a2 = &local_;                                                                          \
         uint32_t h_ = handle_of(a0);                                                               \
         trc_enter(R_##N);                                                                          \
-        int rc_ = PMPI_##N A;                                                                      \
+        int rc_ = mpilens_down_MPI_##N A;                                                          \
         if (h_ != OTF2_UNDEFINED_UINT32) {                                                         \
             pthread_mutex_lock(&trc_lock);                                                         \
             uint64_t id_ = handles[h_].split_id;                                                   \

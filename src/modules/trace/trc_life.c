@@ -21,6 +21,9 @@ const char mpilens_module_description[] =
 /* Alone in the stack, entered without the core's runners (mpilens.h): the trace needs neither call
  * sites nor levels. */
 const int mpilens_module_direct = 1;
+/* Chained (mpilens.h): the application's calls go on through MPILENS_DOWN, the module's
+ * own calls through PMPI_ functions. */
+const int mpilens_module_chained = 1;
 
 /* trace:buffer=SIZE (bytes, or with K, M or G): the event buffer of each rank. */
 const char mpilens_module_arguments[] =
@@ -92,5 +95,5 @@ LENS_MODULE_LIFE(started)
 int MPI_Finalize(void)
 {
     trc_finish();
-    return PMPI_Finalize();
+    return MPILENS_DOWN(Finalize)();
 }

@@ -12,9 +12,9 @@
     __attribute__((weak)) int MPI_##N P                                                            \
     {                                                                                              \
         if (!trc_on)                                                                               \
-            return PMPI_##N A;                                                                     \
+            return mpilens_down_MPI_##N A;                                                         \
         trc_enter(R_##N);                                                                          \
-        int rc = PMPI_##N A;                                                                       \
+        int rc = mpilens_down_MPI_##N A;                                                           \
         trc_leave(R_##N);                                                                          \
         return rc;                                                                                 \
     }

@@ -144,10 +144,10 @@ const struct lens_handle_hooks trc_handle_hooks = {.window_made = window_made,
 int MPI_Win_fence(int assert, MPI_Win win)
 {
     if (!trc_on)
-        return PMPI_Win_fence(assert, win);
+        return MPILENS_DOWN(Win_fence)(assert, win);
     uint64_t t = trc_enter(R_Win_fence);
     trc_put_mark(TK_RMA_COLL_BEGIN, t);
-    int rc = PMPI_Win_fence(assert, win);
+    int rc = MPILENS_DOWN(Win_fence)(assert, win);
     uint32_t w = window_of(win);
     if (w != OTF2_UNDEFINED_UINT32)
         trc_put(TK_RMA_COLL_END, OTF2_COLLECTIVE_OP_BARRIER, trc_now(), w, OTF2_UNDEFINED_UINT32,
@@ -186,26 +186,26 @@ static int group_sync(int region, MPI_Win win, MPI_Group group, int exposure,
 int MPI_Win_post(MPI_Group g, int assert, MPI_Win win)
 {
     if (!trc_on)
-        return PMPI_Win_post(g, assert, win);
-    return group_sync(R_Win_post, win, g, 1, PMPI_Win_post, NULL, assert);
+        return MPILENS_DOWN(Win_post)(g, assert, win);
+    return group_sync(R_Win_post, win, g, 1, MPILENS_DOWN(Win_post), NULL, assert);
 }
 int MPI_Win_start(MPI_Group g, int assert, MPI_Win win)
 {
     if (!trc_on)
-        return PMPI_Win_start(g, assert, win);
-    return group_sync(R_Win_start, win, g, 0, PMPI_Win_start, NULL, assert);
+        return MPILENS_DOWN(Win_start)(g, assert, win);
+    return group_sync(R_Win_start, win, g, 0, MPILENS_DOWN(Win_start), NULL, assert);
 }
 int MPI_Win_complete(MPI_Win win)
 {
     if (!trc_on)
-        return PMPI_Win_complete(win);
-    return group_sync(R_Win_complete, win, MPI_GROUP_NULL, 0, NULL, PMPI_Win_complete, 0);
+        return MPILENS_DOWN(Win_complete)(win);
+    return group_sync(R_Win_complete, win, MPI_GROUP_NULL, 0, NULL, MPILENS_DOWN(Win_complete), 0);
 }
 int MPI_Win_wait(MPI_Win win)
 {
     if (!trc_on)
-        return PMPI_Win_wait(win);
-    return group_sync(R_Win_wait, win, MPI_GROUP_NULL, 1, NULL, PMPI_Win_wait, 0);
+        return MPILENS_DOWN(Win_wait)(win);
+    return group_sync(R_Win_wait, win, MPI_GROUP_NULL, 1, NULL, MPILENS_DOWN(Win_wait), 0);
 }
 
 /* MPI_Win_test: the test that finds the exposure epoch complete closes it as MPI_Win_wait
@@ -213,9 +213,9 @@ int MPI_Win_wait(MPI_Win win)
 int MPI_Win_test(MPI_Win win, int *flag)
 {
     if (!trc_on)
-        return PMPI_Win_test(win, flag);
+        return MPILENS_DOWN(Win_test)(win, flag);
     trc_enter(R_Win_test);
-    int rc = PMPI_Win_test(win, flag);
+    int rc = MPILENS_DOWN(Win_test)(win, flag);
     uint32_t w = rc == MPI_SUCCESS && *flag ? window_of(win) : OTF2_UNDEFINED_UINT32;
     if (w != OTF2_UNDEFINED_UINT32) {
         pthread_mutex_lock(&trc_lock);
@@ -233,32 +233,32 @@ int MPI_Win_test(MPI_Win win, int *flag)
  * MPI_Win_sync name no target (OTF2_UNDEFINED_UINT32). */
 int MPI_Win_lock_all(int assert, MPI_Win win)
 {
-    WINDOW_CALL(R_Win_lock_all, PMPI_Win_lock_all(assert, win),
+    WINDOW_CALL(R_Win_lock_all, MPILENS_DOWN(Win_lock_all)(assert, win),
                 trc_put(TK_RMA_ACQUIRE_LOCK, OTF2_LOCK_SHARED, trc_now(), w_, OTF2_UNDEFINED_UINT32,
                         0, 0, 0, 0));
 }
 int MPI_Win_unlock_all(MPI_Win win)
 {
-    WINDOW_CALL(R_Win_unlock_all, PMPI_Win_unlock_all(win),
+    WINDOW_CALL(R_Win_unlock_all, MPILENS_DOWN(Win_unlock_all)(win),
                 trc_put(TK_RMA_RELEASE_LOCK, 0, trc_now(), w_, OTF2_UNDEFINED_UINT32, 0, 0, 0, 0));
 }
 int MPI_Win_sync(MPI_Win win)
 {
-    WINDOW_CALL(R_Win_sync, PMPI_Win_sync(win),
+    WINDOW_CALL(R_Win_sync, MPILENS_DOWN(Win_sync)(win),
                 trc_put(TK_RMA_SYNC, OTF2_RMA_SYNC_TYPE_MEMORY, trc_now(), w_,
                         OTF2_UNDEFINED_UINT32, 0, 0, 0, 0));
 }
 
 int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
 {
-    WINDOW_CALL(R_Win_lock, PMPI_Win_lock(type, rank, assert, win),
+    WINDOW_CALL(R_Win_lock, MPILENS_DOWN(Win_lock)(type, rank, assert, win),
                 trc_put(TK_RMA_ACQUIRE_LOCK,
                         type == MPI_LOCK_SHARED ? OTF2_LOCK_SHARED : OTF2_LOCK_EXCLUSIVE, trc_now(),
                         w_, (uint32_t)rank, 0, 0, 0, 0));
 }
 int MPI_Win_unlock(int rank, MPI_Win win)
 {
-    WINDOW_CALL(R_Win_unlock, PMPI_Win_unlock(rank, win),
+    WINDOW_CALL(R_Win_unlock, MPILENS_DOWN(Win_unlock)(rank, win),
                 trc_put(TK_RMA_RELEASE_LOCK, 0, trc_now(), w_, (uint32_t)rank, 0, 0, 0, 0));
 }
 
@@ -270,19 +270,19 @@ int MPI_Win_unlock(int rank, MPI_Win win)
 
 int MPI_Win_flush(int rank, MPI_Win win)
 {
-    FLUSH(R_Win_flush, (uint32_t)rank, PMPI_Win_flush(rank, win));
+    FLUSH(R_Win_flush, (uint32_t)rank, MPILENS_DOWN(Win_flush)(rank, win));
 }
 int MPI_Win_flush_all(MPI_Win win)
 {
-    FLUSH(R_Win_flush_all, OTF2_UNDEFINED_UINT32, PMPI_Win_flush_all(win));
+    FLUSH(R_Win_flush_all, OTF2_UNDEFINED_UINT32, MPILENS_DOWN(Win_flush_all)(win));
 }
 int MPI_Win_flush_local(int rank, MPI_Win win)
 {
-    FLUSH(R_Win_flush_local, (uint32_t)rank, PMPI_Win_flush_local(rank, win));
+    FLUSH(R_Win_flush_local, (uint32_t)rank, MPILENS_DOWN(Win_flush_local)(rank, win));
 }
 int MPI_Win_flush_local_all(MPI_Win win)
 {
-    FLUSH(R_Win_flush_local_all, OTF2_UNDEFINED_UINT32, PMPI_Win_flush_local_all(win));
+    FLUSH(R_Win_flush_local_all, OTF2_UNDEFINED_UINT32, MPILENS_DOWN(Win_flush_local_all)(win));
 }
 
 /* ---- transfers ---- */
@@ -290,21 +290,21 @@ int MPI_Win_flush_local_all(MPI_Win win)
 int MPI_Put(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
             MPI_Datatype tt, MPI_Win win)
 {
-    WINDOW_CALL(R_Put, PMPI_Put(o, oc, ot, target, disp, tc, tt, win),
+    WINDOW_CALL(R_Put, MPILENS_DOWN(Put)(o, oc, ot, target, disp, tc, tt, win),
                 trc_put(TK_RMA_PUT, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
                         __atomic_fetch_add(&next_matching_id, 1, __ATOMIC_RELAXED), 0));
 }
 int MPI_Get(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
             MPI_Win win)
 {
-    WINDOW_CALL(R_Get, PMPI_Get(o, oc, ot, target, disp, tc, tt, win),
+    WINDOW_CALL(R_Get, MPILENS_DOWN(Get)(o, oc, ot, target, disp, tc, tt, win),
                 trc_put(TK_RMA_GET, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot),
                         __atomic_fetch_add(&next_matching_id, 1, __ATOMIC_RELAXED), 0));
 }
 int MPI_Accumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
                    MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
-    WINDOW_CALL(R_Accumulate, PMPI_Accumulate(o, oc, ot, target, disp, tc, tt, op, win),
+    WINDOW_CALL(R_Accumulate, MPILENS_DOWN(Accumulate)(o, oc, ot, target, disp, tc, tt, op, win),
                 trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, trc_now(), w_,
                         (uint32_t)target, 0, trc_bytes(oc, ot), 0,
                         __atomic_fetch_add(&next_matching_id, 1, __ATOMIC_RELAXED)));
@@ -317,20 +317,21 @@ int MPI_Rput(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, 
              MPI_Datatype tt, MPI_Win win, MPI_Request *req)
 {
     WINDOW_CALL(
-        R_Rput, PMPI_Rput(o, oc, ot, target, disp, tc, tt, win, req),
+        R_Rput, MPILENS_DOWN(Rput)(o, oc, ot, target, disp, tc, tt, win, req),
         trc_put(TK_RMA_PUT, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot), NEXT_ID, 0));
 }
 int MPI_Rget(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
              MPI_Win win, MPI_Request *req)
 {
     WINDOW_CALL(
-        R_Rget, PMPI_Rget(o, oc, ot, target, disp, tc, tt, win, req),
+        R_Rget, MPILENS_DOWN(Rget)(o, oc, ot, target, disp, tc, tt, win, req),
         trc_put(TK_RMA_GET, 0, trc_now(), w_, (uint32_t)target, 0, trc_bytes(oc, ot), NEXT_ID, 0));
 }
 int MPI_Raccumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc,
                     MPI_Datatype tt, MPI_Op op, MPI_Win win, MPI_Request *req)
 {
-    WINDOW_CALL(R_Raccumulate, PMPI_Raccumulate(o, oc, ot, target, disp, tc, tt, op, win, req),
+    WINDOW_CALL(R_Raccumulate,
+                MPILENS_DOWN(Raccumulate)(o, oc, ot, target, disp, tc, tt, op, win, req),
                 trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE, trc_now(), w_,
                         (uint32_t)target, 0, trc_bytes(oc, ot), 0, NEXT_ID));
 }
@@ -341,7 +342,7 @@ int MPI_Get_accumulate(const void *o, int oc, MPI_Datatype ot, void *r, int rc, 
                        int target, MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
     WINDOW_CALL(R_Get_accumulate,
-                PMPI_Get_accumulate(o, oc, ot, r, rc, rt, target, disp, tc, tt, op, win),
+                MPILENS_DOWN(Get_accumulate)(o, oc, ot, r, rc, rt, target, disp, tc, tt, op, win),
                 trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, trc_now(), w_,
                         (uint32_t)target, 0, trc_bytes(oc, ot), trc_bytes(rc, rt), NEXT_ID));
 }
@@ -349,22 +350,24 @@ int MPI_Rget_accumulate(const void *o, int oc, MPI_Datatype ot, void *r, int rc,
                         int target, MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win,
                         MPI_Request *req)
 {
-    WINDOW_CALL(R_Rget_accumulate,
-                PMPI_Rget_accumulate(o, oc, ot, r, rc, rt, target, disp, tc, tt, op, win, req),
-                trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, trc_now(), w_,
-                        (uint32_t)target, 0, trc_bytes(oc, ot), trc_bytes(rc, rt), NEXT_ID));
+    WINDOW_CALL(
+        R_Rget_accumulate,
+        MPILENS_DOWN(Rget_accumulate)(o, oc, ot, r, rc, rt, target, disp, tc, tt, op, win, req),
+        trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, trc_now(), w_,
+                (uint32_t)target, 0, trc_bytes(oc, ot), trc_bytes(rc, rt), NEXT_ID));
 }
 int MPI_Fetch_and_op(const void *o, void *r, MPI_Datatype type, int target, MPI_Aint disp,
                      MPI_Op op, MPI_Win win)
 {
-    WINDOW_CALL(R_Fetch_and_op, PMPI_Fetch_and_op(o, r, type, target, disp, op, win),
+    WINDOW_CALL(R_Fetch_and_op, MPILENS_DOWN(Fetch_and_op)(o, r, type, target, disp, op, win),
                 trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, trc_now(), w_,
                         (uint32_t)target, 0, trc_bytes(1, type), trc_bytes(1, type), NEXT_ID));
 }
 int MPI_Compare_and_swap(const void *o, const void *c, void *r, MPI_Datatype type, int target,
                          MPI_Aint disp, MPI_Win win)
 {
-    WINDOW_CALL(R_Compare_and_swap, PMPI_Compare_and_swap(o, c, r, type, target, disp, win),
+    WINDOW_CALL(R_Compare_and_swap,
+                MPILENS_DOWN(Compare_and_swap)(o, c, r, type, target, disp, win),
                 trc_put(TK_RMA_ATOMIC, OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP, trc_now(), w_,
                         (uint32_t)target, 0, 2 * trc_bytes(1, type), trc_bytes(1, type), NEXT_ID));
 }

@@ -70,7 +70,7 @@ int MPI_Pcontrol(const int level, ...)
         if (r != UINT32_MAX)
             trc_leave(R_REGIONS + r);
     }
-    return PMPI_Pcontrol(level);
+    return MPILENS_DOWN(Pcontrol)(level);
 }
 
 /* Leaves the regions still open (at MPI_Finalize, before the event files close): those of

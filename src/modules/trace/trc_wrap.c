@@ -236,14 +236,14 @@ static inline struct trc_thread *send_general(int count, MPI_Datatype type, int 
         uint64_t t = trc_enter_at(me, p.used, REGION, tsc);                                        \
         trc_put_words(&me->log, p.used + TRC_SHORT, t, trc_word(TK_MPI_SEND, 0, p.w.peer),         \
                       p.w.comm, (uint32_t)tag, p.bytes, 0, 0);                                     \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                   \
+        int rc = mpilens_down_MPI_##NAME(buf, count, type, dest, tag, comm);                       \
         return trc_leave_at_return(me, rc, REGION, trc_now_as(tsc));                               \
     }                                                                                              \
     static __attribute__((noinline)) int NAME##_general(                                           \
         const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)           \
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
-            return PMPI_##NAME(buf, count, type, dest, tag, comm);                                 \
+            return mpilens_down_MPI_##NAME(buf, count, type, dest, tag, comm);                     \
         struct send_plan p;                                                                        \
         struct trc_thread *me = send_general(count, type, dest, comm, &p);                         \
         return NAME##_recorded(me, p, 0, buf, count, type, dest, tag, comm);                       \
@@ -272,7 +272,7 @@ BLOCKING_SEND(Rsend, R_Rsend)
         uint64_t id = me->next_id++; /* the request's, recorded with the call's Enter */           \
         trc_enter_with_at(me, p.used, tsc, REGION, TK_MPI_ISEND, p.w.peer, p.w.comm,               \
                           (uint32_t)tag, p.bytes, id);                                             \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
+        int rc = mpilens_down_MPI_##NAME(buf, count, type, dest, tag, comm, req);                  \
         keep_in(me, *req, PENDING_SEND, &p.w, id);                                                 \
         return trc_leave_at_return(me, rc, REGION, trc_now_as(tsc));                               \
     }                                                                                              \
@@ -281,7 +281,7 @@ BLOCKING_SEND(Rsend, R_Rsend)
                                                         MPI_Comm comm, MPI_Request *req)           \
     {                                                                                              \
         if (!trc_on || dest == MPI_PROC_NULL)                                                      \
-            return PMPI_##NAME(buf, count, type, dest, tag, comm, req);                            \
+            return mpilens_down_MPI_##NAME(buf, count, type, dest, tag, comm, req);                \
         struct send_plan p;                                                                        \
         struct trc_thread *me = send_general(count, type, dest, comm, &p);                         \
         return NAME##_recorded(me, p, 0, buf, count, type, dest, tag, comm, req);                  \
@@ -310,7 +310,7 @@ recv_recorded(struct trc_thread *me, size_t used, int tsc, const uint32_t *world
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     trc_enter_at(me, used, R_Recv, tsc);
-    int rc = PMPI_Recv(buf, count, type, src, tag, comm, st);
+    int rc = MPILENS_DOWN(Recv)(buf, count, type, src, tag, comm, st);
     uint64_t got = lens_status_bytes(st), t = trc_now_as(tsc); /* the receive's and the Leave's */
     struct where w = world ? (struct where){*world, (uint32_t)st->MPI_SOURCE, NULL, 0}
                            : trc_where(comm, st->MPI_SOURCE);
@@ -322,7 +322,7 @@ static __attribute__((noinline)) int recv_general(void *buf, int count, MPI_Data
                                                   int tag, MPI_Comm comm, MPI_Status *status)
 {
     if (!trc_on || src == MPI_PROC_NULL)
-        return PMPI_Recv(buf, count, type, src, tag, comm, status);
+        return MPILENS_DOWN(Recv)(buf, count, type, src, tag, comm, status);
     struct trc_thread *me = trc_me();
     size_t used = trc_log_room(&me->log, TRC_CALL_ROOM, 1);
     return recv_recorded(me, used, 0, NULL, buf, count, type, src, tag, comm, status);
@@ -344,9 +344,9 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
               MPI_Request *req)
 {
     if (!trc_on || src == MPI_PROC_NULL)
-        return PMPI_Irecv(buf, count, type, src, tag, comm, req);
+        return MPILENS_DOWN(Irecv)(buf, count, type, src, tag, comm, req);
     uint64_t t = enter(R_Irecv);
-    int rc = PMPI_Irecv(buf, count, type, src, tag, comm, req);
+    int rc = MPILENS_DOWN(Irecv)(buf, count, type, src, tag, comm, req);
     struct where w = trc_where(comm, src);
     trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, remember(*req, 1, &w), 0);
     leave(R_Irecv);
@@ -390,9 +390,9 @@ static MPI_Comm probed_take(MPI_Message msg)
 int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status)
 {
     if (!trc_on)
-        return PMPI_Mprobe(src, tag, comm, msg, status);
+        return MPILENS_DOWN(Mprobe)(src, tag, comm, msg, status);
     enter(R_Mprobe);
-    int rc = PMPI_Mprobe(src, tag, comm, msg, status);
+    int rc = MPILENS_DOWN(Mprobe)(src, tag, comm, msg, status);
     if (rc == MPI_SUCCESS)
         probed_keep(*msg, comm);
     leave(R_Mprobe);
@@ -402,9 +402,9 @@ int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st
 int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MPI_Status *status)
 {
     if (!trc_on)
-        return PMPI_Improbe(src, tag, comm, flag, msg, status);
+        return MPILENS_DOWN(Improbe)(src, tag, comm, flag, msg, status);
     enter(R_Improbe);
-    int rc = PMPI_Improbe(src, tag, comm, flag, msg, status);
+    int rc = MPILENS_DOWN(Improbe)(src, tag, comm, flag, msg, status);
     if (rc == MPI_SUCCESS && *flag)
         probed_keep(*msg, comm);
     leave(R_Improbe);
@@ -417,12 +417,12 @@ int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MP
 int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Status *status)
 {
     if (!trc_on)
-        return PMPI_Mrecv(buf, count, type, msg, status);
+        return MPILENS_DOWN(Mrecv)(buf, count, type, msg, status);
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     MPI_Comm comm = probed_take(*msg);
     enter(R_Mrecv);
-    int rc = PMPI_Mrecv(buf, count, type, msg, st);
+    int rc = MPILENS_DOWN(Mrecv)(buf, count, type, msg, st);
     if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) {
         uint64_t got = lens_status_bytes(st);
         struct where w = trc_where(comm, st->MPI_SOURCE);
@@ -436,10 +436,10 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Sta
 int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Request *req)
 {
     if (!trc_on)
-        return PMPI_Imrecv(buf, count, type, msg, req);
+        return MPILENS_DOWN(Imrecv)(buf, count, type, msg, req);
     MPI_Comm comm = probed_take(*msg);
     uint64_t t = enter(R_Imrecv);
-    int rc = PMPI_Imrecv(buf, count, type, msg, req);
+    int rc = MPILENS_DOWN(Imrecv)(buf, count, type, msg, req);
     if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) {
         struct where w = trc_where(comm, 0);
         trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, remember(*req, 1, &w), 0);
@@ -474,7 +474,7 @@ static int keep(int rc, const struct persistent *p)
     int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
                    MPI_Comm comm, MPI_Request *req)                                                \
     {                                                                                              \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, req);                              \
+        int rc = mpilens_down_MPI_##NAME(buf, count, type, dest, tag, comm, req);                  \
         return keep(rc, &(struct persistent){*req, 0, dest, tag, count, type, comm});              \
     }
 SEND_INIT(Send_init)
@@ -485,7 +485,7 @@ SEND_INIT(Rsend_init)
 int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
                   MPI_Request *req)
 {
-    int rc = PMPI_Recv_init(buf, count, type, src, tag, comm, req);
+    int rc = MPILENS_DOWN(Recv_init)(buf, count, type, src, tag, comm, req);
     return keep(rc, &(struct persistent){*req, 1, src, tag, count, type, comm});
 }
 
@@ -513,9 +513,9 @@ static void started(MPI_Request req, uint64_t t)
 int MPI_Start(MPI_Request *req)
 {
     if (!trc_on)
-        return PMPI_Start(req);
+        return MPILENS_DOWN(Start)(req);
     uint64_t t = enter(R_Start);
-    int rc = PMPI_Start(req);
+    int rc = MPILENS_DOWN(Start)(req);
     started(*req, t);
     leave(R_Start);
     return rc;
@@ -524,9 +524,9 @@ int MPI_Start(MPI_Request *req)
 int MPI_Startall(int n, MPI_Request reqs[])
 {
     if (!trc_on)
-        return PMPI_Startall(n, reqs);
+        return MPILENS_DOWN(Startall)(n, reqs);
     uint64_t t = enter(R_Startall);
-    int rc = PMPI_Startall(n, reqs);
+    int rc = MPILENS_DOWN(Startall)(n, reqs);
     for (int i = 0; i < n; i++)
         started(reqs[i], t);
     leave(R_Startall);
@@ -540,7 +540,7 @@ int MPI_Request_free(MPI_Request *req)
         if (persistents[i].req == *req)
             persistents[i--] = persistents[--npersistent];
     pthread_mutex_unlock(&trc_lock);
-    return PMPI_Request_free(req);
+    return MPILENS_DOWN(Request_free)(req);
 }
 
 /* The two halves of a Sendrecv(_replace) around the call that does both. */
@@ -567,14 +567,14 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
                  MPI_Status *status)
 {
     if (!trc_on)
-        return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm,
-                             status);
+        return MPILENS_DOWN(Sendrecv)(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src,
+                                      rtag, comm, status);
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     uint64_t t = enter(R_Sendrecv);
     sendrecv_sent(comm, dest, stag, trc_bytes(scount, stype), t);
-    int rc =
-        PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, st);
+    int rc = MPILENS_DOWN(Sendrecv)(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag,
+                                    comm, st);
     sendrecv_received(comm, src, st);
     leave(R_Sendrecv);
     return rc;
@@ -584,12 +584,13 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
                          int rtag, MPI_Comm comm, MPI_Status *status)
 {
     if (!trc_on)
-        return PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, status);
+        return MPILENS_DOWN(Sendrecv_replace)(buf, count, type, dest, stag, src, rtag, comm,
+                                              status);
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     uint64_t t = enter(R_Sendrecv_replace);
     sendrecv_sent(comm, dest, stag, trc_bytes(count, type), t);
-    int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, st);
+    int rc = MPILENS_DOWN(Sendrecv_replace)(buf, count, type, dest, stag, src, rtag, comm, st);
     sendrecv_received(comm, src, st);
     leave(R_Sendrecv_replace);
     return rc;
@@ -606,7 +607,7 @@ wait_recorded(struct trc_thread *me, size_t used, int tsc, MPI_Request *req, MPI
     int send = i >= 0 && me->pendings[i].is_recv == PENDING_SEND;
     MPI_Status *st = status == MPI_STATUS_IGNORE && !send ? &local : status;
     trc_enter_at(me, used, R_Wait, tsc);
-    int rc = PMPI_Wait(req, st);
+    int rc = MPILENS_DOWN(Wait)(req, st);
     uint64_t t = trc_now_as(tsc); /* the completion's and the Leave's */
     if (i >= 0 && (i >= me->npending || me->pendings[i].req != before))
         i = pending_of(me, before); /* the requests moved during the call */
@@ -625,7 +626,7 @@ wait_recorded(struct trc_thread *me, size_t used, int tsc, MPI_Request *req, MPI
 static __attribute__((noinline)) int wait_general(MPI_Request *req, MPI_Status *status)
 {
     if (!trc_on)
-        return PMPI_Wait(req, status);
+        return MPILENS_DOWN(Wait)(req, status);
     struct trc_thread *me = trc_me();
     return wait_recorded(me, trc_log_room(&me->log, TRC_CALL_ROOM, 1), 0, req, status);
 }
@@ -666,10 +667,10 @@ static void completion_end(struct completion *c, const MPI_Status *statuses)
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 {
     if (!trc_on)
-        return PMPI_Waitall(n, reqs, statuses);
+        return MPILENS_DOWN(Waitall)(n, reqs, statuses);
     struct completion c = completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);
     enter(R_Waitall);
-    int rc = PMPI_Waitall(n, reqs, c.st);
+    int rc = MPILENS_DOWN(Waitall)(n, reqs, c.st);
     uint64_t t = trc_now();
     for (int i = 0; i < n; i++)
         completed(c.before[i], &c.st[i], t);
@@ -681,10 +682,10 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 {
     if (!trc_on)
-        return PMPI_Waitany(n, reqs, index, status);
+        return MPILENS_DOWN(Waitany)(n, reqs, index, status);
     struct completion c = completion_begin(n, reqs, status, status == MPI_STATUS_IGNORE);
     enter(R_Waitany);
-    int rc = PMPI_Waitany(n, reqs, index, c.st);
+    int rc = MPILENS_DOWN(Waitany)(n, reqs, index, c.st);
     if (*index != MPI_UNDEFINED)
         completed(c.before[*index], c.st, trc_now());
     leave(R_Waitany);
@@ -695,10 +696,10 @@ int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
     if (!trc_on)
-        return PMPI_Test(req, flag, status);
+        return MPILENS_DOWN(Test)(req, flag, status);
     struct completion c = completion_begin(1, req, status, status == MPI_STATUS_IGNORE);
     enter(R_Test);
-    int rc = PMPI_Test(req, flag, c.st);
+    int rc = MPILENS_DOWN(Test)(req, flag, c.st);
     if (*flag)
         completed(c.before[0], c.st, trc_now());
     leave(R_Test);
@@ -709,10 +710,10 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
     if (!trc_on)
-        return PMPI_Testany(n, reqs, index, flag, status);
+        return MPILENS_DOWN(Testany)(n, reqs, index, flag, status);
     struct completion c = completion_begin(n, reqs, status, status == MPI_STATUS_IGNORE);
     enter(R_Testany);
-    int rc = PMPI_Testany(n, reqs, index, flag, c.st);
+    int rc = MPILENS_DOWN(Testany)(n, reqs, index, flag, c.st);
     if (*flag && *index != MPI_UNDEFINED)
         completed(c.before[*index], c.st, trc_now());
     leave(R_Testany);
@@ -723,10 +724,10 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *st
 int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
     if (!trc_on)
-        return PMPI_Testall(n, reqs, flag, statuses);
+        return MPILENS_DOWN(Testall)(n, reqs, flag, statuses);
     struct completion c = completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);
     enter(R_Testall);
-    int rc = PMPI_Testall(n, reqs, flag, c.st);
+    int rc = MPILENS_DOWN(Testall)(n, reqs, flag, c.st);
     uint64_t t = trc_now();
     for (int i = 0; *flag && i < n; i++)
         completed(c.before[i], &c.st[i], t);
@@ -740,11 +741,11 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
     int MPI_##NAME(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]) \
     {                                                                                              \
         if (!trc_on)                                                                               \
-            return PMPI_##NAME(n, reqs, outcount, indices, statuses);                              \
+            return mpilens_down_MPI_##NAME(n, reqs, outcount, indices, statuses);                  \
         struct completion c =                                                                      \
             completion_begin(n, reqs, statuses, statuses == MPI_STATUSES_IGNORE);                  \
         enter(REGION);                                                                             \
-        int rc = PMPI_##NAME(n, reqs, outcount, indices, c.st);                                    \
+        int rc = mpilens_down_MPI_##NAME(n, reqs, outcount, indices, c.st);                        \
         uint64_t t = trc_now();                                                                    \
         for (int k = 0; *outcount != MPI_UNDEFINED && k < *outcount; k++)                          \
             completed(c.before[indices[k]], &c.st[k], t);                                          \
