@@ -167,10 +167,11 @@ int prof_sites_check(const char *data, size_t len, uint64_t count);
 /* Return addresses that need the core to name their call site (mpilens_site_range): set at
  * mpilens_module_init; until then every one asks the core, if there is one. */
 extern unsigned long prof_site_lo, prof_site_span;
-/* Stacked with other modules (return addresses inside the core's runners), the core's
- * stored call site of this thread (mpilens_caller_slot), read without a call: set at
- * MPI_Init when only that thread makes MPI calls (MPI_THREAD_SINGLE or FUNNELED) and no
- * Fortran bindings are loaded; else NULL. */
+/* Stacked with other modules (return addresses inside the core's runners, or inside the
+ * module above in a chained stack), the core's stored call site of this thread
+ * (mpilens_caller_slot), read without a call: set at MPI_Init when only that thread makes
+ * MPI calls (MPI_THREAD_SINGLE or FUNNELED) and no Fortran bindings are loaded; else it
+ * points to PROF_NO_KEY (never NULL: no test on the way). */
 extern void **prof_caller_slot;
 /* The key of a call (prof_last.ra): its call site when that is known without a call to the
  * core (the return address itself, or the core's stored site when stacked), else
@@ -180,7 +181,7 @@ static inline __attribute__((always_inline)) void *prof_key_of(void *ra)
 {
     if (__builtin_expect((uintptr_t)ra - prof_site_lo >= prof_site_span, 1) || !mpilens_site)
         return ra;
-    return prof_caller_slot ? *prof_caller_slot : PROF_NO_KEY;
+    return *prof_caller_slot;
 }
 /* The call site of a call from return address RA: its key, or what the core names. */
 static inline __attribute__((always_inline)) void *prof_site_of(void *ra)
@@ -195,8 +196,7 @@ static inline __attribute__((always_inline)) int prof_key_is(const void *key, vo
 {
     if (__builtin_expect(key == ra, 1))
         return 1;
-    return prof_caller_slot && key == *prof_caller_slot &&
-           (uintptr_t)ra - prof_site_lo < prof_site_span;
+    return key == *prof_caller_slot && (uintptr_t)ra - prof_site_lo < prof_site_span;
 }
 /* What a call sets as its key: prof_key_of, or NULL (no key) for PROF_NO_KEY. */
 static inline void *prof_key_to_set(void *ra)
@@ -258,15 +258,19 @@ static inline uint64_t prof_tick(void)
 #endif
 }
 
-/* Adds a call to prof_last L's pending calls. */
+/* Adds a call to prof_last L's pending calls. The longest and shortest are stored only
+ * when they change (a compare with memory and a branch each, where an unconditional store
+ * of the larger took a load, a compare, a conditional move and a store). */
 static inline __attribute__((always_inline)) void prof_pend(struct prof_last *l, uint64_t bytes,
                                                             uint64_t ticks)
 {
     l->calls++;
     l->ticks += ticks;
     l->volume += bytes;
-    l->max_ticks = ticks > l->max_ticks ? ticks : l->max_ticks;
-    l->min_ticks = ticks < l->min_ticks ? ticks : l->min_ticks;
+    if (__builtin_expect(ticks > l->max_ticks, 0))
+        l->max_ticks = ticks;
+    if (__builtin_expect(ticks < l->min_ticks, 0))
+        l->min_ticks = ticks;
 }
 /* A cell as it is now: with the pending calls of prof_last[op] if they go to it (read only:
  * snapshots may run in a signal handler or beside the application's thread). */

@@ -354,6 +354,7 @@ static struct lens_comm *single_charge(const MPI_Request *req)
 #define SINGLE_CALL(OP, REQ, CALL, SLOW)                                                           \
     void *ra_ = __builtin_return_address(0);                                                       \
     struct prof_req *d_ = prof_direct_slot(REQ);                                                   \
+    __asm__("" : "+r"(d_)); /* one register across the call, not its parts (3 fewer saved) */      \
     struct prof_last *l_ = &prof_last[OP];                                                         \
     if (LENS_LIKELY_PROF(prof_key_is(l_->ra, ra_) && SINGLE_IN_SLOT(REQ)))                         \
         SINGLE_PENDING(REQ, CALL, prof_tick);                                                      \

@@ -32,7 +32,8 @@ const int mpilens_module_chained = 1;
 
 uint64_t prof_start_ticks;
 unsigned long prof_site_lo, prof_site_span = ~0ul;
-void **prof_caller_slot;
+static void *prof_no_slot = PROF_NO_KEY;
+void **prof_caller_slot = &prof_no_slot;
 static int one_thread = 1; /* MPI_THREAD_SINGLE or FUNNELED: one thread makes MPI calls */
 static MPI_Comm merge_comm = MPI_COMM_NULL;
 
@@ -83,7 +84,8 @@ static void started(uint64_t t0, int op, void *site)
 #else
     prof_keys_on = !prof_threaded;
 #endif
-    prof_caller_slot = one_thread && mpilens_caller_slot ? mpilens_caller_slot() : NULL;
+    void **slot = one_thread && mpilens_caller_slot ? mpilens_caller_slot() : NULL;
+    prof_caller_slot = slot ? slot : &prof_no_slot;
     prof_on = 1;
     prof_started = 1;
     prof_record_slow(op, site, prof_comm(MPI_COMM_WORLD), 0, 0, prof_now() - t0);
@@ -134,7 +136,7 @@ int MPI_Finalize(void)
     prof_started = 0;
     prof_on = 0;
     prof_keys_on = 0;
-    prof_caller_slot = NULL;
+    prof_caller_slot = &prof_no_slot;
     prof_last_forget(); /* every call goes the general way, which sees prof_on */
     prof_fold_all();
     prof_clock_stop();
