@@ -1,8 +1,9 @@
 # test_isolation.sh: stacked modules record only the application (docs/architecture.md,
 # "Isolation"). tests/apps/isolation_app.c (4 ranks: a duplicate, a split, a ring, an
 # allreduce, a broadcast, an intercommunicator, a freed duplicate) runs under profile,
-# monitor and trace alone, then stacked in all 6 orders, two by two (functions one module
-# alone wraps are entered straight into it), and with a third-party PMPI tool
+# monitor and trace alone, then stacked in all 6 orders (a chained stack, src/core/chain.c),
+# two by two through the levels (MPILENS_CHAIN=off: functions one module alone wraps are
+# entered straight into it), and with a third-party PMPI tool
 # (counter.so) between two of ours: each module's record (profile rows with communicator
 # names, the monitor matrix, histograms, collectives and I/O of phase run, the trace's
 # region enters and messages per communicator name) must be byte-identical to its run
@@ -11,9 +12,10 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/isolation_views.sh"
 require_views
 
-# run NAME MODULES: the application under MODULES, into directory NAME.
+# run NAME MODULES [CHAIN]: the application under MODULES (MPILENS_CHAIN=CHAIN), into NAME.
 run() {
-    "$MPILENS" run -m "$2" -o "$1" -- $MPIRUN -np 4 "$APPS/isolation_app" > "$1.log" 2>&1
+    MPILENS_CHAIN=${3:-on} "$MPILENS" run -m "$2" -o "$1" -- $MPIRUN -np 4 "$APPS/isolation_app" \
+        > "$1.log" 2>&1
     check_has "$1: the application's own result" "$(cat "$1.log")" "isolation_app ok: 4 ranks"
 }
 for m in profile monitor trace; do
@@ -34,11 +36,11 @@ for order in profile,monitor,trace profile,trace,monitor monitor,profile,trace \
     done
 done
 
-# Two of ours: the functions only one of them wraps (the profile's MPI_Recv and MPI_Wait
-# beside the monitor) are entered straight into that module (src/core/sole_wrappers.c);
-# each record stays the one it makes alone.
+# Two of ours through the levels: the functions only one of them wraps (the profile's
+# MPI_Recv and MPI_Wait beside the monitor) are entered straight into that module
+# (src/core/sole_wrappers.c); each record stays the one it makes alone.
 for order in profile,monitor monitor,trace; do
-    run "$order" "$order"
+    run "$order" "$order" off
     for m in ${order//,/ }; do
         "${m}_view" "$order" > "$order.$m.txt"
         if cmp -s "alone-$m.txt" "$order.$m.txt"; then ok "$order: $m identical to alone"; else
