@@ -86,18 +86,9 @@ static lens_voidfn next_below(int level, int k, const lens_voidfn *below)
 
 static int chained;
 
-/* The module whose code holds ADDR, or -1. */
-static int module_at(uintptr_t addr)
-{
-    for (int i = 0; i < lens_nmodules; i++)
-        if (addr - lens_modules[i].text_lo < lens_modules[i].text_span)
-            return i;
-    return -1;
-}
-
 int lens_chain_in_module(uintptr_t addr)
 {
-    return chained && module_at(addr) >= 0;
+    return chained && lens_module_at(addr) >= 0;
 }
 
 /* Whether module M is below another module for some function it wraps. */
@@ -113,7 +104,7 @@ void lens_chain_site_range(uintptr_t caller, uintptr_t *lo, uintptr_t *span)
 {
     *lo = lens_self_lo;
     *span = lens_self_span;
-    int m = chained ? module_at(caller) : -1;
+    int m = chained ? lens_module_at(caller) : -1;
     if (m < 0 || !below_another(m))
         return;
     for (int k = 0; k < lens_function_count; k++)

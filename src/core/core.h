@@ -38,6 +38,8 @@ extern LENS_HIDDEN char lens_libdir[4096]; /* directory of libmpilens.so */
 LENS_HIDDEN int lens_module_load(struct lens_module *mod, char *err);
 /* Address of name if the module's own .so defines it (not a library it links), or NULL. */
 LENS_HIDDEN void *lens_module_symbol(const struct lens_module *mod, const char *name);
+/* The index of the module whose code holds ADDR, or -1. */
+LENS_HIDDEN int lens_module_at(uintptr_t addr);
 /* Prints "mpilens: MESSAGE" once per job (rank 0 by the launcher's environment). */
 LENS_HIDDEN void lens_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the message like lens_say and ends the process with status 2. */

@@ -85,9 +85,8 @@ static int application_code(uintptr_t a)
     struct code_range text = lens_code_around((void *)a);
     if (text.span == 0)
         return 0;
-    for (int m = 0; m < lens_nmodules; m++)
-        if (lens_modules[m].text_lo && a - lens_modules[m].text_lo < lens_modules[m].text_span)
-            return 0;
+    if (lens_module_at(a) >= 0)
+        return 0;
     app_text = text;
     return 1;
 }

@@ -19,6 +19,14 @@ void *lens_module_symbol(const struct lens_module *mod, const char *name)
     return lens_own_symbol(mod->handle, name);
 }
 
+int lens_module_at(uintptr_t addr)
+{
+    for (int i = 0; i < lens_nmodules; i++)
+        if (addr - lens_modules[i].text_lo < lens_modules[i].text_span)
+            return i;
+    return -1;
+}
+
 int lens_module_load(struct lens_module *mod, char *err)
 {
     char where[600];

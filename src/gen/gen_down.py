@@ -14,11 +14,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from parse_mpi_h import parse  # noqa: E402
-from gen_wrappers import REMOVED_MPI1  # noqa: E402
+from gen_wrappers import REMOVED_MPI1, param_decl  # noqa: E402
 
 
-def param_decl(p):
-    return '...' if p[1] == '...' else '%s %s%s' % p
+def declaration(ret, name, plist):
+    """mpilens_down_NAME's return type, name and parameters."""
+    return '%s mpilens_down_%s(%s)' % (ret, name, ', '.join(param_decl(p) for p in plist) or 'void')
 
 
 def main():
@@ -37,8 +38,7 @@ def main():
         out.write('#ifndef LENS_DOWN_H\n#define LENS_DOWN_H\n#include <mpi.h>\n')
         out.write('#pragma GCC visibility push(default)\n')
         for ret, name, plist in funcs:
-            decl = ', '.join(param_decl(p) for p in plist) or 'void'
-            out.write('%s mpilens_down_%s(%s);\n' % (ret, name, decl))
+            out.write('%s;\n' % declaration(ret, name, plist))
         out.write('#pragma GCC visibility pop\n')
         out.write('/* The pass-down of function X (MPI_ name without its prefix). */\n')
         out.write('#define MPILENS_DOWN(X) mpilens_down_MPI_##X\n#endif\n')
@@ -52,10 +52,9 @@ def main():
         for ret, name, plist in funcs:
             out.write('#pragma weak P%s\n' % name)
         for ret, name, plist in funcs:
-            decl = ', '.join(param_decl(p) for p in plist) or 'void'
             args = ', '.join(p[1] for p in plist if p[1] != '...')
-            out.write('__attribute__((weak)) %s mpilens_down_%s(%s) { return P%s(%s); }\n'
-                      % (ret, name, decl, name, args))
+            out.write('__attribute__((weak)) %s { return P%s(%s); }\n'
+                      % (declaration(ret, name, plist), name, args))
     print('gen_down: %d pass-down declarations' % len(funcs))
 
 

@@ -55,8 +55,9 @@ def preboot_decl(ret, name, plist):
 def emit_function(k, fam, ret, name, plist, undef):
     """One typedef, three out-of-line runners (from the top, from the caller's hop, a
     module's own call), one MPI_ entry, one PMPI_ step (and its alias mpilens_down_MPI_X)
-    and the steps of levels 1 to 16 (non-variadic functions; dispatch.h, LENS_LEVEL_STEP). The runners take the function's
-    own arguments unchanged, so calling one shuffles no registers."""
+    and the steps of levels 1 to 16 (non-variadic functions; dispatch.h, LENS_LEVEL_STEP).
+    The runners take the function's own arguments unchanged, so calling one shuffles no
+    registers."""
     decl = ', '.join(param_decl(p) for p in plist) or 'void'
     fixed = [p for p in plist if p[1] != '...']
     fixed_decl = ''.join(', ' + param_decl(p) for p in fixed)
