@@ -4,7 +4,8 @@
  * rank 1 receives the six with one call site and a status (posted 100 elements: the bytes
  * are the status's, 48 or 1200), the 10 bytes as MPI_INT with a status (not a whole number
  * of ints: charged the posted 4 ints, 16 bytes), and the last two with MPI_STATUS_IGNORE
- * (the posted 2400 bytes).
+ * (the posted 2400 bytes); then one call site with a status, once ignored (a key whose
+ * posted bytes are outside the bucket of the bytes it got).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -35,6 +36,14 @@ int main(int argc, char **argv)
             MPI_Send(buf, 100, three, 1, 2, MPI_COMM_WORLD);
         else if (rank == 1)
             MPI_Recv(buf, 100, three, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    /* One call site whose status is once ignored: posted 100 elements, got 2, 2, then
+     * (ignored) the posted 2400 bytes, then 2 again. */
+    for (int i = 0; i < 4; i++) {
+        if (rank == 0)
+            MPI_Send(buf, i == 2 ? 100 : 2, three, 1, 3, MPI_COMM_WORLD);
+        else if (rank == 1)
+            MPI_Recv(buf, 100, three, 0, 3, MPI_COMM_WORLD, i == 2 ? MPI_STATUS_IGNORE : &st);
     }
     MPI_Type_free(&three);
     if (rank == 0)

@@ -61,17 +61,19 @@ check_eq "metadata" "4|128,1024,8192,65536,262144,1048576,33554432|0.1.0" \
 # through the core's runners (MPILENS_SOLO=off): per bucket and per call site.
 for solo in on off; do
     MPILENS_SOLO=$solo "$MPILENS" run -m profile -o sizes_$solo -- $MPIRUN -np 2 "$APPS/recv_sizes" > /dev/null 2>&1
-    check_eq "solo $solo: receives by their status's bytes (48 or 1200 B of a 24 B type; a partial int: posted 16 B; ignored: posted)" \
-        "Recv 1 0 6 256
-Recv 1 2 3 6000
-Send 0 0 6 250
-Send 0 2 3 6000
-25 Send 6 1440
-27 Recv 6 1440
-30 Send 1 10
-32 Recv 1 16
-35 Send 2 4800
-37 Recv 2 4800" "$(sqlite3 -separator ' ' sizes_$solo/mpilens.db "SELECT o.operation, p.rank, p.bucket, p.calls,
+    check_eq "solo $solo: receives by their status's bytes (48 or 1200 B of a 24 B type; a partial int: posted 16 B; ignored: posted; a status once ignored)" \
+        "Recv 1 0 9 400
+Recv 1 2 4 8400
+Send 0 0 9 394
+Send 0 2 4 8400
+26 Send 6 1440
+28 Recv 6 1440
+31 Send 1 10
+33 Recv 1 16
+36 Send 2 4800
+38 Recv 2 4800
+44 Send 4 2544
+46 Recv 4 2544" "$(sqlite3 -separator ' ' sizes_$solo/mpilens.db "SELECT o.operation, p.rank, p.bucket, p.calls,
         p.volume FROM profile p JOIN operations o ON o.id = p.operation_id WHERE o.operation
         IN ('Send', 'Recv') ORDER BY 1, 2, 3;
     SELECT c.line, o.operation, cp.calls, cp.volume FROM callsite_profile cp JOIN callsites c

@@ -256,8 +256,8 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
                 'if (rc_ == MPI_SUCCESS)\n    prof_request_remember%s(a%s, %s, %s, %d);\n'
                 % ('_keyed' if keyed else '', n, rec_, bytes_, persist))
     key = fast_key(rec, nbytes)
-    timed = lambda clock: ('uint64_t t0_ = %s();\n' % clock +
-                           '%s rc_ = MPILENS_DOWN(%s)(%s);\n' % (ret, name, args) +
+    timed = lambda clock, down_args=args: ('uint64_t t0_ = %s();\n' % clock +
+                           '%s rc_ = MPILENS_DOWN(%s)(%s);\n' % (ret, name, down_args) +
                            'uint64_t t1_ = %s();\n' % clock)
     if key is None:
         return ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
@@ -274,25 +274,39 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
         match += ['l_->count == (int64_t)%s' % count, 'l_->type == (uintptr_t)%s' % dtype]
         keyset += ['l_->count = (int64_t)%s;' % count, 'l_->type = (uintptr_t)%s;' % dtype]
     if status:  # the key's bytes: a receive with MPI_STATUS_IGNORE
-        keyset += ['l_->bytes = prof_bytes(%s, %s);' % (count, dtype),
+        keyset += ['uint64_t posted_ = prof_bytes(%s, %s);' % (count, dtype),
+                   'l_->posted_in_bucket = (int64_t)posted_ > l_->lo && (int64_t)posted_ <= l_->hi;',
+                   'prof_key_bytes(l_, l_->posted_in_bucket ? posted_ : bytes_);',
                    'l_->size_mask = prof_size_mask(%s);' % dtype]
     else:
-        keyset.append('l_->bytes = bytes_;')
+        keyset.append('prof_key_bytes(l_, bytes_);')
     keyset += ['l_->ra = prof_key_to_set(ra_);', 'l_->keyed = 1;']
-    if status:  # bytes from the status: a whole number of elements, in the key's bucket
-        keyed_record = ('bytes_ = %s == MPI_STATUS_IGNORE ? l_->bytes : lens_status_bytes(%s);\n'
-                  % (status, status) +
-                  'if (LENS_LIKELY_PROF((%s == MPI_STATUS_IGNORE || !(bytes_ & l_->size_mask)) &&\n'
-                  % status +
-                  '                     (int64_t)bytes_ > l_->lo && (int64_t)bytes_ <= l_->hi))\n'
-                  '    prof_pend(l_, bytes_, t1_ - t0_);\n'
-                  'else\n'
-                  # count and datatype from the key (equal to the call's): fewer registers
-                  # kept across the library call
-                  '    prof_received_other(%d, l_, %s, l_->count, (MPI_Datatype)l_->type, t1_ - t0_);\n'
-                  % (op_id, status))
+    if status:
+        # A receive's key bytes are its posted bytes when they are in the bucket of the
+        # cells (posted_in_bucket; always, for a key set with MPI_STATUS_IGNORE), else the
+        # bytes that call got (prof_key_bytes). A keyed call that got the key's bytes adds
+        # itself to the pending calls as it is; other bytes from the status, a whole number
+        # of elements in the key's bucket, add their difference; anything else is recorded
+        # the general way, with count and datatype from the key (equal to the call's: fewer
+        # registers kept across the library call).
+        other = ('prof_received_other(%d, l_, %s, l_->count, (MPI_Datatype)l_->type, t1_ - t0_);\n'
+                 % (op_id, status))
+        keyed_record = ('if (%s == MPI_STATUS_IGNORE) {\n' % status +
+                        '    bytes_ = l_->bytes;\n'
+                        '    if (LENS_LIKELY_PROF(l_->posted_in_bucket))\n'
+                        '        prof_pend(l_, t1_ - t0_);\n'
+                        '    else\n' + indent(other, '        ') +
+                        '} else {\n'
+                        '    bytes_ = lens_status_bytes(%s);\n' % status +
+                        '    if (LENS_LIKELY_PROF(bytes_ == l_->bytes))\n'
+                        '        prof_pend(l_, t1_ - t0_);\n'
+                        '    else if (!(bytes_ & l_->size_mask) && (int64_t)bytes_ > l_->lo &&\n'
+                        '             (int64_t)bytes_ <= l_->hi)\n'
+                        '        prof_pend_bytes(l_, bytes_, t1_ - t0_);\n'
+                        '    else\n' + indent(other, '        ') +
+                        '}\n')
     else:
-        keyed_record = 'bytes_ = l_->bytes;\nprof_pend(l_, bytes_, t1_ - t0_);\n'
+        keyed_record = 'bytes_ = l_->bytes;\nprof_pend(l_, t1_ - t0_);\n'
     # The general path. A call site only a call to the core can name (Fortran bindings,
     # threads) has no key: such a call is recognised here, after its site is known.
     general = ('struct lens_comm *rec_;\nuint64_t bytes_;\n'
@@ -312,12 +326,19 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
             indent(timed('prof_now')) + indent(general) + indent(post('rec_', 'bytes_')) +
             '    return rc_;\n}\n')
     # the fast path records as the slow path's keyed branch, bytes_ declared there
-    fast_record = 'uint64_t ' + keyed_record if status else 'prof_pend(l_, l_->bytes, t1_ - t0_);\n'
+    fast_record = 'uint64_t bytes_;\n' + keyed_record if status else 'prof_pend(l_, t1_ - t0_);\n'
+    # The argument in the third integer register (rdx on x86-64, which the time-stamp read
+    # overwrites): when it is part of the key, it is passed down from the key (equal to it)
+    # instead of being kept in another register across the read.
+    from_key = {count: '(%s)((volatile struct prof_last *)l_)->count',
+                dtype: '(%s)((volatile struct prof_last *)l_)->type'}
+    fast_args = ', '.join(from_key[a] % plist[i][0] if i == 2 and a in from_key else a
+                          for i, a in enumerate('a%d' % i for i in range(len(plist))))
     fast = ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
             '    void *ra_ = __builtin_return_address(0);\n'
             '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
             '    if (LENS_LIKELY_PROF(prof_key_is(l_->ra, ra_) && %s)) {\n' % ' && '.join(match) +
-            indent(timed('prof_tick') + fast_record + post('l_->rec', 'l_->bytes', True) + 'return rc_;\n',
+            indent(timed('prof_tick', fast_args) + fast_record + post('l_->rec', 'l_->bytes', True) + 'return rc_;\n',
                    '        ') +
             '    }\n'
             '    return prof_slow_%s(%s, ra_);\n}\n' % (name, args))

@@ -225,16 +225,21 @@ struct prof_last {
     int keyed; /* handle, type, count, bytes, size_mask hold a key (ra may be NULL) */
     uintptr_t handle, type;
     int64_t count;
-    uint64_t bytes;     /* of a call with the key (receives: with MPI_STATUS_IGNORE) */
+    uint64_t bytes;     /* of a call with the key (receives: see posted_in_bucket) */
     uint64_t size_mask; /* receives: the datatype's size - 1 if a power of two, else ~0 */
+    int posted_in_bucket; /* receives: bytes are the posted count's (in the cells' bucket) */
     /* The cells and what chose them. */
     struct lens_comm *rec;
     void *site;
     int64_t lo, hi; /* the bucket: lo < bytes <= hi */
     struct prof_cell *cell;
     struct prof_site_cell *site_cell;
-    /* Pending: the calls added to cell and site_cell since they were last folded. */
-    uint64_t calls, ticks, volume, max_ticks, min_ticks /* UINT64_MAX: none */;
+    /* Pending: the calls added to cell and site_cell since they were last folded. Their
+     * volume is calls x bytes + volume_off (prof_pending_volume): a call with the key's
+     * bytes adds nothing to it, any other its difference to them (prof_pend_bytes), and
+     * setting the key's bytes (prof_key_bytes) moves the pending calls' share into
+     * volume_off. */
+    uint64_t calls, ticks, volume_off, max_ticks, min_ticks /* UINT64_MAX: none */;
 };
 extern struct prof_last prof_last[PROF_MAX_OPS];
 /* Adds the call and, when it can, makes prof_last[op] its cells: returns 1 then, if a key
@@ -258,19 +263,36 @@ static inline uint64_t prof_tick(void)
 #endif
 }
 
-/* Adds a call to prof_last L's pending calls. The longest and shortest are stored only
- * when they change (a compare with memory and a branch each, where an unconditional store
- * of the larger took a load, a compare, a conditional move and a store). */
-static inline __attribute__((always_inline)) void prof_pend(struct prof_last *l, uint64_t bytes,
-                                                            uint64_t ticks)
+/* Adds a call of the key's bytes (L->bytes) to prof_last L's pending calls. The longest
+ * and shortest are stored only when they change (a compare with memory and a branch each,
+ * where an unconditional store of the larger took a load, a compare, a conditional move and
+ * a store). */
+static inline __attribute__((always_inline)) void prof_pend(struct prof_last *l, uint64_t ticks)
 {
     l->calls++;
     l->ticks += ticks;
-    l->volume += bytes;
     if (__builtin_expect(ticks > l->max_ticks, 0))
         l->max_ticks = ticks;
     if (__builtin_expect(ticks < l->min_ticks, 0))
         l->min_ticks = ticks;
+}
+/* The same for a call of any BYTES (modulo 2^64, as the volume itself). */
+static inline __attribute__((always_inline)) void prof_pend_bytes(struct prof_last *l,
+                                                                  uint64_t bytes, uint64_t ticks)
+{
+    l->volume_off += bytes - l->bytes;
+    prof_pend(l, ticks);
+}
+/* The volume of L's pending calls. */
+static inline uint64_t prof_pending_volume(const struct prof_last *l)
+{
+    return l->calls * l->bytes + l->volume_off;
+}
+/* Makes BYTES the key's bytes of L, the pending volume unchanged. */
+static inline void prof_key_bytes(struct prof_last *l, uint64_t bytes)
+{
+    l->volume_off += l->calls * (l->bytes - bytes);
+    l->bytes = bytes;
 }
 /* A cell as it is now: with the pending calls of prof_last[op] if they go to it (read only:
  * snapshots may run in a signal handler or beside the application's thread). */
@@ -286,7 +308,7 @@ prof_record_cells(int op, void *site, struct lens_comm *rec, uint64_t bytes, int
     if (__builtin_expect(l->rec == rec && l->site == site && (int64_t)bytes > l->lo &&
                              (int64_t)bytes <= l->hi && !prof_threaded,
                          1)) {
-        prof_pend(l, bytes, ticks);
+        prof_pend_bytes(l, bytes, ticks);
         return prof_keys_on;
     }
     return prof_record_slow(op, site, rec, bytes, vw, ticks);

@@ -138,7 +138,7 @@ static void add_pending(struct prof_cell *c, const struct prof_last *l)
 {
     c->calls += l->calls;
     c->time_ticks += l->ticks;
-    c->volume += l->volume;
+    c->volume += prof_pending_volume(l);
     c->max_ticks = max_of(c->max_ticks, l->max_ticks);
 }
 
@@ -146,7 +146,7 @@ static void add_pending_site(struct prof_site_cell *s, const struct prof_last *l
 {
     s->calls += l->calls;
     s->ticks += l->ticks;
-    s->volume += l->volume;
+    s->volume += prof_pending_volume(l);
     s->max_ticks = max_of(s->max_ticks, l->max_ticks);
     s->min_ticks = min_of(s->min_ticks, l->min_ticks);
 }
@@ -159,7 +159,7 @@ static void fold(struct prof_last *l)
     add_pending(l->cell, l);
     add_pending_site(l->site_cell, l);
     prof_mpi_ticks += l->ticks;
-    l->calls = l->ticks = l->volume = l->max_ticks = 0;
+    l->calls = l->ticks = l->volume_off = l->max_ticks = 0;
     l->min_ticks = UINT64_MAX;
 }
 

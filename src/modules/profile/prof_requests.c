@@ -340,7 +340,7 @@ static struct lens_comm *single_charge(const MPI_Request *req)
         uint64_t t0_ = CLOCK();                                                                    \
         int rc_ = CALL;                                                                            \
         uint64_t t1_ = CLOCK();                                                                    \
-        prof_pend(l_, 0, t1_ - t0_);                                                               \
+        prof_pend(l_, t1_ - t0_); /* 0 bytes */                                                       \
         if (*(REQ) == MPI_REQUEST_NULL && !d_->persistent) {                                       \
             d_->key = EMPTY;                                                                       \
             prof_direct_live--;                                                                    \
