@@ -337,7 +337,7 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
     fast = ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
             '    void *ra_ = __builtin_return_address(0);\n'
             '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +
-            '    if (LENS_LIKELY_PROF(prof_key_is(l_->ra, ra_) && %s)) {\n' % ' && '.join(match) +
+            '    if (LENS_LIKELY_PROF(%s && prof_key_is(l_->ra, ra_))) {\n' % ' && '.join(reversed(match)) +
             indent(timed('prof_tick', fast_args) + fast_record + post('l_->rec', 'l_->bytes', True) + 'return rc_;\n',
                    '        ') +
             '    }\n'
