@@ -32,4 +32,9 @@ d0.1 Waitsome 1" "$(sqlite3 -separator ' ' run/mpilens.db "SELECT c.name, o.oper
     WHERE p.rank = 0 AND o.operation IN ('Wait', 'Waitall', 'Waitany', 'Waitsome', 'Test',
     'Testall', 'Testany', 'Testsome', 'Start', 'Startall', 'Isend', 'Send_init', 'Ibarrier',
     'Irecv', 'Rput', 'File_iwrite') ORDER BY 2, 1")"
+check_eq "rank 0: a persistent request's starts carry its bytes" "Send_init 1 4
+Start 1 4
+Startall 1 4" "$(sqlite3 -separator ' ' run/mpilens.db "SELECT o.operation, p.calls, p.volume
+    FROM profile p JOIN operations o ON o.id = p.operation_id
+    WHERE p.rank = 0 AND o.operation IN ('Send_init', 'Start', 'Startall') ORDER BY 1")"
 finish

@@ -340,9 +340,17 @@ struct lens_comm *prof_file(MPI_File fh);
 struct prof_req {
     uintptr_t key, other;
     struct lens_comm *rec;
-    uint64_t bytes;
-    int persistent;
+    uint64_t start; /* persistent: 1 + the bytes of each start; 0: not persistent (32 bytes
+                       a slot, and a request that is not persistent stores a constant) */
 };
+static inline uint64_t prof_req_start(uint64_t bytes, int persistent)
+{
+    return persistent ? bytes + 1 : 0;
+}
+static inline uint64_t prof_req_bytes(const struct prof_req *e)
+{
+    return e->start ? e->start - 1 : 0;
+}
 #define PROF_DIRECT 256 /* a power of two */
 extern struct prof_req prof_direct[PROF_DIRECT];
 extern size_t prof_direct_live, prof_mapped_live;
@@ -373,7 +381,8 @@ static inline void prof_request_remember(MPI_Request *where, struct lens_comm *r
     struct prof_req *d = prof_direct_slot(where);
     if (LENS_LIKELY_PROF(!prof_threaded && d->key == 0 && prof_mapped_live == 0 && where &&
                          *where != MPI_REQUEST_NULL)) {
-        *d = (struct prof_req){(uintptr_t)where, prof_handle_value(*where), rec, bytes, persistent};
+        *d = (struct prof_req){(uintptr_t)where, prof_handle_value(*where), rec,
+                               prof_req_start(bytes, persistent)};
         prof_direct_live++;
         return;
     }
@@ -391,8 +400,7 @@ static inline __attribute__((always_inline)) void prof_request_remember_keyed(MP
         d->key = (uintptr_t)where;
         d->other = prof_handle_raw(*where);
         d->rec = rec;
-        d->bytes = bytes;
-        d->persistent = persistent;
+        d->start = prof_req_start(bytes, persistent);
         prof_direct_live++;
         return;
     }

@@ -163,7 +163,7 @@ void prof_request_remember_slow(MPI_Request *where, struct lens_comm *rec, uint6
     if (!where || *where == MPI_REQUEST_NULL)
         return;
     uintptr_t place = (uintptr_t)where, handle = handle_value(*where);
-    struct req_entry e = {place, handle, rec, bytes, persistent};
+    struct req_entry e = {place, handle, rec, prof_req_start(bytes, persistent)};
     if (!prof_threaded) {
         struct req_entry *d = direct_slot(place);
         if (d->key == EMPTY || d->key == place) {
@@ -186,7 +186,7 @@ void prof_request_remember_slow(MPI_Request *where, struct lens_comm *rec, uint6
         *old = e;
     } else
         map_insert(&by_place, &e);
-    map_insert(&by_handle, &(struct req_entry){handle, place, rec, bytes, persistent});
+    map_insert(&by_handle, &(struct req_entry){handle, place, rec, e.start});
     UNLOCK();
 }
 
@@ -280,7 +280,7 @@ static void drop_completed(const MPI_Request before[], const MPI_Request reqs[],
         if (before[i] == MPI_REQUEST_NULL || reqs[i] != MPI_REQUEST_NULL)
             continue;
         struct req_entry *e = find_at((uintptr_t)&reqs[i], handle_value(before[i]));
-        if (e && !e->persistent)
+        if (e && !e->start) /* not persistent */
             drop(e);
     }
     UNLOCK();
@@ -317,7 +317,7 @@ static void single_done(MPI_Request *req, MPI_Request before)
         return;
     LOCK();
     struct req_entry *e = find_at((uintptr_t)req, handle_value(before));
-    if (e && !e->persistent)
+    if (e && !e->start) /* not persistent */
         drop(e);
     UNLOCK();
 }
@@ -340,8 +340,8 @@ static struct lens_comm *single_charge(const MPI_Request *req)
         uint64_t t0_ = CLOCK();                                                                    \
         int rc_ = CALL;                                                                            \
         uint64_t t1_ = CLOCK();                                                                    \
-        prof_pend(l_, t1_ - t0_); /* 0 bytes */                                                       \
-        if (*(REQ) == MPI_REQUEST_NULL && !d_->persistent) {                                       \
+        prof_pend(l_, t1_ - t0_); /* 0 bytes */                                                    \
+        if (*(REQ) == MPI_REQUEST_NULL && !d_->start) {                                            \
             d_->key = EMPTY;                                                                       \
             prof_direct_live--;                                                                    \
         }                                                                                          \
@@ -441,12 +441,12 @@ int MPI_Start(MPI_Request *req)
     if (!prof_on)
         return MPILENS_DOWN(Start)(req);
     void *site = prof_caller();
-    struct req_entry e = {0, 0, NULL, 0, 0};
+    struct req_entry e = {0, 0, NULL, 0};
     int known = lookup(req, &e);
     uint64_t t0 = prof_now();
     int rc = MPILENS_DOWN(Start)(req);
     uint64_t t1 = prof_now();
-    prof_record(PROF_OP_Start, site, known ? e.rec : prof_comm(MPI_COMM_WORLD), e.bytes, 0,
+    prof_record(PROF_OP_Start, site, known ? e.rec : prof_comm(MPI_COMM_WORLD), prof_req_bytes(&e), 0,
                 t1 - t0);
     return rc;
 }
@@ -460,7 +460,7 @@ int MPI_Startall(int n, MPI_Request reqs[])
     struct req_entry e;
     for (int i = 0; i < n; i++)
         if (lookup(&reqs[i], &e))
-            bytes += e.bytes;
+            bytes += prof_req_bytes(&e);
     struct lens_comm *rec = charge_of(reqs, n);
     uint64_t t0 = prof_now();
     int rc = MPILENS_DOWN(Startall)(n, reqs);
