@@ -236,9 +236,8 @@ struct prof_last {
     struct prof_site_cell *site_cell;
     /* Pending: the calls added to cell and site_cell since they were last folded. Their
      * volume is calls x bytes + volume_off (prof_pending_volume): a call with the key's
-     * bytes adds nothing to it, any other its difference to them (prof_pend_bytes), and
-     * setting the key's bytes (prof_key_bytes) moves the pending calls' share into
-     * volume_off. */
+     * bytes adds nothing to it, any other its difference to them (prof_pend_bytes); the
+     * key's bytes change only with no call pending (prof_key_bytes). */
     uint64_t calls, ticks, volume_off, max_ticks, min_ticks /* UINT64_MAX: none */;
 };
 extern struct prof_last prof_last[PROF_MAX_OPS];
@@ -276,23 +275,30 @@ static inline __attribute__((always_inline)) void prof_pend(struct prof_last *l,
     if (__builtin_expect(ticks < l->min_ticks, 0))
         l->min_ticks = ticks;
 }
-/* The same for a call of any BYTES (modulo 2^64, as the volume itself). */
+/* The same for a call of any BYTES (modulo 2^64, as the volume itself). The call is
+ * counted first, so a snapshot taken by a signal in between sees it with the key's bytes,
+ * never a volume below the one before. */
 static inline __attribute__((always_inline)) void prof_pend_bytes(struct prof_last *l,
                                                                   uint64_t bytes, uint64_t ticks)
 {
-    l->volume_off += bytes - l->bytes;
     prof_pend(l, ticks);
+    atomic_signal_fence(memory_order_seq_cst);
+    l->volume_off += bytes - l->bytes;
 }
 /* The volume of L's pending calls. */
 static inline uint64_t prof_pending_volume(const struct prof_last *l)
 {
     return l->calls * l->bytes + l->volume_off;
 }
-/* Makes BYTES the key's bytes of L, the pending volume unchanged. */
+void prof_fold(struct prof_last *l); /* L's pending calls into its cells */
+/* Makes BYTES the key's bytes of L: its pending calls are folded into their cells first
+ * (no pending volume is recomputed, so a snapshot never sees it half changed). */
 static inline void prof_key_bytes(struct prof_last *l, uint64_t bytes)
 {
-    l->volume_off += l->calls * (l->bytes - bytes);
-    l->bytes = bytes;
+    if (l->bytes != bytes) {
+        prof_fold(l);
+        l->bytes = bytes;
+    }
 }
 /* A cell as it is now: with the pending calls of prof_last[op] if they go to it (read only:
  * snapshots may run in a signal handler or beside the application's thread). */

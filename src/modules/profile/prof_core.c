@@ -151,8 +151,7 @@ static void add_pending_site(struct prof_site_cell *s, const struct prof_last *l
     s->min_ticks = min_of(s->min_ticks, l->min_ticks);
 }
 
-/* prof_last L's pending calls into its cells. */
-static void fold(struct prof_last *l)
+void prof_fold(struct prof_last *l)
 {
     if (!l->calls)
         return;
@@ -166,7 +165,7 @@ static void fold(struct prof_last *l)
 void prof_fold_all(void)
 {
     for (int op = 0; op < PROF_MAX_OPS; op++)
-        fold(&prof_last[op]);
+        prof_fold(&prof_last[op]);
 }
 
 struct prof_cell prof_cell_now(const struct prof_cell *c, int op)
@@ -205,7 +204,7 @@ int prof_record_slow(int op, void *site, struct lens_comm *rec, uint64_t bytes, 
         return 0; /* no site, or the table is full: the slow path counts the drop */
     int b = vw ? 0 : bucket_of(bytes);
     struct prof_last *l = &prof_last[op];
-    fold(l);
+    prof_fold(l);
     l->ra = NULL;
     l->keyed = 0;
     l->rec = rec;
