@@ -273,9 +273,9 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
     if count:
         match += ['l_->count == (int64_t)%s' % count, 'l_->type == (uintptr_t)%s' % dtype]
         keyset += ['l_->count = (int64_t)%s;' % count, 'l_->type = (uintptr_t)%s;' % dtype]
-    if status:  # the key's bytes: a receive with MPI_STATUS_IGNORE
+    if status:  # the key's bytes: the posted count's, or the ones got (see below)
         keyset += ['uint64_t posted_ = prof_bytes(%s, %s);' % (count, dtype),
-                   'l_->posted_in_bucket = (int64_t)posted_ > l_->lo && (int64_t)posted_ <= l_->hi;',
+                   'l_->posted_in_bucket = prof_in_bucket(l_, posted_);',
                    'prof_key_bytes(l_, l_->posted_in_bucket ? posted_ : bytes_);',
                    'l_->size_mask = prof_size_mask(%s);' % dtype]
     else:
@@ -300,8 +300,7 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
                         '    bytes_ = lens_status_bytes(%s);\n' % status +
                         '    if (LENS_LIKELY_PROF(bytes_ == l_->bytes))\n'
                         '        prof_pend(l_, t1_ - t0_);\n'
-                        '    else if (!(bytes_ & l_->size_mask) && (int64_t)bytes_ > l_->lo &&\n'
-                        '             (int64_t)bytes_ <= l_->hi)\n'
+                        '    else if (!(bytes_ & l_->size_mask) && prof_in_bucket(l_, bytes_))\n'
                         '        prof_pend_bytes(l_, bytes_, t1_ - t0_);\n'
                         '    else\n' + indent(other, '        ') +
                         '}\n')
@@ -330,10 +329,10 @@ def emit_one(name, func, op_id, rec, nbytes, fl):
     # The argument in the third integer register (rdx on x86-64, which the time-stamp read
     # overwrites): when it is part of the key, it is passed down from the key (equal to it)
     # instead of being kept in another register across the read.
-    from_key = {count: '(%s)((volatile struct prof_last *)l_)->count',
-                dtype: '(%s)((volatile struct prof_last *)l_)->type'}
-    fast_args = ', '.join(from_key[a] % plist[i][0] if i == 2 and a in from_key else a
-                          for i, a in enumerate('a%d' % i for i in range(len(plist))))
+    from_key = {count: 'count', dtype: 'type'} if count else {}
+    fast_args = ', '.join('(%s)((volatile struct prof_last *)l_)->%s' % (p[0], from_key['a2'])
+                          if i == 2 and 'a2' in from_key else 'a%d' % i
+                          for i, p in enumerate(plist))
     fast = ('%s MPI_%s(%s)\n{\n' % (ret, name, params) +
             '    void *ra_ = __builtin_return_address(0);\n'
             '    struct prof_last *l_ = &prof_last[%d];\n' % op_id +

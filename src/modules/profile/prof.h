@@ -225,8 +225,8 @@ struct prof_last {
     int keyed; /* handle, type, count, bytes, size_mask hold a key (ra may be NULL) */
     uintptr_t handle, type;
     int64_t count;
-    uint64_t bytes;     /* of a call with the key (receives: see posted_in_bucket) */
-    uint64_t size_mask; /* receives: the datatype's size - 1 if a power of two, else ~0 */
+    uint64_t bytes;       /* of a call with the key (receives: see posted_in_bucket) */
+    uint64_t size_mask;   /* receives: the datatype's size - 1 if a power of two, else ~0 */
     int posted_in_bucket; /* receives: bytes are the posted count's (in the cells' bucket) */
     /* The cells and what chose them. */
     struct lens_comm *rec;
@@ -306,14 +306,19 @@ struct prof_cell prof_cell_now(const struct prof_cell *c, int op);
 struct prof_site_cell prof_site_now(const struct prof_site_cell *c, int op);
 uint64_t prof_mpi_ticks_now(void);
 
+/* Whether BYTES fall in the bucket of L's cells. */
+static inline __attribute__((always_inline)) int prof_in_bucket(const struct prof_last *l,
+                                                                uint64_t bytes)
+{
+    return (int64_t)bytes > l->lo && (int64_t)bytes <= l->hi;
+}
 /* Returns 1 when prof_last[op] holds the call's cells afterwards and a key may be set. */
 static inline __attribute__((always_inline)) int
 prof_record_cells(int op, void *site, struct lens_comm *rec, uint64_t bytes, int vw, uint64_t ticks)
 {
     struct prof_last *l = &prof_last[op];
-    if (__builtin_expect(l->rec == rec && l->site == site && (int64_t)bytes > l->lo &&
-                             (int64_t)bytes <= l->hi && !prof_threaded,
-                         1)) {
+    if (__builtin_expect(
+            l->rec == rec && l->site == site && prof_in_bucket(l, bytes) && !prof_threaded, 1)) {
         prof_pend_bytes(l, bytes, ticks);
         return prof_keys_on;
     }

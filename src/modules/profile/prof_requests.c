@@ -446,8 +446,8 @@ int MPI_Start(MPI_Request *req)
     uint64_t t0 = prof_now();
     int rc = MPILENS_DOWN(Start)(req);
     uint64_t t1 = prof_now();
-    prof_record(PROF_OP_Start, site, known ? e.rec : prof_comm(MPI_COMM_WORLD), prof_req_bytes(&e), 0,
-                t1 - t0);
+    prof_record(PROF_OP_Start, site, known ? e.rec : prof_comm(MPI_COMM_WORLD), prof_req_bytes(&e),
+                0, t1 - t0);
     return rc;
 }
 
