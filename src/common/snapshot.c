@@ -3,9 +3,10 @@
  *
  * Everything a save needs is prepared at install time (the paths, the writer); a save
  * itself calls only open, write, fsync-free close, rename and the module's writer, so it
- * may run in a signal handler. The periodic thread and a signal handler write to
- * different temporary names, so one never renames the other's half-written file, and a
- * save that ends the rank is never replaced by an older periodic one (save_to).
+ * may run in a signal handler. Every save writes a temporary file of its own (the periodic
+ * thread's, and one numbered for each save that ends the rank), so none renames or
+ * truncates another's half-written file; ending saves take turns between threads, and the
+ * file left is the newest ending save's, never an older periodic one's (save_ending).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -135,37 +137,122 @@ static int write_file(const char *tmp, const char *how)
     return ok;
 }
 
-static void save_to(const char *tmp, const char *how)
+/* write_file, tried again when the writer failed: a save made beside the application's
+ * threads (the periodic one, or a signal another thread took) drops its data when the
+ * records changed between its counting and writing passes, and the next try usually
+ * finds them still. */
+#define SAVE_TRIES 3
+static int write_file_tries(const char *tmp, const char *how)
 {
-    int periodic = tmp == tmp_thread;
-    atomic_fetch_add(&saving, 1);
-    if (!writer || atomic_load(&finished) || (periodic && atomic_load(&ending_began))) {
-        atomic_fetch_sub(&saving, 1);
-        return;
+    int ok = 0;
+    for (int i = 0; i < SAVE_TRIES && ok == 0; i++)
+        ok = write_file(tmp, how);
+    if (ok > 0)
+        atomic_store(&failed_errno, 0); /* a failed try mended: nothing to say */
+    return ok;
+}
+
+/* Ending saves: the thread writing one (its kernel id; 0: none), and the number of the
+ * newest one renamed into place. Two threads never write one at once (a rank's second
+ * SIGTERM, from its launcher, goes to another thread while the first is being handled);
+ * each save has a temporary file of its own (the same name for two saves let one truncate
+ * the other's file before its rename, and a rank killed then left a file with a hole), and
+ * one renames only if no newer one has: a signal that interrupts a save in its own thread
+ * saves at once, and the interrupted one, resumed, does not replace it. */
+static atomic_int ending_owner;
+static atomic_uint ending_number, ending_renamed;
+
+/* TMP_SIGNAL followed by NUMBER (async-signal-safe) into OUT of OUT_LEN bytes. */
+static void numbered_tmp(unsigned number, char *out, size_t out_len)
+{
+    size_t n = strlen(tmp_signal);
+    char digits[12];
+    int d = 0;
+    do
+        digits[d++] = (char)('0' + number % 10);
+    while ((number /= 10) && d < (int)sizeof digits);
+    if (n + (size_t)d + 1 > out_len)
+        d = 0;
+    memcpy(out, tmp_signal, n);
+    for (int i = 0; i < d; i++)
+        out[n + i] = digits[d - 1 - i];
+    out[n + (size_t)d] = '\0';
+}
+
+/* Takes the ending save's turn for this thread: 1 taken (given back by the caller), 0 the
+ * thread holds it already (a signal during its own save) or the other thread's save did
+ * not end within 2 s (it was stopped: this one goes ahead beside it). */
+static int take_ending_turn(int me)
+{
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 2000; i++) {
+        int holder = 0;
+        if (atomic_compare_exchange_strong(&ending_owner, &holder, me))
+            return 1;
+        if (holder == me)
+            return 0;
+        nanosleep(&ms, NULL);
     }
-    if (periodic)
-        atomic_store(&periodic_busy, 1);
-    else
-        atomic_store(&ending_began, 1);
-    int saved_errno = errno;
-    int ok = write_file(tmp, how);
+    return 0;
+}
+
+static void save_ending(const char *how)
+{
+    int me = (int)syscall(SYS_gettid);
+    int turn = take_ending_turn(me);
+    unsigned number = atomic_fetch_add(&ending_number, 1) + 1;
+    char tmp[sizeof tmp_signal + 12];
+    numbered_tmp(number, tmp, sizeof tmp);
+    atomic_store(&ending_began, 1);
+    int ok = write_file_tries(tmp, how);
     if (ok >= 0) {
-        if (!periodic)
-            wait_periodic();
-        if (ok && !(periodic && atomic_load(&ending_began)))
+        wait_periodic();
+        unsigned newest = atomic_load(&ending_renamed);
+        while (ok && newest < number &&
+               !atomic_compare_exchange_weak(&ending_renamed, &newest, number))
+            ;
+        if (ok && newest < number)
             rename(tmp, final_path);
         else
             unlink(tmp);
     }
-    if (periodic)
-        atomic_store(&periodic_busy, 0);
-    errno = saved_errno;
+    if (turn)
+        atomic_store(&ending_owner, 0);
+}
+
+static void save_periodic(void)
+{
+    if (atomic_load(&ending_began))
+        return;
+    atomic_store(&periodic_busy, 1);
+    int ok = write_file_tries(tmp_thread, MPILENS_SNAPSHOT_PERIODIC);
+    if (ok >= 0) {
+        if (ok && !atomic_load(&ending_began))
+            rename(tmp_thread, final_path);
+        else
+            unlink(tmp_thread);
+    }
+    atomic_store(&periodic_busy, 0);
+}
+
+/* A save (PERIODIC: the thread's, else one that ends the rank) with errno kept. */
+static void save(int periodic, const char *how)
+{
+    atomic_fetch_add(&saving, 1);
+    if (writer && !atomic_load(&finished)) {
+        int saved_errno = errno;
+        if (periodic)
+            save_periodic();
+        else
+            save_ending(how);
+        errno = saved_errno;
+    }
     atomic_fetch_sub(&saving, 1);
 }
 
 void mpilens_snapshot_save(const char *how)
 {
-    save_to(tmp_signal, how);
+    save(0, how);
 }
 
 /* Makes every directory of PATH up to its last '/' (its file's directory). */
@@ -220,7 +307,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 {
     char how[32];
     signal_reason(sig, how);
-    save_to(tmp_signal, sig == SIGURG ? "stopped by a signal to mpilens run" : how);
+    save(0, sig == SIGURG ? "stopped by a signal to mpilens run" : how);
     /* hand the signal on: to the handler that was there, or its default action */
     for (size_t i = 0; i < NCAUGHT; i++) {
         if (caught[i] != sig)
@@ -229,8 +316,8 @@ static void on_signal(int sig, siginfo_t *info, void *context)
         if (old->sa_flags & SA_SIGINFO) {
             if (old->sa_sigaction)
                 old->sa_sigaction(sig, info, context);
-        } else if (old->sa_handler == SIG_IGN) {
-            return;
+        } else if (old->sa_handler == SIG_IGN || (old->sa_handler == SIG_DFL && sig == SIGURG)) {
+            return; /* SIGURG's default is to ignore it: the handlers stay for the next one */
         } else if (old->sa_handler != SIG_DFL) {
             old->sa_handler(sig);
         } else {
@@ -243,7 +330,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 
 static void at_exit(void)
 {
-    save_to(tmp_signal, "exit without MPI_Finalize");
+    save(0, "exit without MPI_Finalize");
 }
 
 static void *tick(void *arg)
@@ -263,7 +350,7 @@ static void *tick(void *arg)
             ;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        save_to(tmp_thread, MPILENS_SNAPSHOT_PERIODIC);
+        save(1, MPILENS_SNAPSHOT_PERIODIC);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         say_failed_save("cannot save the periodic snapshot",
                         "if the job dies now, what was recorded since the last save is lost");
@@ -326,8 +413,7 @@ static void finish(int keep)
     }
     for (size_t i = 0; i < NCAUGHT; i++)
         sigaction(caught[i], &before[i], NULL);
-    unlink(tmp_signal);
-    unlink(tmp_thread);
+    unlink(tmp_thread); /* ending saves leave no file of their own: renamed or removed */
     if (keep)
         return;
     unlink(final_path);
@@ -350,7 +436,7 @@ void mpilens_snapshot_keep(const char *how)
     do {
         if (has_dir)
             mkdir(partial, 0777);
-        save_to(tmp_signal, how);
+        save(0, how);
     } while (access(final_path, F_OK) != 0 && ++tries < 10);
     say_failed_save("cannot save this rank's record for the merge after the job", "it is lost");
     finish(1);

@@ -131,7 +131,7 @@ static int write_snapshot(int fd)
         struct mpilens_emitter out = {.fd = fd};
         section(&out, s);
         if (mpilens_emit_flush(&out) != 0 || out.count != n[s])
-            return -1; /* the data changed between the passes: this save is dropped */
+            return -1; /* the data changed between the passes: saved again (snapshot.c) */
     }
     return 0;
 }

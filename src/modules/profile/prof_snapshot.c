@@ -95,7 +95,7 @@ static int write_snapshot(int fd)
     for (int what = 0; what < 3; what++) {
         struct mpilens_emitter out = {.fd = fd};
         pass(&out, what);
-        /* the records changed between the passes (another thread): this save is dropped */
+        /* the records changed between the passes (another thread): saved again (snapshot.c) */
         if (mpilens_emit_flush(&out) != 0 || out.count != counts[what + 1])
             return -1;
     }
