@@ -36,7 +36,8 @@ struct trailer {
 };
 
 static mpilens_snapshot_writer writer;
-static char final_path[4200], tmp_signal[4300], tmp_thread[4300];
+/* the rank's file; the temporary names: numbered ending saves' prefix, the thread's */
+static char final_path[4200], tmp_ending[4300], tmp_thread[4300];
 static atomic_int finished = 1; /* nothing installed, or MPI_Finalize done */
 /* SIGURG (ignored by default) is `mpilens run` asking for a save before it stops the job */
 static const int caught[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU, SIGSEGV,
@@ -162,21 +163,17 @@ static int write_file_tries(const char *tmp, const char *how)
 static atomic_int ending_owner;
 static atomic_uint ending_number, ending_renamed;
 
-/* TMP_SIGNAL followed by NUMBER (async-signal-safe) into OUT of OUT_LEN bytes. */
-static void numbered_tmp(unsigned number, char *out, size_t out_len)
+/* N in decimal and a '\0' at OUT (at most 11 bytes), without stdio: async-signal-safe. */
+static void put_decimal(char *out, unsigned n)
 {
-    size_t n = strlen(tmp_signal);
-    char digits[12];
+    char digits[10];
     int d = 0;
     do
-        digits[d++] = (char)('0' + number % 10);
-    while ((number /= 10) && d < (int)sizeof digits);
-    if (n + (size_t)d + 1 > out_len)
-        d = 0;
-    memcpy(out, tmp_signal, n);
+        digits[d++] = (char)('0' + n % 10);
+    while ((n /= 10) != 0);
     for (int i = 0; i < d; i++)
-        out[n + i] = digits[d - 1 - i];
-    out[n + (size_t)d] = '\0';
+        out[i] = digits[d - 1 - i];
+    out[d] = '\0';
 }
 
 /* Takes the ending save's turn for this thread: 1 taken (given back by the caller), 0 the
@@ -201,8 +198,10 @@ static void save_ending(const char *how)
     int me = (int)syscall(SYS_gettid);
     int turn = take_ending_turn(me);
     unsigned number = atomic_fetch_add(&ending_number, 1) + 1;
-    char tmp[sizeof tmp_signal + 12];
-    numbered_tmp(number, tmp, sizeof tmp);
+    char tmp[sizeof tmp_ending + 11];
+    size_t prefix = strlen(tmp_ending);
+    memcpy(tmp, tmp_ending, prefix);
+    put_decimal(tmp + prefix, number);
     atomic_store(&ending_began, 1);
     int ok = write_file_tries(tmp, how);
     if (ok >= 0) {
@@ -293,14 +292,7 @@ int mpilens_snapshot_intermediate(int level, char *where, size_t len)
 static void signal_reason(int sig, char *out)
 {
     memcpy(out, "signal ", 7);
-    char digits[8];
-    int n = 0;
-    do
-        digits[n++] = (char)('0' + sig % 10);
-    while ((sig /= 10) && n < 7);
-    for (int i = 0; i < n; i++)
-        out[7 + i] = digits[n - 1 - i];
-    out[7 + n] = '\0';
+    put_decimal(out + 7, (unsigned)sig);
 }
 
 static void on_signal(int sig, siginfo_t *info, void *context)
@@ -372,7 +364,7 @@ void mpilens_snapshot_install(const char *module, int rank, mpilens_snapshot_wri
     if (mkdir(partial, 0777) != 0 && errno != EEXIST)
         return; /* no place to save: the run goes on without snapshots */
     snprintf(final_path, sizeof final_path, "%s/%s.%d", partial, module, rank);
-    snprintf(tmp_signal, sizeof tmp_signal, "%s/.%s.%d.tmp", partial, module, rank);
+    snprintf(tmp_ending, sizeof tmp_ending, "%s/.%s.%d.tmp", partial, module, rank);
     snprintf(tmp_thread, sizeof tmp_thread, "%s/.%s.%d.tick", partial, module, rank);
     writer = w;
     atomic_store(&finished, 0);
