@@ -25,6 +25,7 @@ mkdir together && cd together || exit 1
 wait
 dirs=$(grep -ho 'results in .* (status 0)' a.log b.log | sort -u | wc -l)
 check_eq "two runs started together write to two directories" "2" "$dirs"
+[ "$dirs" = 2 ] || tail -n 5 a.log b.log # what each run said (its last lines), to see why
 cd "$WORK" || exit 1
 
 "$MPILENS" run -m profile,monitor$TRACED -o stopped -- $MPIRUN -np 4 "$APPS/long_app" 600 > stopped.log 2>&1 &
