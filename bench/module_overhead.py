@@ -10,19 +10,21 @@ without any tool (a ratio between runs: noisier). Then the MPI_Finalize time (me
 database write) for 8 ranks x 100 communicators x 5 operations.
 
 With --callgrind it counts instructions instead (valgrind, one rank sending to itself with
-Isend/Recv/Wait, steady from run to run): per operation, the instructions the module adds
-over the library's own PMPI_ path, and what Open MPI's monitoring adds to the library path,
-each from the difference of runs with N and 2N operations. A module may carry arguments;
-a+b+c is a stack of several (compare it with the sum of each alone: issue 40).
+Isend/Recv/Wait): per operation, the instructions the module adds over the library's own
+PMPI_ path, and what Open MPI's monitoring adds to the library path. Each count is of N
+operations after N to warm up (callgrind --toggle-collect=counted_block: the steady state
+alone, without start-up and MPI_Finalize), the same from run to run and whatever else the
+machine does. A module may carry arguments; a+b+c is a stack of several (compare it with the
+sum of each alone: issue 40); MODULE@monotonic runs it with MPILENS_TRACE_CLOCK=monotonic
+(the trace's clock_gettime fallback, which a CPU without an invariant counter takes).
 The harness preloads the modules without mpilens run; the trace converts to OTF2 after the
 job there too (convert=after, its default however it is started), so its figure is what the
 application itself pays; trace:convert=finalize adds each rank's conversion at MPI_Finalize.
 
 With --check MODULE:MSG:ALLREDUCE,... (and --callgrind) it measures only those modules' 0-byte
-message and Allreduce, prints them beside the limits, and exits 1 if one is past its limit
-(CTest bench_hot_paths runs it with --n 20000 --trials 2 on the Open MPI build: fewer
-operations let Open MPI's clock-driven progress move the counts by 10-20 per operation, and
-a run can still count up to 50 more a message: --trials T keeps each run's smallest count).
+message and Allreduce, prints them beside the limits and which clock the trace takes on this
+machine, and exits 1 if one is past its limit (CTest bench_hot_paths; its runs go as many at
+a time as the machine has cores).
 
 With --starts (callgrind) each module is measured started each of the four ways a run starts
 the tool (issue 40): preloaded with MPILENS_MODULES, preloaded with a configuration file
@@ -33,6 +35,7 @@ Usage: bench/module_overhead.py [BUILD_DIR] [--rounds N] [--np N] [--modules pro
                                 [--starts [--n N] [--trials T]]
 """
 import argparse
+import concurrent.futures
 import os
 import shlex
 import shutil
@@ -47,6 +50,12 @@ OPS = ('pingpong0', 'pingpong1k', 'allreduce', 'alltoall')
 MPIRUN = 'mpirun --allow-run-as-root --oversubscribe'
 
 
+def split_clock(modules):
+    """MODULES without its @CLOCK suffix, and CLOCK ('' without one)."""
+    modules, _, clock = modules.partition('@')
+    return modules, clock
+
+
 def tool_env(build, modules, output):
     """The environment of a run under MODULES (comma-separated; none: no mpilens at all),
     writing into OUTPUT: a new directory each run, so that every run's MPI_Finalize does the
@@ -54,6 +63,9 @@ def tool_env(build, modules, output):
     # no periodic snapshot: its thread wakes up by the clock, which moves instruction counts
     env = dict(os.environ, MPILENS_OUTPUT=output, MPILENS_SNAPSHOT='0')
     env.pop('MPILENS_MODULES', None)
+    modules, clock = split_clock(modules)
+    if clock:
+        env['MPILENS_TRACE_CLOCK'] = clock
     if modules:
         env['LD_PRELOAD'] = os.path.join(build, 'lib', 'libmpilens.so')
         env['MPILENS_MODULES'] = modules.replace('+', ',')  # a+b: a stack of a and b
@@ -92,14 +104,17 @@ def started(build, start, modules, output, cmd):
         env.pop('LD_PRELOAD', None)
         cmd = [c + '_linked' if c.endswith('/module_overhead') else c for c in cmd]
     elif start == 'run' and modules:
-        cmd = [os.path.join(build, 'bin', 'mpilens'), 'run', '-m', modules.replace('+', ','),
+        cmd = [os.path.join(build, 'bin', 'mpilens'), 'run', '-m',
+               split_clock(modules)[0].replace('+', ','),
                '-o', output, '--'] + cmd
     return env, cmd
 
 
-def instructions(build, modules, path, op, n, ompi_monitoring=False, start='preload'):
+def instructions(build, modules, path, op, n, ompi_monitoring=False, start='preload', whole=False):
+    """Instructions of N operations (after N to warm up); WHOLE: of the whole run."""
     output = tempfile.mkdtemp(prefix='mpilens-bench-')
-    cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null',
+    counted = [] if whole else ['--toggle-collect=counted_block']
+    cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null'] + counted + [
            os.path.join(build, 'bench', 'module_overhead'), '--only', path, str(op), str(n)]
     env, cmd = started(build, start, modules, os.path.join(output, 'run'), cmd)
     if ompi_monitoring:
@@ -115,14 +130,18 @@ def instructions(build, modules, path, op, n, ompi_monitoring=False, start='prel
 
 
 def per_op(build, modules, path, op, ompi_monitoring=False, n=20000, start='preload'):
-    """Instructions per operation: the difference of runs with 2N and N operations. Open
-    MPI's progress engine polls its event loop by the clock, so a run can count more than its
-    operations cost (never less): with --trials T, each run's count is the smallest of T."""
+    """Instructions per operation: N operations counted after N to warm up. A module that
+    converts its trace at MPI_Finalize does part of each operation's work there: its figure
+    is the difference of whole runs with 2N and N operations (Open MPI's progress engine
+    polls its event loop by the clock in start-up and MPI_Finalize: such a count can move by
+    a few per operation). With --trials T, the smallest of T runs (a run can only count more
+    than its operations cost)."""
     n = getattr(per_op, 'n', n)
     trials = getattr(per_op, 'trials', 1)
-    count = lambda ops: min(instructions(build, modules, path, op, ops, ompi_monitoring, start)
+    whole = 'convert=finalize' in modules
+    count = lambda ops: min(instructions(build, modules, path, op, ops, ompi_monitoring, start, whole)
                             for _ in range(trials))
-    return (count(2 * n) - count(n)) / n
+    return (count(2 * n) - count(n)) / (2 * n) if whole else count(n) / n  # N warm + N counted
 
 
 def callgrind_report(build, modules):
@@ -166,22 +185,46 @@ def starts_report(build, modules):
           'run: mpilens run; %s)' % cpu_name())
 
 
+def trace_clock():
+    """Which clock the trace reads on this machine, and the kernel's clocksource."""
+    flags = set()
+    try:
+        with open('/proc/cpuinfo') as f:
+            flags = set(next(l for l in f if l.startswith('flags')).split(':', 1)[1].split())
+    except (OSError, StopIteration):
+        pass
+    try:
+        with open('/sys/devices/system/clocksource/clocksource0/current_clocksource') as f:
+            source = f.read().strip()
+    except OSError:
+        source = 'unknown'
+    # the kernel sets both from CPUID 0x80000007 EDX bit 8, which the trace reads itself
+    invariant = {'constant_tsc', 'nonstop_tsc'} <= flags
+    return ('%s; kernel clocksource %s' %
+            ('the time-stamp counter (invariant)' if invariant else 'clock_gettime (no invariant TSC)',
+             source))
+
+
 def check_limits(build, spec):
     """Each MODULE:MSG:ALLREDUCE of SPEC against the instructions it adds; 0, or 1 if any is
-    past its limit."""
-    lib = {op: per_op(build, '', 'lib', op) for op in (0, 2)}
+    past its limit. The runs go as many at a time as the machine has cores: callgrind's
+    counts do not depend on what else runs."""
+    items = [item.rsplit(':', 2) for item in spec.split(',')]  # MODULE may have arguments
+    jobs = [('', 'lib', op) for op in (0, 2)] + [(m, 'stack', op) for m, _, _ in items for op in (0, 2)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        counts = dict(zip(jobs, pool.map(lambda j: per_op(build, j[0], j[1], j[2]), jobs)))
     bad = 0
-    print('%-20s %-10s %9s %7s' % ('module', 'operation', 'added', 'limit'))
-    for item in spec.split(','):
-        module, msg, allreduce = item.rsplit(':', 2)  # MODULE may have arguments: trace:convert=after
+    print('%-28s %-10s %9s %7s' % ('module', 'operation', 'added', 'limit'))
+    for module, msg, allreduce in items:
         for op, name, limit in ((0, 'message', float(msg)), (2, 'Allreduce', float(allreduce))):
-            added = per_op(build, module, 'stack', op) - lib[op]
+            added = counts[(module, 'stack', op)] - counts[('', 'lib', op)]
             over = added > limit
             bad |= over
-            print('%-20s %-10s %9.1f %7.0f%s' % (module, name, added, limit,
+            print('%-28s %-10s %9.1f %7.0f%s' % (module, name, added, limit,
                                                   '  PAST THE LIMIT' if over else ''))
     print('(callgrind, 1 rank, instructions added over the library per operation; '
           'a message is Isend + Recv + Wait to itself; %s)' % cpu_name())
+    print('(the trace reads %s; MODULE@monotonic: forced to clock_gettime)' % trace_clock())
     return 1 if bad else 0
 
 

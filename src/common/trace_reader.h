@@ -27,6 +27,9 @@
 #define MPILENS_TRACE_RANKS_PROPERTY "MPILENS::RANKS"
 /* The launcher the traced run used (`mpirun --oversubscribe`), for `mpilens analyze`. */
 #define MPILENS_TRACE_LAUNCHER_PROPERTY "MPILENS::LAUNCHER"
+/* The largest distance in ns of any rank's log clock from its linear map to
+ * CLOCK_MONOTONIC, measured during the run (0: the ns clock, or not measured). */
+#define MPILENS_TRACE_CLOCK_RESIDUAL_PROPERTY "MPILENS::CLOCK_RESIDUAL_NS"
 #define MPILENS_TRACE_FORMAT "1"
 /* RUN/trace/MPILENS_TRACE_PENDING: a finished run's event logs wait for their conversion
  * (a run without mpilens run, traced with the default trace:convert=after); readers convert

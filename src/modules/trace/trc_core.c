@@ -85,6 +85,7 @@ static struct lens_comm **locals; /* local comm id -> record */
 static uint32_t nlocals;
 static int64_t offset_start, offset_end;
 static uint64_t time_start, time_end, tick_start, tick_end;
+static uint32_t clock_residual; /* ns, trc_clock_check at MPI_Finalize */
 
 struct trc_comm_data {
     uint32_t id_plus_one;
@@ -237,6 +238,7 @@ void trc_local_head(struct trc_defs_head *h)
     h->time_start = time_start;
     h->offset_start = offset_start;
     h->ticks = (uint32_t)trc_use_tsc;
+    h->clock_residual_ns = clock_residual;
     h->tick_start = tick_start;
     if (time_end) { /* the end's pair: the map runs exactly from start to end */
         h->tick_saved = tick_end;
@@ -297,6 +299,7 @@ static int write_snapshot(int fd)
 {
     for (uint32_t t = 0; t < trc_thread_count(); t++)
         trc_log_save(&trc_thread_at(t)->log);
+    trc_clock_sample();
     return trc_defs_write(fd, time_end, offset_end);
 }
 
@@ -313,10 +316,10 @@ static int everywhere(int ok)
 void trc_start(void)
 {
     lens_handle_hooks_set(&trc_handle_hooks);
-    trc_clock_setup();
     PMPI_Comm_dup(MPI_COMM_WORLD, &trc_world);
     PMPI_Comm_rank(trc_world, &rank);
     PMPI_Comm_size(trc_world, &size);
+    trc_clock_setup(rank);
     lens_comm_register(MPI_COMM_WORLD, 'W', NULL);
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/trace", lens_run_output_dir());
@@ -403,6 +406,24 @@ static void leave_for_later(void)
             out, out);
 }
 
+/* Rank 0 says once when a rank's counter strayed from its map by more than 1 us per second
+ * of run (at least 1 us): its times may be off by that much (collective). */
+static void say_clock_residual(void)
+{
+    double seconds = (double)(time_end - time_start) * 1e-9;
+    struct {
+        double per_second;
+        int rank;
+    } mine = {clock_residual / (seconds > 1 ? seconds : 1), rank}, worst;
+    PMPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, trc_world);
+    if (rank == 0 && worst.per_second > 1000)
+        fprintf(stderr,
+                "mpilens: trace: rank %d's time-stamp counter strayed %.1f us a second from "
+                "CLOCK_MONOTONIC (a VM moved between hosts?): its times may be off by that "
+                "much; MPILENS_TRACE_CLOCK=monotonic traces with the kernel's clock\n",
+                worst.rank, worst.per_second * 1e-3);
+}
+
 void trc_finish(void)
 {
     if (!trc_on)
@@ -411,6 +432,8 @@ void trc_finish(void)
     trc_tsc_on = 0;
     trc_on = 0;
     trc_clock_pair(&tick_end, &time_end);
+    clock_residual = trc_clock_check(tick_start, time_start, tick_end, time_end);
+    say_clock_residual();
     offset_end = clock_offset();
     for (uint32_t t = 0; t < trc_thread_count(); t++) {
         struct trc_thread *th = trc_thread_at(t);

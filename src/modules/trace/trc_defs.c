@@ -166,6 +166,8 @@ int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct tr
         m->t_min = h->time_start;
     if (h->time_end > m->t_max)
         m->t_max = h->time_end;
+    if (h->clock_residual_ns > m->clock_residual_ns)
+        m->clock_residual_ns = h->clock_residual_ns;
     return 0;
 }
 
@@ -203,6 +205,7 @@ char *trc_merged_pack(const struct trc_merged *m, int rank, int world, size_t *l
     h.rank = rank;
     h.time_start = m->t_min;
     h.time_end = m->t_max;
+    h.clock_residual_ns = m->clock_residual_ns;
     h.ncomms = (uint32_t)m->comms.ncomms;
     h.nmembers = (uint32_t)m->comms.nmembers;
     h.nwindows = m->nwindows;
@@ -314,6 +317,9 @@ void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, in
     uint64_t t_max = m->t_max > m->t_min ? m->t_max : m->t_min;
     OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, m->t_min, t_max - m->t_min,
                                               OTF2_UNDEFINED_TIMESTAMP);
+    char residual[16]; /* how far the ranks' counters strayed from their linear map, ns */
+    snprintf(residual, sizeof residual, "%u", m->clock_residual_ns);
+    OTF2_Archive_SetProperty(archive, MPILENS_TRACE_CLOCK_RESIDUAL_PROPERTY, residual, true);
     uint32_t s = 0;
     OTF2_GlobalDefWriter_WriteString(g, s++, "");
     OTF2_GlobalDefWriter_WriteString(g, s++, "machine");

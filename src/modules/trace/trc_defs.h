@@ -35,8 +35,12 @@ struct trc_defs_head {
     uint32_t nthreads; /* threads traced: locations RANK + world_size x thread */
     uint32_t nfiles;   /* MPI-IO handles opened (then: uint32 local comm, uint32 amode, name) */
     uint32_t ticks;
+    /* How far the log's clock strayed from the map through the start's and end's pairs
+     * (ns, trc_clock_check; 0: not measured). */
+    uint32_t clock_residual_ns;
+    uint32_t unused; /* zero: what follows the head stays 8-byte aligned */
 };
-#define TRC_DEFS_MAGIC "TRCDEFS3"
+#define TRC_DEFS_MAGIC "TRCDEFS4"
 /* Nanoseconds per tick of the rank's event log (1 for a log kept in ns). */
 static inline double trc_ns_per_tick(const struct trc_defs_head *h)
 {
@@ -83,6 +87,7 @@ struct trc_merged {
     uint64_t (*handles)[2]; /* IoHandle i: file, global communicator */
     uint32_t nhandles;
     uint64_t t_min, t_max;
+    uint32_t clock_residual_ns; /* the largest of the ranks' (trc_defs_head) */
     int failed; /* out of memory while merging: the rank being merged is refused */
 };
 

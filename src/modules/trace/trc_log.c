@@ -43,36 +43,6 @@ void trc_log_path(char *out, size_t len, const char *dir, int rank, uint32_t thr
     snprintf(out, len, "%s/log/%d.%u.events", dir, rank, thread);
 }
 
-int trc_use_tsc;
-
-void trc_clock_setup(void)
-{
-#if defined(__x86_64__)
-    const char *clock = getenv("MPILENS_TRACE_CLOCK"); /* "monotonic": no time-stamp counter */
-    char source[64] = "";
-    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
-    if (f) {
-        if (!fgets(source, sizeof source, f))
-            source[0] = '\0';
-        fclose(f);
-    }
-    trc_use_tsc = strcmp(source, "tsc\n") == 0 && !(clock && strcmp(clock, "monotonic") == 0);
-#endif
-}
-
-void trc_clock_pair(uint64_t *log_time, uint64_t *ns)
-{
-    uint64_t best = UINT64_MAX;
-    for (int i = 0; i < 16 && best > 2000; i++) {
-        uint64_t before = trc_clock_ns(), t = trc_now(), after = trc_clock_ns();
-        if (after - before < best) {
-            best = after - before;
-            *log_time = t;
-            *ns = before + (after - before) / 2;
-        }
-    }
-}
-
 void trc_remove_files(const char *path, int remove_dir)
 {
     DIR *d = opendir(path);
@@ -231,6 +201,7 @@ void trc_log_flush(struct trc_log *l, int at_enter)
     l->base = base + (int64_t)used;
     __atomic_fetch_add(&l->gen, 1, __ATOMIC_SEQ_CST);
     write_out(l, l->fd, full, used, base);
+    trc_clock_sample(); /* beside a write, a clock pair costs nothing seen */
     if (at_enter) { /* between two calls: the flush is a region of its own */
         trc_put_short(l, l->used, TK_ENTER, t0, trc_flush_region);
         trc_put_short(l, l->used, TK_LEAVE, trc_now(), trc_flush_region);

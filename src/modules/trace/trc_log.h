@@ -143,35 +143,51 @@ static inline uint64_t trc_clock_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
-/* The event log's clock: the time-stamp counter where the kernel itself keeps
- * CLOCK_MONOTONIC with it (x86-64, clocksource tsc: invariant and the same on every CPU;
- * 12 ns a read here against 30 for clock_gettime, six reads a message), else nanoseconds.
- * Set at MPI_Init (trc_clock_setup), before the first event. The conversion maps ticks to
- * nanoseconds through two (tick, ns) pairs of the rank's definitions (trc_time_ns). */
+/* The event log's clock (trc_clock.c): the CPU's own counter where it is invariant
+ * (x86-64: the time-stamp counter with CPUID's invariant-TSC bit, whatever clocksource the
+ * kernel chose; aarch64: cntvct_el0), else CLOCK_MONOTONIC nanoseconds
+ * (MPILENS_TRACE_CLOCK=monotonic forces that). 12 ns a read against 30 for clock_gettime on
+ * tsc machines, several times that on kvm-clock ones; six reads a message. Set at MPI_Init
+ * (trc_clock_setup), before the first event. The conversion maps ticks to nanoseconds
+ * through the (tick, ns) pairs read at MPI_Init and MPI_Finalize (trc_time_ns); pairs read
+ * at each flush and snapshot check that map at MPI_Finalize (trc_clock_check). */
 extern int trc_use_tsc;
-void trc_clock_setup(void);
+void trc_clock_setup(int rank);
 /* A (log clock, ns) pair read together: the log clock between two clock_gettime, the
  * tightest of a few tries (a thread descheduled in between would skew the mapping).
  * Async-signal-safe. */
 void trc_clock_pair(uint64_t *log_time, uint64_t *ns);
-static inline uint64_t trc_now(void)
+/* One more pair for trc_clock_check (any thread, async-signal-safe; none on the ns clock). */
+void trc_clock_sample(void);
+/* The largest distance in ns between the pairs sampled during the run and the linear map
+ * through (TICK0, NS0) and (TICK1, NS1), less each pair's own reading error; 0 without
+ * samples or on the ns clock (trc_core.c says it when past 1 us per second of run). */
+uint32_t trc_clock_check(uint64_t tick0, uint64_t ns0, uint64_t tick1, uint64_t ns1);
+static inline uint64_t trc_counter(void)
 {
 #if defined(__x86_64__)
-    if (__builtin_expect(trc_use_tsc, 1))
-        return __builtin_ia32_rdtsc();
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    uint64_t v;
+    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+#else
+    return 0;
 #endif
+}
+static inline uint64_t trc_now(void)
+{
+    if (__builtin_expect(trc_use_tsc, 1))
+        return trc_counter();
     return trc_clock_ns();
 }
 /* The log's clock as a wrapper's copy reads it: TSC 1 in the copy made for a run whose clock
- * is the time-stamp counter (trc_tsc_on, trc.h), which reads it without testing
- * trc_use_tsc; 0 anywhere else (trc_now). */
+ * is the counter (trc_tsc_on, trc.h), which reads it without testing trc_use_tsc; 0
+ * anywhere else (trc_now). */
 static inline __attribute__((always_inline)) uint64_t trc_now_as(int tsc)
 {
-#if defined(__x86_64__)
     if (tsc)
-        return __builtin_ia32_rdtsc();
-#endif
-    (void)tsc;
+        return trc_counter();
     return trc_now();
 }
 

@@ -7,7 +7,7 @@
  * group) cannot express: its point-to-point events are recorded on MPI_COMM_WORLD with the peer's
  * world rank (the analysis replays them there), and its collectives keep their Enter/Leave but no
  * collective event. Each thread records into its own log (trc_log.h), so any thread level is traced
- * whole.
+ * whole. Matched probes: trc_mprobe.c; persistent requests: trc_persistent.c.
  */
 #include <mpilens.h>
 #include <stdio.h>
@@ -91,7 +91,7 @@ static struct trc_pending *remember_at(MPI_Request req, int is_recv, const struc
     return keep_in(me, req, is_recv, w, me->next_id++);
 }
 
-static uint64_t remember(MPI_Request req, int is_recv, const struct where *w)
+uint64_t trc_remember(MPI_Request req, int is_recv, const struct where *w)
 {
     struct trc_pending *p = remember_at(req, is_recv, w);
     return p ? p->id : 0;
@@ -348,199 +348,9 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
     uint64_t t = enter(R_Irecv);
     int rc = MPILENS_DOWN(Irecv)(buf, count, type, src, tag, comm, req);
     struct where w = trc_where(comm, src);
-    trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, remember(*req, 1, &w), 0);
+    trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, trc_remember(*req, 1, &w), 0);
     leave(R_Irecv);
     return rc;
-}
-
-/* ---- matched probes and receives: a message remembers its communicator ---- */
-
-/* Messages probed and not yet received (any thread may receive what another probed). */
-static struct probed {
-    MPI_Message msg;
-    MPI_Comm comm;
-} * probed;
-static int nprobed;
-
-static void probed_keep(MPI_Message msg, MPI_Comm comm)
-{
-    if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC)
-        return;
-    pthread_mutex_lock(&trc_lock);
-    if (lens_grow("trace", &probed, nprobed + 1, sizeof *probed) == 0) /* else said */
-        probed[nprobed++] = (struct probed){msg, comm};
-    pthread_mutex_unlock(&trc_lock);
-}
-
-/* The communicator msg was probed on (taken out of the table), or MPI_COMM_NULL. */
-static MPI_Comm probed_take(MPI_Message msg)
-{
-    MPI_Comm comm = MPI_COMM_NULL;
-    pthread_mutex_lock(&trc_lock);
-    for (int i = 0; i < nprobed; i++)
-        if (probed[i].msg == msg) {
-            comm = probed[i].comm;
-            probed[i] = probed[--nprobed];
-            break;
-        }
-    pthread_mutex_unlock(&trc_lock);
-    return comm;
-}
-
-int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status)
-{
-    if (!trc_on)
-        return MPILENS_DOWN(Mprobe)(src, tag, comm, msg, status);
-    enter(R_Mprobe);
-    int rc = MPILENS_DOWN(Mprobe)(src, tag, comm, msg, status);
-    if (rc == MPI_SUCCESS)
-        probed_keep(*msg, comm);
-    leave(R_Mprobe);
-    return rc;
-}
-
-int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg, MPI_Status *status)
-{
-    if (!trc_on)
-        return MPILENS_DOWN(Improbe)(src, tag, comm, flag, msg, status);
-    enter(R_Improbe);
-    int rc = MPILENS_DOWN(Improbe)(src, tag, comm, flag, msg, status);
-    if (rc == MPI_SUCCESS && *flag)
-        probed_keep(*msg, comm);
-    leave(R_Improbe);
-    return rc;
-}
-
-/* Mrecv is a receive (MPI_Recv's event, so Late Sender applies); Imrecv an Irecv completed
- * in the Wait and Test families. A message probed before tracing began has no
- * communicator: its region only. */
-int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Status *status)
-{
-    if (!trc_on)
-        return MPILENS_DOWN(Mrecv)(buf, count, type, msg, status);
-    MPI_Status local;
-    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    MPI_Comm comm = probed_take(*msg);
-    enter(R_Mrecv);
-    int rc = MPILENS_DOWN(Mrecv)(buf, count, type, msg, st);
-    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) {
-        uint64_t got = lens_status_bytes(st);
-        struct where w = trc_where(comm, st->MPI_SOURCE);
-        trc_put(TK_MPI_RECV, 0, trc_now(), w.peer, w.comm, (uint32_t)st->MPI_TAG, (uint64_t)got, 0,
-                0);
-    }
-    leave(R_Mrecv);
-    return rc;
-}
-
-int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Request *req)
-{
-    if (!trc_on)
-        return MPILENS_DOWN(Imrecv)(buf, count, type, msg, req);
-    MPI_Comm comm = probed_take(*msg);
-    uint64_t t = enter(R_Imrecv);
-    int rc = MPILENS_DOWN(Imrecv)(buf, count, type, msg, req);
-    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) {
-        struct where w = trc_where(comm, 0);
-        trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, remember(*req, 1, &w), 0);
-    }
-    leave(R_Imrecv);
-    return rc;
-}
-
-/* ---- persistent requests: remembered at init, recorded at each start ---- */
-
-struct persistent {
-    MPI_Request req;
-    int is_recv, peer, tag, count;
-    MPI_Datatype type;
-    MPI_Comm comm;
-};
-static struct persistent *persistents;
-static int npersistent;
-
-static int keep(int rc, const struct persistent *p)
-{
-    if (rc != MPI_SUCCESS || p->peer == MPI_PROC_NULL)
-        return rc;
-    pthread_mutex_lock(&trc_lock);
-    if (lens_grow("trace", &persistents, npersistent + 1, sizeof *persistents) == 0) /* said */
-        persistents[npersistent++] = *p;
-    pthread_mutex_unlock(&trc_lock);
-    return rc;
-}
-
-#define SEND_INIT(NAME)                                                                            \
-    int MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,               \
-                   MPI_Comm comm, MPI_Request *req)                                                \
-    {                                                                                              \
-        int rc = mpilens_down_MPI_##NAME(buf, count, type, dest, tag, comm, req);                  \
-        return keep(rc, &(struct persistent){*req, 0, dest, tag, count, type, comm});              \
-    }
-SEND_INIT(Send_init)
-SEND_INIT(Ssend_init)
-SEND_INIT(Bsend_init)
-SEND_INIT(Rsend_init)
-
-int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
-                  MPI_Request *req)
-{
-    int rc = MPILENS_DOWN(Recv_init)(buf, count, type, src, tag, comm, req);
-    return keep(rc, &(struct persistent){*req, 1, src, tag, count, type, comm});
-}
-
-static void started(MPI_Request req, uint64_t t)
-{
-    pthread_mutex_lock(&trc_lock);
-    for (int i = 0; i < npersistent; i++) {
-        if (persistents[i].req != req)
-            continue;
-        struct persistent copy = persistents[i], *p = &copy;
-        pthread_mutex_unlock(&trc_lock);
-        struct where w = trc_where(p->comm, p->peer);
-        uint64_t id = remember(req, p->is_recv, &w);
-        if (p->is_recv) {
-            trc_put(TK_MPI_IRECV_REQUEST, 0, t, 0, 0, 0, 0, id, 0);
-        } else {
-            trc_put(TK_MPI_ISEND, 0, t, w.peer, w.comm, (uint32_t)p->tag,
-                    trc_bytes(p->count, p->type), id, 0);
-        }
-        return;
-    }
-    pthread_mutex_unlock(&trc_lock);
-}
-
-int MPI_Start(MPI_Request *req)
-{
-    if (!trc_on)
-        return MPILENS_DOWN(Start)(req);
-    uint64_t t = enter(R_Start);
-    int rc = MPILENS_DOWN(Start)(req);
-    started(*req, t);
-    leave(R_Start);
-    return rc;
-}
-
-int MPI_Startall(int n, MPI_Request reqs[])
-{
-    if (!trc_on)
-        return MPILENS_DOWN(Startall)(n, reqs);
-    uint64_t t = enter(R_Startall);
-    int rc = MPILENS_DOWN(Startall)(n, reqs);
-    for (int i = 0; i < n; i++)
-        started(reqs[i], t);
-    leave(R_Startall);
-    return rc;
-}
-
-int MPI_Request_free(MPI_Request *req)
-{
-    pthread_mutex_lock(&trc_lock);
-    for (int i = 0; i < npersistent; i++)
-        if (persistents[i].req == *req)
-            persistents[i--] = persistents[--npersistent];
-    pthread_mutex_unlock(&trc_lock);
-    return MPILENS_DOWN(Request_free)(req);
 }
 
 /* The two halves of a Sendrecv(_replace) around the call that does both. */

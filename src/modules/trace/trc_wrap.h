@@ -1,5 +1,6 @@
 /* trc_wrap.h: what the trace's wrapper files share (trc_wrap.c: point-to-point and the
- * requests, the Wait and Test families; trc_coll.c: collectives).
+ * requests, the Wait and Test families; trc_mprobe.c, trc_persistent.c: matched probes,
+ * persistent requests; trc_coll.c: collectives).
  */
 #ifndef TRC_WRAP_H
 #define TRC_WRAP_H
@@ -38,6 +39,9 @@ static inline int trc_intra_id(MPI_Comm comm, uint32_t *id)
     *id = rec->inter ? 0 : trc_comm_of(rec);
     return !rec->inter;
 }
+/* REQ kept in flight with the calling thread's next request id (its completion recorded in
+ * the Wait and Test families as a receive if IS_RECV, else a send); the id, 0 if not kept. */
+uint64_t trc_remember(MPI_Request req, int is_recv, const struct where *w);
 /* A nonblocking collective on the intracommunicator COMM (local id): requested now,
  * completed in the Wait and Test families. */
 void trc_remember_collective(MPI_Request req, uint64_t t, uint32_t op, uint32_t comm, uint32_t root,
