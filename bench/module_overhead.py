@@ -92,7 +92,10 @@ STARTS = ('preload', 'config', 'linked', 'run')
 def started(build, start, modules, output, cmd):
     """The environment and command line of CMD (valgrind ... module_overhead ...) with
     MODULES started the way START says, writing into OUTPUT."""
+    modules, clock = split_clock(modules)
     env = tool_env(build, modules if start in ('preload', 'linked') else '', output)
+    if clock:  # whichever way the tool is started
+        env['MPILENS_TRACE_CLOCK'] = clock
     if start == 'config' and modules:
         conf = os.path.join(os.path.dirname(output), 'mpilens.conf')
         with open(conf, 'w') as f:  # a+b: one line each; trace:convert=after: its argument
@@ -104,8 +107,7 @@ def started(build, start, modules, output, cmd):
         env.pop('LD_PRELOAD', None)
         cmd = [c + '_linked' if c.endswith('/module_overhead') else c for c in cmd]
     elif start == 'run' and modules:
-        cmd = [os.path.join(build, 'bin', 'mpilens'), 'run', '-m',
-               split_clock(modules)[0].replace('+', ','),
+        cmd = [os.path.join(build, 'bin', 'mpilens'), 'run', '-m', modules.replace('+', ','),
                '-o', output, '--'] + cmd
     return env, cmd
 

@@ -28,7 +28,10 @@ check_eq "two runs started together write to two directories" "2" "$dirs"
 [ "$dirs" = 2 ] || tail -n 5 a.log b.log # what each run said (its last lines), to see why
 cd "$WORK" || exit 1
 
-"$MPILENS" run -m profile,monitor$TRACED -o stopped -- $MPIRUN -np 4 "$APPS/long_app" 600 > stopped.log 2>&1 &
+# The job's own program under a name of its own: other tests running beside this one (the
+# Slurm test's batch job) run long_app too, and must neither be found nor killed here.
+ln -sf "$APPS/long_app" "$WORK/stopped_app"
+"$MPILENS" run -m profile,monitor$TRACED -o stopped -- $MPIRUN -np 4 "$WORK/stopped_app" 600 > stopped.log 2>&1 &
 run_pid=$!
 for _ in $(seq 100); do grep -q "long_app step 10" stopped.log && break; sleep 0.2; done
 kill -TERM $run_pid
@@ -36,9 +39,9 @@ wait $run_pid; status=$?
 check_eq "SIGTERM: mpilens run ends with a non-zero status" 1 "$([ $status -ne 0 ] && echo 1 || echo 0)"
 check_match "SIGTERM: the last line says the job ended abnormally" "$(tail -1 stopped.log)" \
     "^mpilens: job ended abnormally \\(status [0-9]+, stopped by a signal\\)"
-for _ in $(seq 150); do pgrep -f "$APPS/long_app" > /dev/null || break; sleep 0.2; done
-check_eq "SIGTERM: no rank of the job is left running" "" "$(pgrep -f "$APPS/long_app")"
-pkill -KILL -f "$APPS/long_app" 2> /dev/null
+for _ in $(seq 150); do pgrep -f "$WORK/stopped_app" > /dev/null || break; sleep 0.2; done
+check_eq "SIGTERM: no rank of the job is left running" "" "$(pgrep -f "$WORK/stopped_app")"
+pkill -KILL -f "$WORK/stopped_app" 2> /dev/null
 
 # sendrecv_ranks RUN: the ranks with Sendrecv rows in RUN's profile
 sendrecv_ranks() {

@@ -7,6 +7,20 @@
 # not skipped).
 SLURM_DIR=$WORK/slurm
 SLURM_PIDS=()
+# Job ids from a base of this fixture's own (FirstJobId), never those of an earlier run's
+# leftovers; the ids it may use, for the cleanup.
+SLURM_FIRST_JOB=$(shuf -i 100000-900000 -n 1)
+SLURM_JOB_IDS=($(seq "$SLURM_FIRST_JOB" $((SLURM_FIRST_JOB + 50))))
+
+# The step daemons our jobs left (a step whose launch failed can outlive slurmd: its pmix
+# directory in /tmp then makes the next Slurm's step of the same id fail): the slurmstepd
+# processes working in $WORK, and their pmix directories.
+stray_steps() {
+    local pid
+    for pid in $(pgrep -x slurmstepd 2>/dev/null; pgrep -f '^slurmstepd:' 2>/dev/null); do
+        case "$(readlink "/proc/$pid/cwd" 2>/dev/null)" in "$WORK"*) echo "$pid" ;; esac
+    done | sort -u
+}
 
 stop_slurm() {
     local pid
@@ -16,6 +30,9 @@ stop_slurm() {
         kill -9 "$pid" 2>/dev/null
     done
     SLURM_PIDS=()
+    for pid in $(stray_steps); do pkill -9 -P "$pid" 2>/dev/null; kill -9 "$pid" 2>/dev/null; done
+    local id
+    for id in "${SLURM_JOB_IDS[@]}"; do rm -rf /tmp/spmix_appdir_*_"$id".*; done
 }
 trap 'stop_slurm; rm -rf "$WORK"' EXIT
 
@@ -60,6 +77,7 @@ start_slurm() {
     slurmd_port=$(free_port)
     cat >"$SLURM_DIR/slurm.conf" <<CONF
 ClusterName=mpilens-test
+FirstJobId=$SLURM_FIRST_JOB
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
