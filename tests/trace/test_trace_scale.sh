@@ -38,8 +38,11 @@ check_eq "a trace made without mpilens run: analyze with no --launcher exits 0" 
 # The replay's cost grows with the messages, not with their square: 200,000 streamed messages
 # against 20,000, analyzed in the same test (measured: ~2x, the start-up of the replay dominating; quadratic, as it was: ~30x).
 # A ratio, not a time, so a loaded machine slows both; one stall is measured once more.
-"$MPILENS" run -m trace -o stream -- $MPIRUN -np 4 "$BUILD/bench/p2p_stream" stream 200000 > stream.log 2>&1
-"$MPILENS" run -m trace -o small -- $MPIRUN -np 4 "$BUILD/bench/p2p_stream" stream 20000 > small.log 2>&1
+# Judged on Open MPI only: MPICH on more ranks than cores polls so unevenly that even a
+# ratio of two replays says little (1 s to 60 s, and 139 s for the whole test once): there
+# a sender 20,000 messages ahead is replayed once, and must only succeed.
+if [ "$MPI_FLAVOR" = openmpi ]; then STREAM=200000; else STREAM=20000; fi
+"$MPILENS" run -m trace -o stream -- $MPIRUN -np 4 "$BUILD/bench/p2p_stream" stream $STREAM > stream.log 2>&1
 analyze_seconds() { # RUN: seconds analyze takes, or 999 if it failed
     local t0 t1
     t0=$(date +%s.%N)
@@ -47,17 +50,18 @@ analyze_seconds() { # RUN: seconds analyze takes, or 999 if it failed
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}'
 }
-for attempt in 1 2; do
-    big=$(analyze_seconds stream)
-    small=$(analyze_seconds small)
-    ratio=$(awk -v b="$big" -v s="$small" 'BEGIN {printf "%.1f", b / (s > 0.2 ? s : 0.2)}')
-    awk -v r="$ratio" 'BEGIN {exit !(r < 10)}' && break
-done
-check_eq "200,000 streamed messages: analyze exits 0" 0 "$([ "$big" != 999 ] && echo 0 || echo 1)"
-# Judged on Open MPI only: MPICH on more ranks than cores polls so unevenly that even a
-# ratio of two replays says little (1 s to 60 s).
 if [ "$MPI_FLAVOR" = openmpi ]; then
+    "$MPILENS" run -m trace -o small -- $MPIRUN -np 4 "$BUILD/bench/p2p_stream" stream 20000 > small.log 2>&1
+    for attempt in 1 2; do
+        big=$(analyze_seconds stream)
+        small=$(analyze_seconds small)
+        ratio=$(awk -v b="$big" -v s="$small" 'BEGIN {printf "%.1f", b / (s > 0.2 ? s : 0.2)}')
+        awk -v r="$ratio" 'BEGIN {exit !(r < 10)}' && break
+    done
     check_eq "10x the messages cost less than 10x the replay time ($big s / $small s = $ratio)" 1 \
         "$(awk -v r="$ratio" 'BEGIN {print (r < 10)}')"
+else
+    big=$(analyze_seconds stream)
 fi
+check_eq "$STREAM streamed messages: analyze exits 0" 0 "$([ "$big" != 999 ] && echo 0 || echo 1)"
 finish
