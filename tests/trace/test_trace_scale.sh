@@ -9,7 +9,10 @@ source "$(dirname "$0")/../core/lib.sh"
 command -v otf2-print > /dev/null || { echo "SKIP: otf2-print (otf2-tools) not installed"; exit 77; }
 [ -f "$BUILD/lib/mpilens/trace.so" ] || { echo "SKIP: trace module not built (no OTF2)"; exit 77; }
 
-for i in 1 2 3; do
+# Three times on Open MPI; once on MPICH, whose 16 polling threads on two cores made the
+# three runs take 20 s to 70 s (the checks are the same).
+if [ "$MPI_FLAVOR" = openmpi ]; then RUNS="1 2 3"; else RUNS=1; fi
+for i in $RUNS; do
     out=$("$MPILENS" run -m trace -o "threads$i" -- $MPIRUN -np 4 "$APPS/threads" 4 2000 sendrecv 2>&1)
     if grep -q "threads SKIP" <<<"$out"; then
         echo "$out"; echo "SKIP: this MPI does not provide MPI_THREAD_MULTIPLE"; exit 77
