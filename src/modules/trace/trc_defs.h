@@ -87,7 +87,8 @@ struct trc_merged {
     uint64_t (*handles)[2]; /* IoHandle i: file, global communicator */
     uint32_t nhandles;
     uint64_t t_min, t_max;
-    uint32_t clock_residual_ns; /* the largest of the ranks' (trc_defs_head) */
+    /* the largest of the ranks' clock_residual_ns (trc_defs_head) */
+    uint32_t clock_residual_ns;
     int failed; /* out of memory while merging: the rank being merged is refused */
 };
 

@@ -201,7 +201,8 @@ void trc_log_flush(struct trc_log *l, int at_enter)
     l->base = base + (int64_t)used;
     __atomic_fetch_add(&l->gen, 1, __ATOMIC_SEQ_CST);
     write_out(l, l->fd, full, used, base);
-    trc_clock_sample(); /* beside a write, a clock pair costs nothing seen */
+    /* beside a write, a clock pair costs nothing seen */
+    trc_clock_sample();
     if (at_enter) { /* between two calls: the flush is a region of its own */
         trc_put_short(l, l->used, TK_ENTER, t0, trc_flush_region);
         trc_put_short(l, l->used, TK_LEAVE, trc_now(), trc_flush_region);
