@@ -58,11 +58,6 @@ static int open_events(struct analysis *A, OTF2_Reader *reader, OTF2_EvtReader *
         OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, A->my_locations[i]);
         if (!dr)
             continue;
-        OTF2_DefReaderCallbacks *dc = OTF2_DefReaderCallbacks_New();
-        OTF2_DefReaderCallbacks_SetClockOffsetCallback(dc, on_clock_offset);
-        OTF2_Reader_RegisterDefCallbacks(reader, dr, dc, A);
-        OTF2_DefReaderCallbacks_Delete(dc);
-        A->clock_fix.points = 0; /* the threads of a rank share its clock offsets */
         uint64_t n = 0;
         int bad = OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) != OTF2_SUCCESS;
         OTF2_Reader_CloseDefReader(reader, dr);

@@ -14,7 +14,6 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "clock_fix.h"
 #include "trace_defs.h"
 
 struct analysis; /* below: what the files share, passed along */
@@ -59,7 +58,6 @@ const uint64_t *group_of(struct analysis *A, uint32_t g, uint32_t *n);
  * this rank's locations); 0, or -1 if they are truncated or corrupt. */
 int read_definitions(struct analysis *A, OTF2_Reader *reader, uint64_t *read);
 /* The clock offsets of a location's local definitions. */
-OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset, double deviation);
 /* Window W is defined on communicator COMM (replay_rma.c); 0, or -1 out of memory. */
 int rma_window_defined(struct analysis *A, uint32_t w, uint32_t comm);
 /* The replay communicators and the severity table, once the definitions are read. */
@@ -119,7 +117,6 @@ struct analysis {
     uint32_t unknown_region;                /* stands for an event's undefined region id */
     int *phase_region, nphases, phases_cap; /* phase -> its user region; 0: outside */
     int phase_stack[64], phase_depth;
-    struct clock_fix clock_fix; /* this rank's clock to rank 0's */
     /* this rank's locations (its threads: thread 0 is location `rank`); states[i] is the
      * call state of my_locations[i], cur_p the one whose event is being replayed */
     uint64_t *my_locations;

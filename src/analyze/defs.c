@@ -26,14 +26,6 @@ const uint64_t *group_of(struct analysis *A, uint32_t g, uint32_t *n)
     return trace_defs_group(&A->defs, g, n);
 }
 
-OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset, double deviation)
-{
-    (void)deviation;
-    struct analysis *A = u;
-    clock_fix_add(&A->clock_fix, time, offset);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
 /* Region R as the replay needs it: classified once from its name and paradigm. */
 static int take_region(struct analysis *A, uint32_t r)
 {

@@ -25,7 +25,6 @@ OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, v
     struct analysis *A = u;
     (void)pos;
     (void)l, (void)a;
-    t = clock_fix_apply(&A->clock_fix, t);
     if (region < A->nregions && A->regions[region].tool)
         return OTF2_CALLBACK_SUCCESS;
     if (region < A->nregions && A->regions[region].phase) {
@@ -68,7 +67,6 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, v
     struct analysis *A = u;
     (void)pos;
     (void)l, (void)a;
-    t = clock_fix_apply(&A->clock_fix, t);
     if (region < A->nregions && A->regions[region].tool)
         return OTF2_CALLBACK_SUCCESS;
     if (region < A->nregions && A->regions[region].phase) {

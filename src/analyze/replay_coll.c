@@ -110,7 +110,7 @@ OTF2_CallbackCode on_nbc_request(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t 
     struct nbc *n = calloc(1, sizeof *n);
     nbcs[nnbcs++] = n;
     MPI_Comm c = A->comms[comm].forward;
-    *n = (struct nbc){l, id, clock_fix_apply(&A->clock_fix, t), 0, op, root, 0, MPI_REQUEST_NULL};
+    *n = (struct nbc){l, id, t, 0, op, root, 0, MPI_REQUEST_NULL};
     MPI_Comm_rank(c, &n->me);
     if (rooted_one_to_all(op)) {
         n->other = n->mine;

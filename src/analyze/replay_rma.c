@@ -71,7 +71,6 @@ OTF2_CallbackCode on_rma_fence(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t po
     if (!win)
         return OTF2_CALLBACK_SUCCESS;
     MPI_Comm c = A->comms[win->comm - 1].rma;
-    t = clock_fix_apply(&A->clock_fix, t);
     /* latest enter, and the earliest exit as its complement (one MAX reduction) */
     uint64_t mine[2] = {A->cur_p->enter, UINT64_MAX - t}, all[2];
     MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MAX, c);

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "clock_fix.h"
 #include "rundb.h"
 #include "rundb_read.h"
 #include "trace_defs.h"
@@ -32,8 +31,6 @@ struct state {
     FILE *out;
     struct trace_defs defs; /* the global definitions (src/common/trace_defs.h) */
     uint64_t enter_time[4096];
-    struct clock_fix clock[4096]; /* per location */
-    uint64_t reading;             /* location whose definitions are being read */
     struct message {              /* a send waiting for its receive (id != 0), or the reverse */
         uint32_t comm, tag;
         uint64_t src, dst, time, id, entered;
@@ -82,24 +79,12 @@ static uint64_t world(const struct state *s, uint32_t comm, uint32_t r)
     return members && r < n ? members[r] : r;
 }
 
-static OTF2_CallbackCode on_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset,
-                                         double deviation)
+/* Microseconds since the trace began, on rank 0's clock (OTF2's reader applied the ranks'
+ * ClockOffset records, read with their local definitions). */
+static double us(const struct state *s, uint64_t t)
 {
-    (void)deviation;
-    struct state *s = u;
-    if (s->reading < 4096)
-        clock_fix_add(&s->clock[s->reading], time, offset);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-/* Microseconds since the trace began, on rank 0's clock. */
-static double us_at(const struct state *s, uint64_t loc, uint64_t t)
-{
-    if (loc < 4096)
-        t = clock_fix_apply(&s->clock[loc], t);
     return ((double)t - (double)s->defs.clock_offset) / 1000.0;
 }
-#define us(s, t) us_at(s, loc, t)
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *a, OTF2_RegionRef region)
@@ -146,15 +131,10 @@ static void arrow(struct state *s, uint64_t id, uint64_t send_time, uint64_t dst
                 (send_time - entered) / 1000.0, (unsigned long long)dst);
 }
 
-static uint64_t fixed(const struct state *s, uint64_t loc, uint64_t t)
-{
-    return loc < 4096 ? clock_fix_apply(&s->clock[loc], t) : t;
-}
-
 static void sent(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, uint32_t receiver,
                  OTF2_CommRef comm, uint32_t tag)
 {
-    uint64_t id = ++s->next_flow, dst = world(s, comm, receiver), when = fixed(s, loc, t);
+    uint64_t id = ++s->next_flow, dst = world(s, comm, receiver), when = t;
     fprintf(s->out,
             ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%llu,"
             "\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
@@ -177,8 +157,8 @@ static void sent(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, uint32
 static void received(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, uint32_t sender,
                      OTF2_CommRef comm, uint32_t tag, int blocking)
 {
-    uint64_t src = world(s, comm, sender), when = fixed(s, loc, t);
-    uint64_t entered = loc < 4096 ? fixed(s, loc, s->enter_time[loc]) : when;
+    uint64_t src = world(s, comm, sender), when = t;
+    uint64_t entered = loc < 4096 ? s->enter_time[loc] : when;
     for (size_t i = 0; i < s->ninflight; i++) {
         struct message m = s->inflight[i];
         if (m.id == 0 || m.comm != comm || m.src != src || m.dst != loc || m.tag != tag)
@@ -339,11 +319,6 @@ int cli_export(int argc, char **argv)
         OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, l);
         uint64_t n = 0;
         if (dr) {
-            OTF2_DefReaderCallbacks *dc = OTF2_DefReaderCallbacks_New();
-            OTF2_DefReaderCallbacks_SetClockOffsetCallback(dc, on_clock_offset);
-            OTF2_Reader_RegisterDefCallbacks(reader, dr, dc, &s);
-            OTF2_DefReaderCallbacks_Delete(dc);
-            s.reading = l;
             bad |= OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n) != OTF2_SUCCESS;
             OTF2_Reader_CloseDefReader(reader, dr);
         }

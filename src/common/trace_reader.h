@@ -30,6 +30,10 @@
 /* The largest distance in ns of any rank's log clock from its linear map to
  * CLOCK_MONOTONIC, measured during the run (0: the ns clock, or not measured). */
 #define MPILENS_TRACE_CLOCK_RESIDUAL_PROPERTY "MPILENS::CLOCK_RESIDUAL_NS"
+/* How far the ranks' clock offsets to rank 0 may be off (ns, the largest over the ranks:
+ * half the smallest ping-pong round trip of their measurement); the events are on rank 0's
+ * clock within that, through the ClockOffset records OTF2's readers apply. */
+#define MPILENS_TRACE_OFFSET_ERROR_PROPERTY "MPILENS::CLOCK_OFFSET_ERROR_NS"
 #define MPILENS_TRACE_FORMAT "1"
 /* RUN/trace/MPILENS_TRACE_PENDING: a finished run's event logs wait for their conversion
  * (a run without mpilens run, traced with the default trace:convert=after); readers convert

@@ -2,10 +2,11 @@
  *
  * While the run goes, events go to the rank's event log (trc_log.h) and the rank numbers
  * its communicators, windows, groups and user regions itself. Timestamps are
- * CLOCK_MONOTONIC nanoseconds. The offset of each rank's clock to rank 0's is measured at
- * MPI_Init and at MPI_Finalize (ping-pong, the minimum round trip of 10; 0 on rank 0's
- * host, which shares its clock) and written as two ClockOffset records, for readers to
- * correct timestamps linearly. At MPI_Finalize the ranks' local definitions meet on rank 0,
+ * CLOCK_MONOTONIC nanoseconds. The offset of each host's clock to rank 0's is measured at
+ * MPI_Init and at MPI_Finalize (ping-pong, the one of smallest round trip; 0 on rank 0's
+ * host, which shares its clock; half that round trip is its error) and written as two
+ * ClockOffset records, with which OTF2's readers (ours, otf2-print, Python's) put every
+ * event on rank 0's clock, linearly interpolated. At MPI_Finalize the ranks' local definitions meet on rank 0,
  * which merges them (trc_defs.c) and sends each rank its local-to-global ids; every rank
  * converts its own log into its OTF2 event file (trc_convert.c) and writes its mapping
  * tables, and rank 0 writes the global definitions. A snapshot (include/mpilens_snapshot.h)
@@ -86,6 +87,7 @@ static uint32_t nlocals;
 static int64_t offset_start, offset_end;
 static uint64_t time_start, time_end, tick_start, tick_end;
 static uint32_t clock_residual; /* ns, trc_clock_check at MPI_Finalize */
+static uint32_t offset_error;   /* ns, the larger of the two offsets' errors */
 
 struct trc_comm_data {
     uint32_t id_plus_one;
@@ -169,43 +171,58 @@ const uint32_t *trc_remote_world(MPI_Comm comm, uint32_t *n)
     return d->remote_world;
 }
 
-/* This rank's clock minus rank 0's, from the ping-pong with the smallest round trip.
- * Ranks on rank 0's host share its clock: their offset is 0 by definition (measuring it
- * would only measure scheduling noise). */
-static int64_t clock_offset(void)
+/* This rank's clock minus rank 0's; *ERROR: how far it may be off (ns, half the round trip
+ * of the ping-pong it came from). The ranks of one host share a clock: the host's first rank
+ * measures and tells the others, and on rank 0's host the offset is 0 by definition
+ * (measuring it would only measure scheduling noise); rank 0 answers one rank per host.
+ * The measuring rank keeps the ping-pong of the smallest round trip: 10 at least, up to
+ * 50 while the best is above 50 us (ranks polling on a busy host). Collective. */
+static int64_t clock_offset(uint32_t *error)
 {
-    int64_t best = 0;
+    enum { TRIES_MIN = 10, TRIES_MAX = 50, GOOD_RTT_NS = 50000 };
+    const uint64_t done = UINT64_MAX;
+    int64_t result[2] = {0, 0}; /* offset, error */
     uint64_t best_rtt = UINT64_MAX;
     char host[MPI_MAX_PROCESSOR_NAME] = "", root_host[MPI_MAX_PROCESSOR_NAME];
-    int len = 0;
+    int len = 0, node_rank = 0;
     PMPI_Get_processor_name(host, &len);
     memcpy(root_host, host, sizeof host);
     PMPI_Bcast(root_host, sizeof root_host, MPI_CHAR, 0, trc_world);
-    int remote = strcmp(host, root_host) != 0, *remotes = malloc(size * sizeof *remotes);
-    PMPI_Allgather(&remote, 1, MPI_INT, remotes, 1, MPI_INT, trc_world);
-    for (int peer = 1; peer < size; peer++) {
-        if (!remotes[peer])
-            continue;
-        for (int i = 0; i < 10; i++) {
-            if (rank == 0) {
-                uint64_t t;
-                PMPI_Recv(&t, 1, MPI_UINT64_T, peer, 0, trc_world, MPI_STATUS_IGNORE);
-                t = trc_clock_ns();
-                PMPI_Send(&t, 1, MPI_UINT64_T, peer, 0, trc_world);
-            } else if (rank == peer) {
-                uint64_t t0 = trc_clock_ns(), remote_time, t1;
-                PMPI_Send(&t0, 1, MPI_UINT64_T, 0, 0, trc_world);
-                PMPI_Recv(&remote_time, 1, MPI_UINT64_T, 0, 0, trc_world, MPI_STATUS_IGNORE);
-                t1 = trc_clock_ns();
-                if (t1 - t0 < best_rtt) {
-                    best_rtt = t1 - t0;
-                    best = (int64_t)(t0 + (t1 - t0) / 2) - (int64_t)remote_time;
-                }
-            }
+    MPI_Comm node;
+    PMPI_Comm_split_type(trc_world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    PMPI_Comm_rank(node, &node_rank);
+    int measures = node_rank == 0 && strcmp(host, root_host) != 0;
+    int *measuring = rank == 0 ? calloc(size, sizeof *measuring) : NULL;
+    PMPI_Gather(&measures, 1, MPI_INT, measuring, 1, MPI_INT, 0, trc_world);
+    for (int peer = 1; rank == 0 && peer < size; peer++) {
+        for (uint64_t t; measuring && measuring[peer];) {
+            PMPI_Recv(&t, 1, MPI_UINT64_T, peer, 0, trc_world, MPI_STATUS_IGNORE);
+            if (t == done)
+                break;
+            t = trc_clock_ns();
+            PMPI_Send(&t, 1, MPI_UINT64_T, peer, 0, trc_world);
         }
     }
-    free(remotes);
-    return best;
+    free(measuring);
+    for (int i = 0; measures && i < TRIES_MAX; i++) {
+        if (i >= TRIES_MIN && best_rtt <= GOOD_RTT_NS)
+            break;
+        uint64_t t0 = trc_clock_ns(), remote_time, t1;
+        PMPI_Send(&t0, 1, MPI_UINT64_T, 0, 0, trc_world);
+        PMPI_Recv(&remote_time, 1, MPI_UINT64_T, 0, 0, trc_world, MPI_STATUS_IGNORE);
+        t1 = trc_clock_ns();
+        if (t1 - t0 < best_rtt) {
+            best_rtt = t1 - t0;
+            result[0] = (int64_t)(t0 + (t1 - t0) / 2) - (int64_t)remote_time;
+            result[1] = (int64_t)((t1 - t0 + 1) / 2);
+        }
+    }
+    if (measures)
+        PMPI_Send(&done, 1, MPI_UINT64_T, 0, 0, trc_world);
+    PMPI_Bcast(result, 2, MPI_INT64_T, 0, node);
+    PMPI_Comm_free(&node);
+    *error = result[1] > UINT32_MAX ? UINT32_MAX : (uint32_t)result[1];
+    return result[0];
 }
 
 /* A trace left in DIR by an earlier run into the same output directory (OTF2 will not
@@ -239,6 +256,7 @@ void trc_local_head(struct trc_defs_head *h)
     h->offset_start = offset_start;
     h->ticks = (uint32_t)trc_use_tsc;
     h->clock_residual_ns = clock_residual;
+    h->offset_error_ns = offset_error;
     h->tick_start = tick_start;
     if (time_end) { /* the end's pair: the map runs exactly from start to end */
         h->tick_saved = tick_end;
@@ -337,7 +355,7 @@ void trc_start(void)
                              dir, strerror(errno));
         return;
     }
-    offset_start = clock_offset();
+    offset_start = clock_offset(&offset_error);
     trc_clock_pair(&tick_start, &time_start);
     trc_user_publish();
     trc_on = 1;
@@ -434,7 +452,9 @@ void trc_finish(void)
     trc_clock_pair(&tick_end, &time_end);
     clock_residual = trc_clock_check(tick_start, time_start, tick_end, time_end);
     say_clock_residual();
-    offset_end = clock_offset();
+    uint32_t end_error = 0;
+    offset_end = clock_offset(&end_error);
+    offset_error = end_error > offset_error ? end_error : offset_error;
     for (uint32_t t = 0; t < trc_thread_count(); t++) {
         struct trc_thread *th = trc_thread_at(t);
         trc_log_close(&th->log);

@@ -162,12 +162,15 @@ int trc_defs_merge(struct trc_merged *m, const char *blob, size_t len, struct tr
     }
     if (m->failed)
         return -1; /* out of memory: this rank's definitions are refused, as if damaged */
-    if (h->time_start && (m->t_min == 0 || h->time_start < m->t_min))
-        m->t_min = h->time_start;
-    if (h->time_end > m->t_max)
-        m->t_max = h->time_end;
+    uint64_t start = trc_root_time(h, h->time_start), end = trc_root_time(h, h->time_end);
+    if (h->time_start && (m->t_min == 0 || start < m->t_min))
+        m->t_min = start;
+    if (h->time_end && end > m->t_max)
+        m->t_max = end;
     if (h->clock_residual_ns > m->clock_residual_ns)
         m->clock_residual_ns = h->clock_residual_ns;
+    if (h->offset_error_ns > m->offset_error_ns)
+        m->offset_error_ns = h->offset_error_ns;
     return 0;
 }
 
@@ -206,6 +209,7 @@ char *trc_merged_pack(const struct trc_merged *m, int rank, int world, size_t *l
     h.time_start = m->t_min;
     h.time_end = m->t_max;
     h.clock_residual_ns = m->clock_residual_ns;
+    h.offset_error_ns = m->offset_error_ns;
     h.ncomms = (uint32_t)m->comms.ncomms;
     h.nmembers = (uint32_t)m->comms.nmembers;
     h.nwindows = m->nwindows;
@@ -304,9 +308,10 @@ void trc_defs_write_local(OTF2_Archive *archive, const struct trc_rank_map *map,
         free(regions);
     }
     write_id_map(dw, OTF2_MAPPING_IO_HANDLE, ids + h->nnames, h->nfiles, 0);
-    OTF2_DefWriter_WriteClockOffset(dw, h->time_start, h->offset_start, 0);
+    /* OTF2's offset is the other way round: global time = local time + offset */
+    OTF2_DefWriter_WriteClockOffset(dw, h->time_start, -h->offset_start, h->offset_error_ns);
     if (h->time_end)
-        OTF2_DefWriter_WriteClockOffset(dw, h->time_end, h->offset_end, 0);
+        OTF2_DefWriter_WriteClockOffset(dw, h->time_end, -h->offset_end, h->offset_error_ns);
     OTF2_Archive_CloseDefWriter(archive, dw);
 }
 
@@ -320,6 +325,8 @@ void trc_defs_write_global(OTF2_Archive *archive, const struct trc_merged *m, in
     char residual[16]; /* how far the ranks' counters strayed from their linear map, ns */
     snprintf(residual, sizeof residual, "%u", m->clock_residual_ns);
     OTF2_Archive_SetProperty(archive, MPILENS_TRACE_CLOCK_RESIDUAL_PROPERTY, residual, true);
+    snprintf(residual, sizeof residual, "%u", m->offset_error_ns);
+    OTF2_Archive_SetProperty(archive, MPILENS_TRACE_OFFSET_ERROR_PROPERTY, residual, true);
     uint32_t s = 0;
     OTF2_GlobalDefWriter_WriteString(g, s++, "");
     OTF2_GlobalDefWriter_WriteString(g, s++, "machine");

@@ -38,9 +38,26 @@ struct trc_defs_head {
     /* How far the log's clock strayed from the map through the start's and end's pairs
      * (ns, trc_clock_check; 0: not measured). */
     uint32_t clock_residual_ns;
-    uint32_t unused; /* zero: what follows the head stays 8-byte aligned */
+    /* How far offset_start and offset_end may be off: half the smallest round trip of their
+     * ping-pongs, the larger of the two (ns; 0 on rank 0's host, which shares its clock). */
+    uint32_t offset_error_ns;
 };
 #define TRC_DEFS_MAGIC "TRCDEFS4"
+/* T (ns, this rank's clock) on rank 0's clock: the offset (this rank's clock minus rank
+ * 0's) interpolated between the start's and the end's measurement, as OTF2's readers do
+ * with the ClockOffset records. */
+static inline uint64_t trc_root_time(const struct trc_defs_head *h, uint64_t t)
+{
+    double o = (double)h->offset_start;
+    if (h->time_end > h->time_start && t >= h->time_end)
+        o = (double)h->offset_end;
+    else if (h->time_end > h->time_start && t > h->time_start)
+        o += ((double)h->offset_end - (double)h->offset_start) *
+             ((double)(t - h->time_start) / (double)(h->time_end - h->time_start));
+    double root = (double)t - o;
+    return root > 0 ? (uint64_t)root : 0;
+}
+
 /* Nanoseconds per tick of the rank's event log (1 for a log kept in ns). */
 static inline double trc_ns_per_tick(const struct trc_defs_head *h)
 {
@@ -89,6 +106,7 @@ struct trc_merged {
     uint64_t t_min, t_max;
     /* the largest of the ranks' clock_residual_ns (trc_defs_head) */
     uint32_t clock_residual_ns;
+    uint32_t offset_error_ns; /* the largest of the ranks' offset_error_ns */
     int failed; /* out of memory while merging: the rank being merged is refused */
 };
 

@@ -117,8 +117,8 @@ static int convert_share(const char *dir, const struct recovery *r, const uint32
 
 /* Every rank's event logs into the run's archive in DIR, by converters(nranks) processes
  * at once (the ranks convert in parallel at MPI_Finalize; after the job, the CLI does).
- * EVENTS[location] gets each location's event count; returns the last time stamp, or
- * UINT64_MAX with ERR said. */
+ * EVENTS[location] gets each location's event count; returns the last time stamp (on rank
+ * 0's clock), or UINT64_MAX with ERR said. */
 static uint64_t convert_all(const char *dir, const struct recovery *r, const uint32_t *nthreads,
                             uint32_t most, uint64_t *events, char *err, size_t errlen)
 {
@@ -156,7 +156,8 @@ static uint64_t convert_all(const char *dir, const struct recovery *r, const uin
         const uint64_t *mine = results + (size_t)k * (most + 1);
         for (uint32_t t = 0; t < nthreads[k]; t++)
             events[trc_location(k, t, r->maps[k].first_extra)] = mine[t];
-        last = mine[most] > last ? mine[most] : last;
+        uint64_t end = trc_root_time(&r->maps[k].head, mine[most]); /* on rank 0's clock */
+        last = end > last ? end : last;
     }
     munmap(results, bytes);
     if (failed) {
