@@ -46,6 +46,11 @@ LENS_HIDDEN void lens_say(const char *fmt, ...) __attribute__((format(printf, 1,
 LENS_HIDDEN void lens_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* This process's rank from the launcher's environment, or -1 if it is not known. */
 LENS_HIDDEN int lens_env_rank(void);
+/* The output directory DIR seen by every rank or not (output_share.c): checked at MPI_Init
+ * (collective); at MPI_Finalize the files of the ranks that do not see rank 0's copy are
+ * brought to it (collective). */
+LENS_HIDDEN void lens_output_share_check(const char *dir);
+LENS_HIDDEN void lens_output_share_finish(const char *dir);
 /* Replaces the library functions of MPI_Init/Init_thread/Finalize with the core's hooks. */
 LENS_HIDDEN void lens_hooks_install(lens_voidfn *bottom);
 /* A launch that does not match the MPI library, said in one line (launch_check.c): before

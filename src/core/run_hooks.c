@@ -7,7 +7,9 @@
  * MPILENS_OUTPUT names a directory, rank 0 makes PROGRAM-YYYYmmdd-HHMMSS (-2, -3... if a
  * run of the same second has it) at MPI_Init and broadcasts it (MPI_Init is collective
  * anyway), so every rank writes to the same place. Without `mpilens run`, rank 0 also
- * claims the directory there (run_claim.h), so two runs never write into one.
+ * claims the directory there (run_claim.h), so two runs never write into one. Ranks that
+ * do not see rank 0's directory (node-local disk) have their files brought over at
+ * MPI_Finalize (output_share.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -103,8 +105,10 @@ static void after_init(void)
     if (lens_nmodules == 0)
         return;
     int by_cli = getenv("MPILENS_CLI") != NULL; /* mpilens run holds the claim */
-    if (output_dir[0] && by_cli)
+    if (output_dir[0] && by_cli) {
+        lens_output_share_check(output_dir);
         return;
+    }
     int rank = 0;
     ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
     char name[PATH_MAX] = "";
@@ -122,6 +126,7 @@ static void after_init(void)
         claim_output(name, sizeof name);
     ((bcast_fn)library("MPI_Bcast"))(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
     snprintf(output_dir, sizeof output_dir, "%s", name);
+    lens_output_share_check(output_dir);
 }
 
 static int hook_init(int *argc, char ***argv)
@@ -146,6 +151,8 @@ static int hook_finalize(void)
 {
     int rank = 0;
     ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
+    if (lens_nmodules > 0 && output_dir[0]) /* what ranks wrote elsewhere comes over */
+        lens_output_share_finish(output_dir);
     if (rank == 0 && output_requested && !getenv("MPILENS_CLI"))
         fprintf(stderr, "mpilens: results in %s\n", output_dir);
     if (claim_fd >= 0) { /* the modules have written (their MPI_Finalize is above this) */
