@@ -201,6 +201,30 @@ static void check_events(const struct analysis *A, const char *run, uint64_t chu
     die("%s", msg);
 }
 
+/* Every rank of the replay must read the trace: one that cannot (the run in a node-local
+ * directory of another node) would leave the others waiting. Rank 0 names the first such
+ * rank and its host; every rank stops. */
+static void everyone_reads(struct analysis *A, const char *anchor, const char *run)
+{
+    int mine = access(anchor, R_OK) == 0 ? A->size : A->rank, first = A->size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == A->size)
+        return;
+    char host[MPI_MAX_PROCESSOR_NAME] = "";
+    int len = 0;
+    if (A->rank == first)
+        MPI_Get_processor_name(host, &len);
+    MPI_Bcast(host, sizeof host, MPI_CHAR, first, MPI_COMM_WORLD);
+    char msg[4096 + MPI_MAX_PROCESSOR_NAME + 512];
+    snprintf(msg, sizeof msg,
+             "%s: rank %d of the replay (on %s) cannot read it: a directory of one node "
+             "only? Copy the run to a file system every node sees, or replay it on this host "
+             "with --launcher",
+             anchor, first, host);
+    (void)run;
+    die("%s", msg);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -212,6 +236,7 @@ int main(int argc, char **argv)
     double t0 = MPI_Wtime();
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", argv[1]);
+    everyone_reads(A, anchor, argv[1]);
     uint64_t nloc = 0;
     OTF2_Reader *reader = trace_reader_open(anchor, &nloc);
     char why[8500];

@@ -223,10 +223,14 @@ int cli_analyze(int argc, char **argv)
     char program[4096], np[32];
     snprintf(program, sizeof program, "%s/../bin/mpilens-analyze", cli_libdir());
     snprintf(np, sizeof np, "%llu", (unsigned long long)ranks);
-    char *copy = strdup(launcher), *save = NULL, *args[64];
-    int n = 0;
-    for (char *w = strtok_r(copy, " ", &save); w && n < 58; w = strtok_r(NULL, " ", &save))
-        args[n++] = w;
+    char *copy = strdup(launcher), *args[128];
+    int n = cli_line_split(copy, args, 122); /* the words as the user gave them */
+    if (n == 0) {
+        fprintf(stderr, "mpilens: analyze: --launcher '%s': no command; give --launcher\n",
+                launcher);
+        free(copy);
+        return 2;
+    }
     /* the rank count as the launcher spells it: srun -n (it reads -np as -n p) */
     const char *base = strrchr(args[0], '/') ? strrchr(args[0], '/') + 1 : args[0];
     args[n++] = strcmp(base, "srun") == 0 ? "-n" : "-np";

@@ -10,6 +10,13 @@
 /* Directory holding libmpilens.so (and its mpilens/ module folder), found from the
  * location of this executable: BIN/../lib. */
 const char *cli_libdir(void);
+/* launcher_line.c: the index of the application in COMMAND (a launcher line: `mpirun
+ * --mca k v -np 4 ./app`), as the launcher parses it, or -1; WORD appended to the
+ * space-separated OUT, quoted where the shell would need it; a line of such words split
+ * back (in place) into at most MAX WORDS: their count. */
+int cli_program_index(char **command);
+void cli_line_append(char *out, size_t len, const char *word);
+int cli_line_split(char *line, char **words, int max);
 /* 1 if argv asks for help (-h or --help anywhere before "--"). */
 int cli_wants_help(int argc, char **argv);
 /* 1 after printing USAGE on stdout when argv asks for help; the verb then returns 0. */

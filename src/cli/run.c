@@ -137,19 +137,10 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
     return 0;
 }
 
-/* The index of the application in COMMAND: the first argument after the launcher that is
- * an executable file named with a path (./app in `mpirun -np 4 ./app`), or -1. */
+/* The index of the application in COMMAND (launcher_line.c), or -1. */
 static int program_index(char **command)
 {
-    for (int i = 0; command[i]; i++) {
-        const char *arg = command[i];
-        if (arg[0] == '-' || (i == 0 && command[1]) || !strchr(arg, '/'))
-            continue;
-        struct stat st;
-        if (stat(arg, &st) == 0 && S_ISREG(st.st_mode) && access(arg, X_OK) == 0)
-            return i;
-    }
-    return -1;
+    return cli_program_index(command);
 }
 
 /* The application's name (program_index), else the command itself. */
@@ -180,8 +171,7 @@ static void launcher_part(char **command, char *out, size_t len)
         if (strncmp(command[i], "--ntasks=", 9) == 0 || strncmp(command[i], "--np=", 5) == 0 ||
             (strncmp(command[i], "-n", 2) == 0 && command[i][2] >= '0' && command[i][2] <= '9'))
             continue; /* srun's and Hydra's joined forms */
-        size_t at = strlen(out);
-        snprintf(out + at, len - at, "%s%s", at ? " " : "", command[i]);
+        cli_line_append(out, len, command[i]); /* quoted as needed: analyze splits it */
     }
 }
 

@@ -87,7 +87,7 @@ on() {
     local dir=$1 node=$2; shift 2
     local pidfile=$dir/$node.pid
     [ -s "$pidfile" ] || { echo "cluster.sh: no node $node in $dir" >&2; exit 1; }
-    exec nsenter -t "$(cat "$pidfile")" -n -u -m -T -- "$@"
+    exec nsenter -t "$(cat "$pidfile")" -n -u -m -T --wd="$PWD" -- "$@"
 }
 
 # rsh DIR [-opts...] NODE WORDS...: as ssh runs a command: the words joined, run by sh, in

@@ -1,0 +1,165 @@
+/* launcher_line.c: the launcher part of a command line (`mpirun --mca plm_rsh_agent
+ * /path/rsh --host a:2,b:2 -np 4 ./app args`), found as the launcher itself parses it,
+ * and kept as one string that splits back into the same words (what `mpilens run` records
+ * for analyze).
+ *
+ * The application is the first word that is not an option or an option's value. Which
+ * options take values, and how many, is known for Open MPI's mpirun/mpiexec, MPICH's
+ * Hydra and Slurm's srun (a value joined with '=' is part of its option); an option not
+ * in the tables is taken as a flag. If that first word is not an executable (an unknown
+ * option's value), the first later word that is an executable file named with a path is
+ * taken instead, as before these tables.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* Options followed by two words (Open MPI's MCA parameters, Hydra's environment). */
+static const char *const two_values[] = {"--mca", "-mca", "--gmca", "-gmca", "--omca",
+                                         "-genv", "-env",  NULL};
+/* Options followed by one word. */
+static const char *const one_value[] = {
+    /* Open MPI */
+    "-np", "--np", "-n", "-c", "-H", "--host", "-host", "--hostfile", "-hostfile",
+    "--machinefile", "-machinefile", "--default-hostfile", "-x", "--map-by", "-map-by",
+    "--rank-by", "-rank-by", "--bind-to", "-bind-to", "--npernode", "-npernode",
+    "--npersocket", "-npersocket", "--ppr", "--cpus-per-proc", "--cpus-per-rank", "--cpu-set",
+    "--cpu-list", "-wdir", "--wdir", "-wd", "--prefix", "--path", "--rankfile", "-rf",
+    "--output-filename", "--stdin", "--tune", "-am", "--am", "--timeout", "--launch-agent",
+    "--personality", "--preload-files", "-s", "--app", "--report-uri", "--hnp",
+    /* Hydra */
+    "-hosts", "-f", "-launcher", "-launcher-exec", "-bootstrap", "-bootstrap-exec", "-rmk",
+    "-ppn", "-genvlist", "-envlist", "-configfile", "-iface", "-binding", "-demux",
+    "-errfile-pattern", "-outfile-pattern", "-gpus-per-proc", "-usize", "-nameserver",
+    "-ckpointlib", "-ckpoint-prefix", "-ckpoint-num", "-profile",
+    /* srun (its long options also take --opt=value) */
+    "-N", "-p", "-w", "-t", "-J", "-o", "-e", "-A", "-C", "-m", "-r", "-D", "-G", "-q",
+    "-d", "--ntasks", "--nodes", "--partition", "--nodelist", "--time", "--job-name",
+    "--output", "--error", "--account", "--mpi", "--distribution", "--cpu-bind", "--mem",
+    "--mem-per-cpu", "--ntasks-per-node", "--cpus-per-task", "--export", "--chdir",
+    "--exclude", "--constraint", "--gres", "--reservation", "--qos", "--jobid",
+    "--dependency", "--gpus", "--nodefile", "--hint", "--distribution", NULL};
+
+static int listed(const char *const *table, const char *word)
+{
+    for (int i = 0; table[i]; i++)
+        if (strcmp(table[i], word) == 0)
+            return 1;
+    return 0;
+}
+
+/* WORD names an executable: a path to one, or a name found in PATH. */
+static int executable(const char *word)
+{
+    struct stat st;
+    if (strchr(word, '/'))
+        return stat(word, &st) == 0 && S_ISREG(st.st_mode) && access(word, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char dir[4096], full[8192];
+    for (const char *p = path ? path : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        snprintf(dir, sizeof dir, "%.*s", (int)n, p);
+        snprintf(full, sizeof full, "%s/%s", n ? dir : ".", word);
+        if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
+            return 1;
+        p += n + (p[n] == ':');
+    }
+    return 0;
+}
+
+int cli_program_index(char **command)
+{
+    if (!command[0] || !command[1])
+        return -1;
+    int first = -1;
+    for (int i = 1; command[i]; i++) {
+        const char *w = command[i];
+        if (w[0] != '-') {
+            first = i;
+            break;
+        }
+        if (strchr(w, '='))
+            continue;
+        if (listed(two_values, w))
+            i += 2;
+        else if (listed(one_value, w))
+            i += 1;
+        if (!command[i])
+            break;
+    }
+    if (first >= 0 && executable(command[first]))
+        return first;
+    for (int i = 1; command[i]; i++) { /* an option of unknown arity: the first executable */
+        struct stat st;
+        const char *w = command[i];
+        if (w[0] != '-' && strchr(w, '/') && stat(w, &st) == 0 && S_ISREG(st.st_mode) &&
+            access(w, X_OK) == 0)
+            return i;
+    }
+    return first;
+}
+
+/* A word needs quotes unless it is made of these only. */
+static int plain(const char *w)
+{
+    if (!*w)
+        return 0;
+    for (; *w; w++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                    "-_./:,=+@%^",
+                    *w))
+            return 0;
+    return 1;
+}
+
+void cli_line_append(char *out, size_t len, const char *word)
+{
+    char quoted[8192];
+    size_t q = 0, at = strlen(out);
+    if (plain(word)) {
+        snprintf(quoted, sizeof quoted, "%s", word);
+    } else { /* 'word', each ' in it written '\'' */
+        quoted[q++] = '\'';
+        for (const char *w = word; *w && q + 6 < sizeof quoted; w++) {
+            if (*w == '\'')
+                memcpy(quoted + q, "'\\''", 4), q += 4;
+            else
+                quoted[q++] = *w;
+        }
+        quoted[q++] = '\'';
+        quoted[q] = '\0';
+    }
+    snprintf(out + at, len - at, "%s%s", at ? " " : "", quoted);
+}
+
+int cli_line_split(char *line, char **words, int max)
+{
+    int n = 0;
+    char *in = line, *out = line;
+    while (*in && n < max) {
+        while (*in == ' ' || *in == '\t')
+            in++;
+        if (!*in)
+            break;
+        words[n++] = out;
+        while (*in && *in != ' ' && *in != '\t') {
+            if (*in == '\'') { /* to the closing quote, as it is */
+                for (in++; *in && *in != '\''; in++)
+                    *out++ = *in;
+                in += *in == '\'';
+            } else if (*in == '\\' && in[1]) {
+                *out++ = in[1], in += 2;
+            } else {
+                *out++ = *in++;
+            }
+        }
+        if (*in)
+            in++;
+        *out++ = '\0';
+    }
+    return n;
+}
