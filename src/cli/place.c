@@ -24,16 +24,20 @@ static const char usage[] =
     "Computes where each rank should run so that ranks that talk much share a package or a\n"
     "node (TreeMatch), from the matrix of a run monitored with `-m monitor`.\n"
     "\n"
-    "  --topology T       this (default), an hwloc XML file, or an hwloc synthetic\n"
-    "                     description such as \"node:4 package:2 core:4\"\n"
+    "  --topology T       run (default: the hosts the run ran on, each with the topology\n"
+    "                     the monitor recorded there; this machine for a one-host run),\n"
+    "                     this, an hwloc XML file, or an hwloc synthetic description\n"
+    "                     such as \"node:4 package:2 core:4\"\n"
     "  --metric METRIC    bytes (default) or count\n"
     "  --kind KIND        all (default: p2p, coll and rma), p2p, coll or rma\n"
     "  --matrix FILE.csv  read src,dst,value lines instead of a database\n"
     "  --ompi-prof PREFIX read Open MPI monitoring's PREFIX.RANK.prof files (pml level:\n"
     "                     user and internal messages, collectives as the library sent them)\n"
     "  --oversubscribe    allow more ranks than cores (k ranks per core)\n"
-    "  -o FILE            write FILE (Open MPI rankfile), FILE.mpich (MPICH hosts, one line\n"
-    "                     per rank) and FILE.order (the new rank of each rank: split keys)\n"
+    "  -o FILE            write FILE (Open MPI rankfile: mpirun --rankfile FILE), FILE.mpich\n"
+    "                     (Hydra hosts, one line per rank: mpiexec -f FILE.mpich),\n"
+    "                     FILE.slurm (one host per rank: SLURM_HOSTFILE=FILE.slurm srun\n"
+    "                     --distribution=arbitrary) and FILE.order (split keys)\n"
     "  -h, --help         this text\n"
     "\n"
     "Cost = sum over rank pairs of traffic x tree distance (1: same package, ..., the number\n"
@@ -42,6 +46,10 @@ static const char usage[] =
 struct options {
     const char *db, *topology, *metric, *kind, *csv, *output, *ompi;
     int oversubscribe;
+    /* the run's hosts (monitor_hosts), rank 0's host's topology, whether all hosts agree */
+    char hosts[64][64];
+    int nhosts, same;
+    char host_topology[512];
 };
 
 #define fail(...) cli_fail("place", __VA_ARGS__)
@@ -79,6 +87,9 @@ static int read_db(const struct options *o, struct triples *t)
     struct placed p = {t, strcmp(o->metric, "count") == 0, 0};
     char err[512];
     int failed = rundb_matrix_cells(db, o->kind, NULL, add_cell, &p, err, sizeof err);
+    struct options *w = (struct options *)o;
+    w->nhosts = rundb_run_hosts(db, w->hosts, 64, w->host_topology, sizeof w->host_topology,
+                                &w->same);
     int processes = rundb_matrix_ranks(db);
     if (processes > t->n && processes <= TRIPLES_MAX_RANKS)
         t->n = processes;
@@ -121,7 +132,7 @@ static int read_ompi(const struct options *o, struct triples *t)
 static int parse(int argc, char **argv, struct options *o)
 {
     memset(o, 0, sizeof *o);
-    o->topology = "this";
+    o->topology = "run";
     o->metric = "bytes";
     o->kind = "all";
     for (int i = 1; i < argc; i++) {
@@ -162,7 +173,9 @@ static int write_outputs(const char *path, const struct place_topo *t, const int
     FILE *mpich = fopen(name, "w");
     snprintf(name, sizeof name, "%s.order", path);
     FILE *order = fopen(name, "w");
-    if (!rankfile || !mpich || !order)
+    snprintf(name, sizeof name, "%s.slurm", path);
+    FILE *slurm = fopen(name, "w");
+    if (!rankfile || !mpich || !order || !slurm)
         return fail("-o %s: cannot write the output files; choose a writable path", path);
     int *rank_at = malloc(t->leaves * sizeof *rank_at), next = 0;
     for (int i = 0; i < t->leaves; i++)
@@ -182,12 +195,14 @@ static int write_outputs(const char *path, const struct place_topo *t, const int
         const char *hostname = host < t->nhosts ? t->hosts[host] : "localhost";
         fprintf(rankfile, "rank %d=%s slot=%d:%d\n", r, hostname, package, core);
         fprintf(mpich, "%s:1\n", hostname);
+        fprintf(slurm, "%s\n", hostname);
         fprintf(order, "%d %d\n", r, new_rank[r]);
     }
     free(rank_at);
     free(new_rank);
     /* a write that failed (a full disk) shows at the latest when the buffers go out */
-    int bad = ferror(rankfile) | ferror(mpich) | ferror(order);
+    int bad = ferror(rankfile) | ferror(mpich) | ferror(order) | ferror(slurm);
+    bad |= fclose(slurm) != 0;
     bad |= fclose(rankfile) != 0;
     bad |= fclose(mpich) != 0;
     bad |= fclose(order) != 0;
@@ -198,11 +213,34 @@ static int write_outputs(const char *path, const struct place_topo *t, const int
         unlink(name);
         snprintf(name, sizeof name, "%s.order", path);
         unlink(name);
+        snprintf(name, sizeof name, "%s.slurm", path);
+        unlink(name);
         return fail("-o %s: writing the output files failed (%s); nothing was kept", path,
                     strerror(why));
     }
-    printf("mpilens: wrote %s (mpirun --rankfile %s), %s.mpich and %s.order\n", path, path, path,
-           path);
+    printf("mpilens: wrote %s (mpirun --rankfile %s), %s.mpich (mpiexec -f), %s.slurm "
+           "(SLURM_HOSTFILE, srun --distribution=arbitrary) and %s.order\n",
+           path, path, path, path, path);
+    return 0;
+}
+
+/* The topology asked for; "run": the run's hosts, each with the topology recorded on rank
+ * 0's host (a level of hosts above it), or this machine for a run on
+ * one host or without recorded hosts. */
+static int load_topology(struct options *o, struct place_topo *t, char *err, size_t len)
+{
+    if (strcmp(o->topology, "run") != 0)
+        return place_topo_load(t, o->topology, err, len);
+    if (o->nhosts < 2 || !o->host_topology[0]) {
+        o->topology = "this";
+        return place_topo_load(t, "this", err, len);
+    }
+    if (place_topo_load(t, o->host_topology, err, len) != 0 ||
+        place_topo_hosts(t, o->hosts, o->nhosts, err, len) != 0)
+        return -1;
+    if (!o->same)
+        printf("note: the hosts recorded different topologies; every host taken as %s's\n",
+               o->hosts[0]);
     return 0;
 }
 
@@ -217,7 +255,7 @@ int cli_place(int argc, char **argv)
         rc = o.csv ? read_csv(o.csv, &tr) : o.ompi ? read_ompi(&o, &tr) : read_db(&o, &tr);
     struct place_topo topo;
     char err[1024];
-    if (rc == 0 && place_topo_load(&topo, o.topology, err, sizeof err) != 0)
+    if (rc == 0 && load_topology(&o, &topo, err, sizeof err) != 0)
         rc = fail("%s", err);
     if (rc == 0 && tr.n > topo.leaves) {
         if (!o.oversubscribe) {

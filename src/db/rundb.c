@@ -30,6 +30,8 @@ static const char shared_schema[] =
 
 const char rundb_monitor_schema[] =
     "CREATE TABLE IF NOT EXISTS monitor_phases (id INTEGER PRIMARY KEY, name TEXT UNIQUE);"
+    "CREATE TABLE IF NOT EXISTS monitor_hosts (rank INTEGER PRIMARY KEY, host TEXT);"
+    "CREATE TABLE IF NOT EXISTS host_topologies (host TEXT PRIMARY KEY, topology TEXT);"
     "CREATE TABLE IF NOT EXISTS monitor_matrix (phase_id INTEGER, kind TEXT, src INTEGER,"
     "  dst INTEGER, messages INTEGER, bytes INTEGER);"
     "CREATE TABLE IF NOT EXISTS monitor_histogram (phase_id INTEGER, src INTEGER, dst INTEGER,"

@@ -298,6 +298,62 @@ static const char *cells_of(sqlite3 *db)
                : "monitor_matrix";
 }
 
+static const char hosts_in_order[] =
+    "SELECT host FROM monitor_hosts GROUP BY host ORDER BY MIN(rank)";
+
+int rundb_run_hosts(sqlite3 *db, char (*hosts)[64], int max, char *topology, size_t len,
+                    int *same)
+{
+    int n = 0;
+    topology[0] = '\0';
+    *same = 1;
+    if (rundb_one_int(db,
+                      "SELECT COUNT(*) FROM sqlite_master WHERE name = 'monitor_hosts'", 0) == 0)
+        return 0;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, hosts_in_order, -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    while (sqlite3_step(st) == SQLITE_ROW && n < max) {
+        const unsigned char *h = sqlite3_column_text(st, 0);
+        snprintf(hosts[n++], 64, "%s", h ? (const char *)h : "");
+    }
+    sqlite3_finalize(st);
+    if (sqlite3_prepare_v2(db,
+                           "SELECT t.topology, (SELECT COUNT(DISTINCT topology) FROM "
+                           "host_topologies) FROM host_topologies t JOIN monitor_hosts h ON "
+                           "h.host = t.host ORDER BY h.rank LIMIT 1",
+                           -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        snprintf(topology, len, "%s", t ? (const char *)t : "");
+        *same = sqlite3_column_int(st, 1) <= 1;
+    }
+    sqlite3_finalize(st);
+    return n;
+}
+
+int rundb_rank_hosts(sqlite3 *db, int *host_of, int n)
+{
+    for (int r = 0; r < n; r++)
+        host_of[r] = -1;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT m.rank, o.i FROM monitor_hosts m JOIN (SELECT host, "
+                           "ROW_NUMBER() OVER (ORDER BY MIN(rank)) - 1 AS i FROM monitor_hosts "
+                           "GROUP BY host) o ON o.host = m.host",
+                           -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return -1;
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int r = sqlite3_column_int(st, 0);
+        if (r >= 0 && r < n)
+            host_of[r] = sqlite3_column_int(st, 1);
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
 int rundb_matrix_has_cells(sqlite3 *db)
 {
     return rundb_table_has_rows(db, cells_of(db));

@@ -120,6 +120,15 @@ int rundb_matrix_has_cells(sqlite3 *db);
 /* The ranks of the run: its metadata's `Processes`, or one more than the largest rank in
  * the matrix. */
 int rundb_matrix_ranks(sqlite3 *db);
+/* Where the ranks ran (monitor_hosts): the distinct hosts in the order of their first rank
+ * into HOSTS (at most MAX), rank 0's host's hwloc synthetic topology into TOPOLOGY ("" if
+ * not recorded), and in *SAME 1 when every host recorded the same one. The number of
+ * hosts (0: a database without hosts). */
+int rundb_run_hosts(sqlite3 *db, char (*hosts)[64], int max, char *topology, size_t len,
+                    int *same);
+/* Each rank's host index (in rundb_run_hosts' order) into HOST_OF[rank] for ranks < N (-1:
+ * not recorded). 0, or -1. */
+int rundb_rank_hosts(sqlite3 *db, int *host_of, int n);
 /* The kinds with traffic ("coll, io, p2p") into OUT; how many. */
 int rundb_matrix_kinds(sqlite3 *db, char *out, size_t len);
 /* 1 if the monitor recorded a phase named PHASE. */

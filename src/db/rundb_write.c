@@ -33,6 +33,8 @@ enum statement {
     ST_WAIT,
     ST_WAIT_INTERVAL,
     ST_WAIT_TIME,
+    ST_RANK_HOST,
+    ST_HOST_TOPOLOGY,
     ST_COUNT
 };
 _Static_assert(ST_COUNT <= RUNDB_STMTS, "struct rundb keeps every statement");
@@ -334,6 +336,28 @@ int rundb_put_callsite_profile(struct rundb *run, int rank, int64_t site, int op
 int rundb_monitor_create(struct rundb *run)
 {
     return exec(run, rundb_monitor_schema);
+}
+
+int rundb_put_rank_host(struct rundb *run, int rank, const char *host)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_RANK_HOST, "INSERT OR REPLACE INTO monitor_hosts VALUES (?, ?)");
+    if (st) {
+        sqlite3_bind_int(st, 1, rank);
+        sqlite3_bind_text(st, 2, host, -1, SQLITE_TRANSIENT);
+    }
+    return rundb_step(st);
+}
+
+int rundb_put_host_topology(struct rundb *run, const char *host, const char *topology)
+{
+    sqlite3_stmt *st =
+        statement(run, ST_HOST_TOPOLOGY, "INSERT OR REPLACE INTO host_topologies VALUES (?, ?)");
+    if (st) {
+        sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, topology, -1, SQLITE_TRANSIENT);
+    }
+    return rundb_step(st);
 }
 
 int rundb_put_phase(struct rundb *run, int id, const char *name)

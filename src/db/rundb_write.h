@@ -66,6 +66,10 @@ int rundb_put_callsite_profile(struct rundb *run, int rank, int64_t site, int op
 
 int rundb_monitor_create(struct rundb *run);
 int rundb_put_phase(struct rundb *run, int id, const char *name);
+/* Where rank RANK ran (monitor_hosts), and HOST's hwloc synthetic topology
+ * (host_topologies). */
+int rundb_put_rank_host(struct rundb *run, int rank, const char *host);
+int rundb_put_host_topology(struct rundb *run, const char *host, const char *topology);
 int rundb_put_matrix(struct rundb *run, int phase, const char *kind, int src, int dst,
                      uint64_t messages, uint64_t bytes);
 int rundb_put_histogram(struct rundb *run, int phase, int src, int dst, int bin, uint64_t messages);

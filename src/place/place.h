@@ -40,6 +40,9 @@ void place_graph_free(struct place_graph *g);
 /* Loads a topology: "this" (the machine running), an hwloc XML file (*.xml), or an hwloc
  * synthetic description ("node:4 package:2 core:4"). 0, or -1 with a message in err. */
 int place_topo_load(struct place_topo *t, const char *spec, char *err, size_t errlen);
+/* Puts a level of N hosts named HOSTS above the tree of one host T. 0, or -1 with ERR. */
+int place_topo_hosts(struct place_topo *t, const char (*hosts)[64], int n, char *err,
+                     size_t errlen);
 /* Adds a bottom level of k ranks per core (oversubscription). */
 void place_topo_oversubscribe(struct place_topo *t, int k);
 

@@ -2,6 +2,7 @@
  * or a synthetic description. Levels with one child per object (caches over one core...)
  * do not change any distance and are dropped; the tree ends at cores.
  */
+#define _GNU_SOURCE
 #include <hwloc.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +35,7 @@ int place_topo_load(struct place_topo *t, const char *spec, char *err, size_t er
             }
         } else {
             char desc[1024];
-            snprintf(desc, sizeof desc, "%s%s", spec, strstr(spec, "pu:") ? "" : " pu:1");
+            snprintf(desc, sizeof desc, "%s%s", spec, strcasestr(spec, "pu:") ? "" : " pu:1");
             if (hwloc_topology_set_synthetic(topo, desc) != 0) {
                 snprintf(err, errlen,
                          "--topology '%s': not an hwloc synthetic description; "
@@ -97,6 +98,31 @@ int place_topo_load(struct place_topo *t, const char *spec, char *err, size_t er
         t->nhosts = 1;
     }
     hwloc_topology_destroy(topo);
+    return 0;
+}
+
+int place_topo_hosts(struct place_topo *t, const char (*hosts)[64], int n, char *err,
+                     size_t errlen)
+{
+    if (n > 64 || t->nlevels + 1 > PLACE_MAX_LEVELS) {
+        snprintf(err, errlen, "%d hosts of %d levels: more than this placement handles (64 hosts, "
+                 "%d levels); give --topology",
+                 n, t->nlevels, PLACE_MAX_LEVELS);
+        return -1;
+    }
+    if (t->nlevels == 1 && t->arity[0] == 1) /* one core: the hosts are the tree */
+        t->nlevels = 0, t->leaves = 1;
+    memmove(t->arity + 1, t->arity, t->nlevels * sizeof *t->arity);
+    memmove(t->name + 1, t->name, t->nlevels * sizeof *t->name);
+    t->arity[0] = n;
+    snprintf(t->name[0], sizeof t->name[0], "Host");
+    t->nlevels++;
+    t->leaves *= n;
+    t->package_level += t->package_level >= 0;
+    t->host_level = 0;
+    t->nhosts = n;
+    for (int h = 0; h < n; h++)
+        snprintf(t->hosts[h], sizeof t->hosts[h], "%s", hosts[h]);
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mon.h"
+#include "mon_hosts.h"
 #include "mon_set.h"
 #include "module_life.h"
 #include "mpilens_snapshot.h"
@@ -144,10 +145,12 @@ int MPI_Finalize(void)
     mon_set_absorb(&merged, mine, len);
     free(mine);
     int written = 1;
+    struct mon_hosts hosts; /* on rank 0 */
+    int have_hosts = mon_hosts_gather(merge_comm, &hosts) == 0;
     if (lens_tree_merge(merge_comm, &merged, &ops)) {
         char err[1024] = "";
         const char *dir = lens_run_output_dir();
-        if (mon_set_write(&merged, dir, err, sizeof err) != 0) {
+        if (mon_set_write(&merged, have_hosts ? &hosts : NULL, dir, err, sizeof err) != 0) {
             written = 0;
             lens_run_problem("monitor",
                              "monitor: %s; every rank's record is kept in %s/partial for "
@@ -156,6 +159,7 @@ int MPI_Finalize(void)
         }
     }
     mon_set_free(&merged);
+    mon_hosts_free(&hosts);
     PMPI_Bcast(&written, 1, MPI_INT, 0, merge_comm);
     /* the database is the result: this rank's snapshot goes (and no save reads mon_local
      * once it is freed); kept for `mpilens recover` when the database could not be written */

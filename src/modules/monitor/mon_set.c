@@ -8,6 +8,7 @@
 #include "mon.h"
 #include "mon_set.h"
 #include "mpilens.h"
+#include "mon_hosts.h"
 #include "rundb_write.h"
 #include "run_output.h"
 
@@ -177,7 +178,8 @@ static int write_world(struct rundb *run)
     return rc;
 }
 
-int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t errlen)
+int mon_set_write(const struct mon_set *s, const struct mon_hosts *hosts, const char *dir,
+                  char *err, size_t errlen)
 {
     struct rundb run;
     if (rundb_begin(&run, dir, err, errlen) != 0)
@@ -189,7 +191,7 @@ int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t er
              rundb_put_metadata_default(&run, "mpilens version", MPILENS_VERSION) != 0 ||
              rundb_put_metadata_default(&run, "Processes", procs) != 0 ||
              lens_comm_set_write(&run, &s->comms, ids) != 0 || write_world(&run) != 0 ||
-             write_rows(&run, s, ids) != 0;
+             write_rows(&run, s, ids) != 0 || (hosts && mon_hosts_write(&run, hosts) != 0);
     free(ids);
     return rundb_finish(&run, rc != 0, "the monitor tables", err, errlen);
 }

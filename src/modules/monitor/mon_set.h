@@ -51,8 +51,11 @@ void mon_set_add_io(struct mon_set *s, const struct mon_io_row *r);
 void *mon_set_pack(void *set, size_t *len);
 void mon_set_absorb(void *set, const void *data, size_t len);
 void mon_set_free(struct mon_set *s);
-/* Writes the set into DIR/mpilens.db; 0 or -1 with err. */
-int mon_set_write(const struct mon_set *s, const char *dir, char *err, size_t errlen);
+/* Writes the set, and HOSTS (where the ranks ran; NULL: not known) into DIR/mpilens.db; 0 or
+ * -1 with err. */
+struct mon_hosts;
+int mon_set_write(const struct mon_set *s, const struct mon_hosts *hosts, const char *dir,
+                  char *err, size_t errlen);
 
 extern struct mon_set mon_local;
 

@@ -239,7 +239,7 @@ __attribute__((visibility("default"))) int mpilens_module_recover(const char *di
     }
     combine_rows(&set);
     mon_nprocs = endings.world_size; /* what mon_set_write records as Processes */
-    int rc = mon_set_write(&set, dir, err, errlen);
+    int rc = mon_set_write(&set, NULL, dir, err, errlen);
     if (rc == 0)
         rc = mpilens_snapshot_mark_incomplete(dir, &endings, err, errlen);
     mpilens_snapshot_endings_free(&endings);
