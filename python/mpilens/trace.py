@@ -101,18 +101,27 @@ def read_events(run, ranks=None, start=None, end=None):
 
 
 def match_messages(events):
-    """Sends matched to receives, first sent first received per (src, dst, comm, tag)."""
-    pending = defaultdict(deque)
+    """Sends matched to receives, the k-th send of a (src, dst, comm, tag) to its k-th
+    receive, as MPI delivers them (each side in its own rank's order: a receive that the
+    clocks of two hosts put a little before its send is still matched, with a negative
+    latency)."""
+    sends, receives = defaultdict(deque), defaultdict(deque)
     out = []
     p2p = events[events["event"].isin(_SENDS + _RECEIVES)]
     for ev in p2p.itertuples(index=False):
         if ev.event in _SENDS:
-            pending[(ev.rank, ev.peer, ev.communicator, ev.tag)].append(ev)
+            key = (ev.rank, ev.peer, ev.communicator, ev.tag)
+            mine, other = sends[key], receives[key]
+        else:
+            key = (ev.peer, ev.rank, ev.communicator, ev.tag)
+            mine, other = receives[key], sends[key]
+        if not other:
+            mine.append(ev)
             continue
-        queue = pending.get((ev.peer, ev.rank, ev.communicator, ev.tag))
-        if queue:
-            send = queue.popleft()
-            out.append((send.rank, ev.rank, ev.communicator, ev.tag, int(ev.bytes),
-                        send.time, ev.time, ev.time - send.time))
+        first = other.popleft()
+        send, recv = (ev, first) if ev.event in _SENDS else (first, ev)
+        out.append((send.rank, recv.rank, recv.communicator, recv.tag, int(recv.bytes),
+                    send.time, recv.time, recv.time - send.time))
+    out.sort(key=lambda m: m[6])
     return pd.DataFrame(out, columns=["src", "dst", "communicator", "tag", "bytes",
                                       "send_time", "recv_time", "latency"])

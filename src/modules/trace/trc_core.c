@@ -29,6 +29,7 @@
 #include <otf2/OTF2_MPI_Collectives.h>
 #pragma GCC diagnostic pop
 #include <errno.h>
+#include <time.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -219,7 +220,17 @@ static int64_t clock_offset(uint32_t *error)
     }
     if (measures)
         PMPI_Send(&done, 1, MPI_UINT64_T, 0, 0, trc_world);
-    PMPI_Bcast(result, 2, MPI_INT64_T, 0, node);
+    /* the host's other ranks wait without spinning: on a host with more ranks than cores,
+     * their polling would slow the ping-pong they wait for (4 ms round trips, seen) */
+    MPI_Request request;
+    PMPI_Ibcast(result, 2, MPI_INT64_T, 0, node, &request);
+    for (int done = 0;;) {
+        PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done)
+            break;
+        struct timespec pause = {0, node_rank ? 200000 : 0};
+        nanosleep(&pause, NULL);
+    }
     PMPI_Comm_free(&node);
     *error = result[1] > UINT32_MAX ? UINT32_MAX : (uint32_t)result[1];
     return result[0];
