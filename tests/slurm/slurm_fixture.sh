@@ -4,9 +4,12 @@
 # slurmctld and slurmd in the foreground in the background, so that their pids are ours:
 # the EXIT trap stops them by pid and waits. Every Slurm command of the test reads
 # SLURM_CONF. If a daemon cannot start, the test fails with its log's last lines (it is
-# not skipped).
+# not skipped). On an emulated cluster (CLUSTER and NODES set: tests/multinode/cluster.sh)
+# slurmctld runs on node1 and one slurmd on each node, each at its node's address; the
+# test then runs Slurm's commands on node1 ($SLURM_AT).
 SLURM_DIR=$WORK/slurm
 SLURM_PIDS=()
+SLURM_AT=() # the command prefix that reaches slurmctld: nothing, or "NODES on CLUSTER node1"
 # Job ids from a base of this fixture's own (FirstJobId), never those of an earlier run's
 # leftovers; the ids it may use, for the cleanup.
 SLURM_FIRST_JOB=$(shuf -i 100000-900000 -n 1)
@@ -72,13 +75,26 @@ start_slurm() {
     SLURM_PIDS+=($!)
     for _ in $(seq 100); do [ -S "$MUNGE_SOCKET" ] && break; sleep 0.1; done
     [ -S "$MUNGE_SOCKET" ] || slurm_failed "munged did not start"
-    local ctld_port slurmd_port
+    local ctld_port slurmd_port nodes ctld_addr=127.0.0.1 node_lines=() names=() i=0 n
     ctld_port=$(free_port)
     slurmd_port=$(free_port)
+    if [ -n "${CLUSTER:-}" ]; then
+        mapfile -t names <"$CLUSTER/nodes"
+        for n in "${names[@]}"; do
+            i=$((i + 1))
+            node_lines+=("NodeName=$n NodeAddr=10.77.0.$i CPUs=4 State=UNKNOWN")
+        done
+        host=${names[0]} ctld_addr=10.77.0.1
+        SLURM_AT=("$NODES" on "$CLUSTER" "${names[0]}")
+    else
+        names=("$host")
+        node_lines=("NodeName=$host NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN")
+    fi
+    nodes=$(IFS=,; echo "${names[*]}")
     cat >"$SLURM_DIR/slurm.conf" <<CONF
 ClusterName=mpilens-test
 FirstJobId=$SLURM_FIRST_JOB
-SlurmctldHost=$host(127.0.0.1)
+SlurmctldHost=$host($ctld_addr)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 SlurmUser=root
@@ -87,11 +103,11 @@ AuthType=auth/munge
 AuthInfo=socket=$MUNGE_SOCKET
 CredType=cred/munge
 StateSaveLocation=$SLURM_DIR/state
-SlurmdSpoolDir=$SLURM_DIR/spool
+SlurmdSpoolDir=$SLURM_DIR/spool/%n
 SlurmctldPidFile=$SLURM_DIR/slurmctld.pid
-SlurmdPidFile=$SLURM_DIR/slurmd.pid
+SlurmdPidFile=$SLURM_DIR/slurmd.%n.pid
 SlurmctldLogFile=$SLURM_DIR/slurmctld.log
-SlurmdLogFile=$SLURM_DIR/slurmd.log
+SlurmdLogFile=$SLURM_DIR/slurmd.%n.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SlurmdParameters=config_overrides
@@ -105,20 +121,25 @@ InactiveLimit=0
 MinJobAge=10
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
-NodeName=$host NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN
-PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8
+$(printf '%s\n' "${node_lines[@]}")
+PartitionName=test Nodes=$nodes Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8
 CONF
     export SLURM_CONF=$SLURM_DIR/slurm.conf
-    slurmctld -D -i -f "$SLURM_CONF" >>"$SLURM_DIR/slurmctld.out" 2>&1 &
+    for n in "${names[@]}"; do mkdir -p "$SLURM_DIR/spool/$n"; done
+    "${SLURM_AT[@]}" slurmctld -D -i -f "$SLURM_CONF" >>"$SLURM_DIR/slurmctld.out" 2>&1 &
     SLURM_PIDS+=($!)
-    slurmd -D -f "$SLURM_CONF" -N "$host" >>"$SLURM_DIR/slurmd.out" 2>&1 &
-    SLURM_PIDS+=($!)
+    for n in "${names[@]}"; do
+        ${CLUSTER:+"$NODES" on "$CLUSTER" "$n"} slurmd -D -f "$SLURM_CONF" -N "$n" \
+            >>"$SLURM_DIR/slurmd.$n.out" 2>&1 &
+        SLURM_PIDS+=($!)
+    done
     local state=""
     for _ in $(seq 120); do
-        state=$(sinfo -h -N -o %t 2>/dev/null | head -n 1)
-        [ "$state" = idle ] && break
+        state=$("${SLURM_AT[@]}" sinfo -h -N -o %t 2>/dev/null | sort -u | tr '\n' ' ')
+        [ "$state" = "idle " ] && break
         sleep 0.5
     done
-    [ "$state" = idle ] || slurm_failed "the node is not idle after 60 s (state '${state:-none}')"
-    echo "ok   private Slurm up on $host (ports $ctld_port, $slurmd_port)"
+    [ "$state" = "idle " ] ||
+        slurm_failed "the nodes are not idle after 60 s (state '${state:-none}')"
+    echo "ok   private Slurm up on $nodes (ports $ctld_port, $slurmd_port)"
 }
