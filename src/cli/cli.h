@@ -17,6 +17,18 @@ const char *cli_libdir(void);
 int cli_program_index(char **command);
 void cli_line_append(char *out, size_t len, const char *word);
 int cli_line_split(char *line, char **words, int max);
+/* run.c: the launcher part of COMMAND without its rank count, quoted (cli_line_append);
+ * whether CMD is Open MPI's mpirun; COMMAND with Open MPI's `-x VAR` for mpilens's
+ * variables (malloc'ed array, the words shared). */
+void cli_launcher_part(char **command, char *out, size_t len);
+int cli_is_open_mpi_launcher(const char *cmd);
+char **cli_forwarding_command(char **command);
+/* node_local.c: mpilens-collect run under LAUNCHER (NULL-ended words, rank count included)
+ * brings what ranks left in node-local copies of DIR to it: 0, or -1 (said). After a job
+ * of `mpilens run` (COMMAND, status CODE): 0 nothing to bring, 1 brought, -1 not (WHY
+ * says where it stayed and how to bring it). */
+int cli_collect(const char *dir, char **launcher);
+int cli_collect_after_job(const char *dir, char **command, int code, char *why, size_t n);
 /* 1 if argv asks for help (-h or --help anywhere before "--"). */
 int cli_wants_help(int argc, char **argv);
 /* 1 after printing USAGE on stdout when argv asks for help; the verb then returns 0. */

@@ -21,7 +21,7 @@
 typedef int (*recover_fn)(const char *dir, char *err, size_t errlen);
 
 static const char usage[] =
-    "usage: mpilens recover DIR\n"
+    "usage: mpilens recover DIR [-- LAUNCHER ARGS...]\n"
     "\n"
     "Merges what the ranks of a run that did not reach MPI_Finalize saved (DIR/partial/)\n"
     "into DIR/mpilens.db and marks it incomplete; `mpilens run` does this by itself after\n"
@@ -29,6 +29,10 @@ static const char usage[] =
     "It also converts the trace of a complete run traced with trace:convert=after (not\n"
     "marked incomplete), and merges the intermediate results MPI_Pcontrol(3) and (4)\n"
     "wrote (DIR/pcontrol/K/mpilens.db, one per call).\n"
+    "\n"
+    "  -- LAUNCHER...   first bring what ranks left in node-local copies of DIR (DIR on\n"
+    "                   /tmp of each node; DIR/node-local lists them) with one rank on each\n"
+    "                   node: mpilens recover /tmp/run -- mpirun --host n1,n2 -np 2\n"
     "\n"
     "  -h, --help   this text\n";
 
@@ -198,8 +202,17 @@ int cli_recover(int argc, char **argv)
 {
     if (cli_help(argc, argv, usage))
         return 0;
-    if (argc != 2 || argv[1][0] == '-') {
-        fprintf(stderr, "mpilens: recover: give one run directory: mpilens recover DIR\n");
+    int with_launcher = argc > 3 && strcmp(argv[2], "--") == 0;
+    if ((argc != 2 && !with_launcher) || argv[1][0] == '-') {
+        fprintf(stderr, "mpilens: recover: give one run directory: mpilens recover DIR [-- "
+                        "LAUNCHER...]\n");
+        return 2;
+    }
+    if (with_launcher && cli_collect(argv[1], argv + 3) != 0) {
+        fprintf(stderr,
+                "mpilens: recover: %s: the collection job failed (said above); nothing was "
+                "merged\n",
+                argv[1]);
         return 2;
     }
     char partial[4200];

@@ -157,7 +157,7 @@ static const char *program_name(char **command)
  * pt2pt` of `mpirun -np 4 --oversubscribe --mca osc pt2pt ./app`), for `mpilens analyze`
  * to start its replay the same way (MPILENS_LAUNCHER, recorded in the trace); empty when
  * the application is not found after a launcher. */
-static void launcher_part(char **command, char *out, size_t len)
+void cli_launcher_part(char **command, char *out, size_t len)
 {
     int program = program_index(command);
     out[0] = '\0';
@@ -259,7 +259,7 @@ static int check_modules(const struct run_options *opt)
     return rc;
 }
 
-static int is_open_mpi_launcher(const char *cmd)
+int cli_is_open_mpi_launcher(const char *cmd)
 {
     char resolved[PATH_MAX], found[PATH_MAX];
     const char *path = cmd;
@@ -282,19 +282,19 @@ static int is_open_mpi_launcher(const char *cmd)
 }
 
 /* The command with Open MPI's `-x VAR` flags inserted after the launcher. */
-static char **forwarding_command(char **command)
+char **cli_forwarding_command(char **command)
 {
     static const char *const vars[] = {
         "LD_PRELOAD",       "MPILENS_MODULES",  "MPILENS_CONF",
         "MPILENS_OUTPUT",   "MPILENS_CLI",      "MPILENS_MODULE_PATH",
-        "MPILENS_SNAPSHOT", "MPILENS_LAUNCHER", "MPILENS_TRACE_CONVERT"};
+        "MPILENS_SNAPSHOT", "MPILENS_LAUNCHER", "MPILENS_TRACE_CONVERT", "MPILENS_COLLECT"};
     int n = 0;
     while (command[n])
         n++;
     char **out = calloc(n + 2 * (sizeof vars / sizeof *vars) + 1, sizeof *out);
     int o = 0;
     out[o++] = command[0];
-    if (is_open_mpi_launcher(command[0])) {
+    if (cli_is_open_mpi_launcher(command[0])) {
         for (size_t v = 0; v < sizeof vars / sizeof *vars; v++) {
             if (getenv(vars[v])) {
                 out[o++] = "-x";
@@ -391,7 +391,7 @@ static int set_environment(const struct run_options *opt, const char *output)
      * (the module's argument wins over this) or the variable set before keeps it in the ranks. */
     setenv("MPILENS_TRACE_CONVERT", "after", 0);
     char launcher[4096];
-    launcher_part(opt->command, launcher, sizeof launcher);
+    cli_launcher_part(opt->command, launcher, sizeof launcher);
     if (launcher[0])
         setenv("MPILENS_LAUNCHER", launcher, 1);
     else
@@ -444,7 +444,7 @@ int cli_run(int argc, char **argv)
     int rc = parse_options(argc, argv, &opt);
     if (rc == 0)
         rc = check_modules(&opt);
-    if (rc == 0 && opt.ompi_monitoring && !is_open_mpi_launcher(opt.command[0]))
+    if (rc == 0 && opt.ompi_monitoring && !cli_is_open_mpi_launcher(opt.command[0]))
         rc = fail("run --ompi-monitoring: '%s' is not Open MPI's mpirun%s; drop the option or "
                   "launch with Open MPI",
                   opt.command[0], "");
@@ -495,7 +495,7 @@ int cli_run(int argc, char **argv)
     if (opt.ompi_monitoring &&
         (rc = ask_ompi_monitoring(output, ompi_prefix, sizeof ompi_prefix)) != 0)
         return rc;
-    char **command = forwarding_command(opt.command);
+    char **command = cli_forwarding_command(opt.command);
     int signal_received = 0;
     char log[PATH_MAX + 16];
     snprintf(log, sizeof log, "%s/job.log", output);
@@ -515,13 +515,19 @@ int cli_run(int argc, char **argv)
                     "lib_p2p, lib_coll)\n",
                     rows);
     }
-    char partial[PATH_MAX + 16];
+    char partial[PATH_MAX + 16], left[4096] = "";
     snprintf(partial, sizeof partial, "%s/partial", output);
-    int recovered = access(partial, F_OK) == 0 ? cli_recover_run(output, NULL) : 0;
+    /* records left on other nodes (node-local DIR) first, else nothing is merged yet */
+    int collected = cli_collect_after_job(output, opt.command, code, left, sizeof left);
+    int recovered = collected >= 0 && access(partial, F_OK) == 0 ? cli_recover_run(output, NULL)
+                    : collected < 0                           ? 1
+                                                              : 0;
     int first_step = 0, last_step = 0;
     int intermediate = cli_recover_intermediate(output, &first_step, &last_step);
     struct problems problems = {"", 0};
     lens_problems_read(output, add_problem, &problems);
+    if (collected < 0 && !problems.count++)
+        snprintf(problems.first, sizeof problems.first, "%s", left);
     if (recovered < 0 && !problems.count++)
         snprintf(problems.first, sizeof problems.first,
                  "what the ranks saved could not be merged (said above); it stays in %s for "

@@ -180,6 +180,8 @@ void lens_output_share_check(const char *dir)
         return;
     }
     CALL(MPI_Allgather, allgather_fn)(&mine, 1, MPI_BYTE, part, 1, MPI_BYTE, MPI_COMM_WORLD);
+    if (getenv("MPILENS_COLLECT")) /* a collection: the run's list stays as it is */
+        return;
     describe_host(shares, host_rank, host_size);
     if (world_rank == 0)
         write_node_local(dir);
@@ -355,6 +357,9 @@ void lens_output_share_finish(const char *dir)
                     "(`mpilens recover` brings them over)\n",
                     failed, strerror(err), host, dir);
         } else {
+            if (getenv("MPILENS_COLLECT"))
+                fprintf(stderr, "mpilens: recover: %s:%s: %zu file%s brought over\n", host, dir,
+                        l.n, l.n == 1 ? "" : "s");
             for (size_t i = 0; i < l.n; i++) {
                 char full[PATH_MAX * 2];
                 snprintf(full, sizeof full, "%s/%s", dir, l.paths[i]);

@@ -46,6 +46,9 @@ static finalize_fn real_finalize;
 static char output_dir[PATH_MAX];
 static int output_made;      /* the directory exists */
 static int output_requested; /* a module on this rank asked for it */
+/* mpilens-collect under `mpilens recover DIR -- LAUNCHER`: no module, only the records left
+ * in node-local copies of DIR brought to it (output_share.c) */
+static int collecting;
 
 static lens_voidfn library(const char *name)
 {
@@ -102,7 +105,7 @@ static void after_init(void)
     int size = 0;
     ((rank_fn)library("MPI_Comm_size"))(MPI_COMM_WORLD, &size);
     lens_launch_check_after_init(size);
-    if (lens_nmodules == 0)
+    if (lens_nmodules == 0 && !collecting)
         return;
     int by_cli = getenv("MPILENS_CLI") != NULL; /* mpilens run holds the claim */
     if (output_dir[0] && by_cli) {
@@ -151,7 +154,7 @@ static int hook_finalize(void)
 {
     int rank = 0;
     ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
-    if (lens_nmodules > 0 && output_dir[0]) /* what ranks wrote elsewhere comes over */
+    if ((lens_nmodules > 0 || collecting) && output_dir[0]) /* what ranks wrote elsewhere */
         lens_output_share_finish(output_dir);
     if (rank == 0 && output_requested && !getenv("MPILENS_CLI"))
         fprintf(stderr, "mpilens: results in %s\n", output_dir);
@@ -175,7 +178,8 @@ const char *mpilens_output_dir(void)
 void lens_hooks_install(lens_voidfn *bottom)
 {
     const char *env = getenv("MPILENS_OUTPUT");
-    if (env && *env && lens_nmodules > 0) {
+    collecting = getenv("MPILENS_COLLECT") != NULL;
+    if (env && *env && (lens_nmodules > 0 || collecting)) {
         if (env[0] == '/' || !getcwd(output_dir, sizeof output_dir))
             snprintf(output_dir, sizeof output_dir, "%s", env);
         else

@@ -4,8 +4,10 @@
 # -launcher ssh -launcher-exec. Checked: the traced ring's events on one clock (every
 # offset within its measured error, no receive before its send, the Barrier's leaves after
 # its last enter, in OTF2's own reader and in ours); analyze replays across the nodes with
-# the recorded launcher line; a node-local -o ends complete with status 0; place maps the
-# ranks onto both hosts, and the launcher runs the mapping.
+# the recorded launcher line; a node-local -o ends complete with status 0, and a job that
+# dies there has its other node's records brought over (by mpilens run, or by mpilens
+# recover DIR -- LAUNCHER); place maps the ranks onto both hosts, and the launcher runs the
+# mapping.
 [ "$(id -u)" = 0 ] || { echo "SKIP: the emulated cluster needs root (namespaces)"; exit 77; }
 command -v unshare >/dev/null && command -v nsenter >/dev/null && command -v ip >/dev/null ||
     { echo "FAIL: unshare, nsenter and ip (util-linux, iproute2) are needed"; exit 1; }
@@ -100,6 +102,36 @@ print(sorted(run.events()["rank"].unique()), len(run.ranks))' 2>&1)
 check_eq "node-local: every rank's events and profile" "[0, 1, 2, 3] 4" "$ranks"
 out=$(on node1 "$MPILENS" report /tmp/local 2>&1)
 check_lacks "node-local: nothing marked missing" "$out" "nothing saved"
+
+# ---- a job that dies: mpilens run brings node2's records over under the same launcher ----
+out=$(on node1 timeout 120 "$MPILENS" run -m profile,monitor,trace --snapshot 1 -o /tmp/died -- \
+    $LAUNCH $HOSTS -np 4 "$APPS/long_app" 40 exit 2>&1)
+check_has "dying job: node2's records named and brought" "$out" \
+    "mpilens: the job ended before MPI_Finalize: bringing what node2:/tmp/died (ranks 2 3) kept"
+check_match "dying job: marked incomplete" "$out" \
+    "^mpilens: job ended abnormally \\(status [0-9]+[^)]*\\); partial results in /tmp/died"
+check_eq "dying job: node2's copy is gone" "gone" \
+    "$(on node2 test -e /tmp/died && echo left || echo gone)"
+check_match "dying job: every rank's end known" "$(on node1 "$MPILENS" report /tmp/died 2>&1)" \
+    "incomplete run .*rank 1: exit without MPI_Finalize"
+check_lacks "dying job: no rank without records" "$(on node1 "$MPILENS" report /tmp/died 2>&1)" \
+    "nothing saved"
+# without mpilens run (the core preloaded by hand): mpilens recover DIR -- LAUNCHER collects
+# (MPI_Abort: Hydra through a custom launcher leaves the other node's ranks of a rank's
+# exit running, with or without mpilens)
+FORWARD="-x LD_PRELOAD -x MPILENS_MODULES -x MPILENS_OUTPUT -x MPILENS_SNAPSHOT"
+[ "$MPI_FLAVOR" = openmpi ] || FORWARD=""
+on node1 env LD_PRELOAD="$CORE" MPILENS_MODULES=profile,monitor MPILENS_OUTPUT=/tmp/by-hand \
+    MPILENS_SNAPSHOT=1 \
+    timeout 120 $LAUNCH $HOSTS -np 4 $FORWARD "$APPS/long_app" 40 abort >/dev/null 2>&1
+check_eq "by hand: node2 kept its ranks' records" "monitor.2 monitor.3 profile.2 profile.3" \
+    "$(on node2 ls /tmp/by-hand/partial | sort | tr '\n' ' ' | sed 's/ $//')"
+if [ "$MPI_FLAVOR" = openmpi ]; then ONE_EACH="--host node1,node2 -np 2"; else
+    ONE_EACH="-hosts node1,node2 -n 2"; fi
+out=$(on node1 timeout 120 "$MPILENS" recover /tmp/by-hand -- $LAUNCH $ONE_EACH 2>&1)
+check_has "recover -- LAUNCHER: brought over" "$out" "mpilens: recover: node2:/tmp/by-hand: 4 files brought over"
+check_eq "recover -- LAUNCHER: the four ranks merged" "4" \
+    "$(on node1 sqlite3 /tmp/by-hand/mpilens.db "SELECT COUNT(*) FROM ranks")"
 
 # ---- place across the nodes: partners 0-3 and 1-2 end on one host each ----
 on node1 timeout 120 "$MPILENS" run -m monitor -o "$WORK/pairs" -- \
