@@ -103,9 +103,11 @@ check_eq "node-local: every rank's events and profile" "[0, 1, 2, 3] 4" "$ranks"
 out=$(on node1 "$MPILENS" report /tmp/local 2>&1)
 check_lacks "node-local: nothing marked missing" "$out" "nothing saved"
 
-# ---- a job that dies: mpilens run brings node2's records over under the same launcher ----
+# ---- a job that dies (MPI_Abort: Hydra through a custom launcher leaves the other node's
+# ranks of a rank's exit running, with or without mpilens): mpilens run brings node2's
+# records over under the same launcher ----
 out=$(on node1 timeout 120 "$MPILENS" run -m profile,monitor,trace --snapshot 1 -o /tmp/died -- \
-    $LAUNCH $HOSTS -np 4 "$APPS/long_app" 40 exit 2>&1)
+    $LAUNCH $HOSTS -np 4 "$APPS/long_app" 40 abort 2>&1)
 check_has "dying job: node2's records named and brought" "$out" \
     "mpilens: the job ended before MPI_Finalize: bringing what node2:/tmp/died (ranks 2 3) kept"
 check_match "dying job: marked incomplete" "$out" \
@@ -113,12 +115,10 @@ check_match "dying job: marked incomplete" "$out" \
 check_eq "dying job: node2's copy is gone" "gone" \
     "$(on node2 test -e /tmp/died && echo left || echo gone)"
 check_match "dying job: every rank's end known" "$(on node1 "$MPILENS" report /tmp/died 2>&1)" \
-    "incomplete run .*rank 1: exit without MPI_Finalize"
+    "incomplete run .*rank 1: MPI_Abort"
 check_lacks "dying job: no rank without records" "$(on node1 "$MPILENS" report /tmp/died 2>&1)" \
     "nothing saved"
 # without mpilens run (the core preloaded by hand): mpilens recover DIR -- LAUNCHER collects
-# (MPI_Abort: Hydra through a custom launcher leaves the other node's ranks of a rank's
-# exit running, with or without mpilens)
 FORWARD="-x LD_PRELOAD -x MPILENS_MODULES -x MPILENS_OUTPUT -x MPILENS_SNAPSHOT"
 [ "$MPI_FLAVOR" = openmpi ] || FORWARD=""
 on node1 env LD_PRELOAD="$CORE" MPILENS_MODULES=profile,monitor MPILENS_OUTPUT=/tmp/by-hand \
