@@ -7,7 +7,8 @@ PACKAGES=(build-essential cmake python3 gfortran openmpi-bin libopenmpi-dev mpic
           libsqlite3-dev sqlite3 valgrind pkg-config libhwloc-dev hwloc libscotch-dev zlib1g-dev
           libopenblas-dev liblapacke-dev libopen-trace-format2-dev otf2-tools libdw-dev
           clang libclang-rt-14-dev chromium simgrid libsimgrid-dev
-          python3-pandas python3-matplotlib python3-pytest python3-otf2 tmux man-db slurm-wlm)
+          python3-pandas python3-matplotlib python3-pytest python3-otf2 tmux man-db slurm-wlm
+          iproute2 util-linux)
 missing=()
 for p in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

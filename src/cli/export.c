@@ -31,7 +31,7 @@ struct state {
     FILE *out;
     struct trace_defs defs; /* the global definitions (src/common/trace_defs.h) */
     uint64_t enter_time[4096];
-    struct message {              /* a send waiting for its receive (id != 0), or the reverse */
+    struct message { /* a send waiting for its receive (id != 0), or the reverse */
         uint32_t comm, tag;
         uint64_t src, dst, time, id, entered;
         int blocking;

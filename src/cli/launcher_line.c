@@ -19,30 +19,72 @@
 #include "cli.h"
 
 /* Options followed by two words (Open MPI's MCA parameters, Hydra's environment). */
-static const char *const two_values[] = {"--mca", "-mca", "--gmca", "-gmca", "--omca",
-                                         "-genv", "-env",  NULL};
-/* Options followed by one word. */
+static const char *const two_values[] = {"--mca",  "-mca",  "--gmca", "-gmca",
+                                         "--omca", "-genv", "-env",   NULL};
+/* Options followed by one word: mpirun's and Hydra's, ... */
 static const char *const one_value[] = {
     /* Open MPI */
-    "-np", "--np", "-n", "-c", "-H", "--host", "-host", "--hostfile", "-hostfile",
-    "--machinefile", "-machinefile", "--default-hostfile", "-x", "--map-by", "-map-by",
-    "--rank-by", "-rank-by", "--bind-to", "-bind-to", "--npernode", "-npernode",
-    "--npersocket", "-npersocket", "--ppr", "--cpus-per-proc", "--cpus-per-rank", "--cpu-set",
-    "--cpu-list", "-wdir", "--wdir", "-wd", "--prefix", "--path", "--rankfile", "-rf",
-    "--output-filename", "--stdin", "--tune", "-am", "--am", "--timeout", "--launch-agent",
-    "--personality", "--preload-files", "-s", "--app", "--report-uri", "--hnp",
+    "-np", "--np", "-n", "-c", "-H", "--host", "-host", "--hostfile", "-hostfile", "--machinefile",
+    "-machinefile", "--default-hostfile", "-x", "--map-by", "-map-by", "--rank-by", "-rank-by",
+    "--bind-to", "-bind-to", "-N", "--npernode", "-npernode", "--npersocket", "-npersocket",
+    "--ppr", "--cpus-per-proc", "--cpus-per-rank", "--cpu-set", "--cpu-list", "-wdir", "--wdir",
+    "-wd", "--prefix", "--path", "--rankfile", "-rf", "--output-filename", "--stdin", "--tune",
+    "-am", "--am", "--timeout", "--launch-agent", "--personality", "--preload-files", "--app",
+    "--report-uri", "--hnp",
     /* Hydra */
-    "-hosts", "-f", "-launcher", "-launcher-exec", "-bootstrap", "-bootstrap-exec", "-rmk",
-    "-ppn", "-genvlist", "-envlist", "-configfile", "-iface", "-binding", "-demux",
-    "-errfile-pattern", "-outfile-pattern", "-gpus-per-proc", "-usize", "-nameserver",
-    "-ckpointlib", "-ckpoint-prefix", "-ckpoint-num", "-profile",
-    /* srun (its long options also take --opt=value) */
-    "-N", "-p", "-w", "-t", "-J", "-o", "-e", "-A", "-C", "-m", "-r", "-D", "-G", "-q",
-    "-d", "--ntasks", "--nodes", "--partition", "--nodelist", "--time", "--job-name",
-    "--output", "--error", "--account", "--mpi", "--distribution", "--cpu-bind", "--mem",
-    "--mem-per-cpu", "--ntasks-per-node", "--cpus-per-task", "--export", "--chdir",
-    "--exclude", "--constraint", "--gres", "--reservation", "--qos", "--jobid",
-    "--dependency", "--gpus", "--nodefile", "--hint", "--distribution", NULL};
+    "-hosts", "-f", "-launcher", "-launcher-exec", "-bootstrap", "-bootstrap-exec", "-rmk", "-ppn",
+    "-genvlist", "-envlist", "-configfile", "-iface", "-binding", "-demux", "-errfile-pattern",
+    "-outfile-pattern", "-gpus-per-proc", "-usize", "-nameserver", "-ckpointlib", "-ckpoint-prefix",
+    "-ckpoint-num", "-profile", NULL};
+/* ... and srun's (whose long options also take --opt=value; its -d and -q take a value where
+ * mpirun's are flags). */
+static const char *const srun_one_value[] = {"-n",
+                                             "-c",
+                                             "-N",
+                                             "-p",
+                                             "-w",
+                                             "-t",
+                                             "-J",
+                                             "-o",
+                                             "-e",
+                                             "-A",
+                                             "-C",
+                                             "-m",
+                                             "-r",
+                                             "-D",
+                                             "-G",
+                                             "-q",
+                                             "-d",
+                                             "-x",
+                                             "--ntasks",
+                                             "--nodes",
+                                             "--partition",
+                                             "--nodelist",
+                                             "--time",
+                                             "--job-name",
+                                             "--output",
+                                             "--error",
+                                             "--account",
+                                             "--mpi",
+                                             "--distribution",
+                                             "--cpu-bind",
+                                             "--mem",
+                                             "--mem-per-cpu",
+                                             "--ntasks-per-node",
+                                             "--cpus-per-task",
+                                             "--export",
+                                             "--chdir",
+                                             "--exclude",
+                                             "--constraint",
+                                             "--gres",
+                                             "--reservation",
+                                             "--qos",
+                                             "--jobid",
+                                             "--dependency",
+                                             "--gpus",
+                                             "--nodefile",
+                                             "--hint",
+                                             NULL};
 
 static int listed(const char *const *table, const char *word)
 {
@@ -75,6 +117,8 @@ int cli_program_index(char **command)
 {
     if (!command[0] || !command[1])
         return -1;
+    const char *base = strrchr(command[0], '/') ? strrchr(command[0], '/') + 1 : command[0];
+    const char *const *values = strcmp(base, "srun") == 0 ? srun_one_value : one_value;
     int first = -1;
     for (int i = 1; command[i]; i++) {
         const char *w = command[i];
@@ -86,7 +130,7 @@ int cli_program_index(char **command)
             continue;
         if (listed(two_values, w))
             i += 2;
-        else if (listed(one_value, w))
+        else if (listed(values, w))
             i += 1;
         if (!command[i])
             break;

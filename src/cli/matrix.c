@@ -149,8 +149,10 @@ int cli_matrix(int argc, char **argv)
                 matrix_print_svg(&m, &q, out);
             else if (strcmp(q.format, "html") == 0)
                 matrix_print_html(&m, &q, out);
-            else
+            else {
                 matrix_print_text(&m, &q, out);
+                matrix_print_nodes(db, &m, out);
+            }
             free(m.count);
         }
     }

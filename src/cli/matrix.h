@@ -28,6 +28,9 @@ void matrix_print_text(const struct matrix *m, const struct matrix_query *q, FIL
 void matrix_print_csv(const struct matrix *m, const struct matrix_query *q, FILE *out);
 void matrix_print_svg(const struct matrix *m, const struct matrix_query *q, FILE *out);
 void matrix_print_html(const struct matrix *m, const struct matrix_query *q, FILE *out);
+/* Under the text matrix of a run on several hosts: the messages and bytes within a host
+ * and between hosts (monitor_hosts); nothing for a run on one host. */
+void matrix_print_nodes(sqlite3 *db, const struct matrix *m, FILE *out);
 int matrix_print_histogram(sqlite3 *db, const struct matrix_query *q, FILE *out);
 int matrix_print_io(sqlite3 *db, const struct matrix_query *q, FILE *out);
 int matrix_print_prof(sqlite3 *db, const struct matrix_query *q);

@@ -1,5 +1,6 @@
-/* matrix_output.c: the matrix as a shaded terminal table, CSV, SVG or HTML heatmap; the
- * histograms of one rank; the I/O table.
+/* matrix_output.c: the matrix as a shaded terminal table (with the traffic within and
+ * between hosts for a run on several), CSV, SVG or HTML heatmap; the histograms of one
+ * rank; the I/O table.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -229,4 +230,28 @@ int matrix_print_io(sqlite3 *db, const struct matrix_query *q, FILE *out)
                   : "%6s  %-40s %8s %12s %8s %12s\n",
             "RANK", "FILE", "READS", "BYTES READ", "WRITES", "BYTES WRITTEN");
     return rundb_io_rows(db, q->phase, io_row, &t) == 0 ? 0 : 2;
+}
+
+void matrix_print_nodes(sqlite3 *db, const struct matrix *m, FILE *out)
+{
+    char hosts[1024];
+    if (rundb_host_summary(db, hosts, sizeof hosts) < 2)
+        return;
+    int *host_of = malloc((size_t)m->n * sizeof *host_of);
+    if (!host_of || rundb_rank_hosts(db, host_of, m->n) != 0) {
+        free(host_of);
+        return;
+    }
+    unsigned long long count[2] = {0, 0}, bytes[2] = {0, 0}; /* within, between */
+    for (int s = 0; s < m->n; s++)
+        for (int d = 0; d < m->n; d++) {
+            int between = host_of[s] != host_of[d] || host_of[s] < 0;
+            count[between] += m->count[(size_t)s * m->n + d];
+            bytes[between] += m->bytes[(size_t)s * m->n + d];
+        }
+    free(host_of);
+    fprintf(out,
+            "within hosts %llu messages, %llu bytes; between hosts %llu messages, %llu bytes\n"
+            "hosts: %s\n",
+            count[0], bytes[0], count[1], bytes[1], hosts);
 }

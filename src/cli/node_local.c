@@ -55,7 +55,7 @@ int cli_collect(const char *dir, char **launcher)
         line[i] = launcher[i];
     line[n] = program;
     /* the job's environment: the core, the directory, nothing of a run's modules */
-    static const char *const saved_names[] = {"LD_PRELOAD", "MPILENS_OUTPUT", "MPILENS_COLLECT",
+    static const char *const saved_names[] = {"LD_PRELOAD",  "MPILENS_OUTPUT",  "MPILENS_COLLECT",
                                               "MPILENS_CLI", "MPILENS_MODULES", "MPILENS_CONF"};
     char *saved[6];
     for (int i = 0; i < 6; i++) {

@@ -88,8 +88,8 @@ static int read_db(const struct options *o, struct triples *t)
     char err[512];
     int failed = rundb_matrix_cells(db, o->kind, NULL, add_cell, &p, err, sizeof err);
     struct options *w = (struct options *)o;
-    w->nhosts = rundb_run_hosts(db, w->hosts, 64, w->host_topology, sizeof w->host_topology,
-                                &w->same);
+    w->nhosts =
+        rundb_run_hosts(db, w->hosts, 64, w->host_topology, sizeof w->host_topology, &w->same);
     int processes = rundb_matrix_ranks(db);
     if (processes > t->n && processes <= TRIPLES_MAX_RANKS)
         t->n = processes;

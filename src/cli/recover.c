@@ -1,6 +1,6 @@
-/* recover.c: `mpilens recover DIR`, and what `mpilens run` does after a job that did not
- * reach MPI_Finalize: the ranks' saved records (DIR/partial/MODULE.RANK, see
- * include/mpilens_snapshot.h) merged into DIR/mpilens.db by each module's own
+/* recover.c: the merge behind `mpilens recover DIR` (recover_cmd.c), and what `mpilens run` does
+ * after a job that did not reach MPI_Finalize: the ranks' saved records (DIR/partial/MODULE.RANK,
+ * see include/mpilens_snapshot.h) merged into DIR/mpilens.db by each module's own
  * mpilens_module_recover (the module's .so is loaded here; it runs no MPI), and the run
  * marked incomplete. The partial files go once their module has merged them. A module
  * that left its merge to the CLI on purpose (the trace with convert=after) returns 1: the
@@ -19,22 +19,6 @@
 #include "trace_reader.h"
 
 typedef int (*recover_fn)(const char *dir, char *err, size_t errlen);
-
-static const char usage[] =
-    "usage: mpilens recover DIR [-- LAUNCHER ARGS...]\n"
-    "\n"
-    "Merges what the ranks of a run that did not reach MPI_Finalize saved (DIR/partial/)\n"
-    "into DIR/mpilens.db and marks it incomplete; `mpilens run` does this by itself after\n"
-    "such a job. Use it for runs started without the CLI (LD_PRELOAD, batch scripts).\n"
-    "It also converts the trace of a complete run traced with trace:convert=after (not\n"
-    "marked incomplete), and merges the intermediate results MPI_Pcontrol(3) and (4)\n"
-    "wrote (DIR/pcontrol/K/mpilens.db, one per call).\n"
-    "\n"
-    "  -- LAUNCHER...   first bring what ranks left in node-local copies of DIR (DIR on\n"
-    "                   /tmp of each node; DIR/node-local lists them) with one rank on each\n"
-    "                   node: mpilens recover /tmp/run -- mpirun --host n1,n2 -np 2\n"
-    "\n"
-    "  -h, --help   this text\n";
 
 /* Removes the files of PARTIAL whose names start with PREFIX: "NAME." (the merged files of
  * one module) or "." (temporary files of snapshots cut short). */
@@ -196,47 +180,4 @@ void cli_say_intermediate(const char *dir, int count, int first, int last)
     else if (count > 1)
         fprintf(stderr, "mpilens: %d intermediate results (MPI_Pcontrol) in %s/pcontrol/%d .. %d\n",
                 count, dir, first, last);
-}
-
-int cli_recover(int argc, char **argv)
-{
-    if (cli_help(argc, argv, usage))
-        return 0;
-    int with_launcher = argc > 3 && strcmp(argv[2], "--") == 0;
-    if ((argc != 2 && !with_launcher) || argv[1][0] == '-') {
-        fprintf(stderr, "mpilens: recover: give one run directory: mpilens recover DIR [-- "
-                        "LAUNCHER...]\n");
-        return 2;
-    }
-    if (with_launcher && cli_collect(argv[1], argv + 3) != 0) {
-        fprintf(stderr,
-                "mpilens: recover: %s: the collection job failed (said above); nothing was "
-                "merged\n",
-                argv[1]);
-        return 2;
-    }
-    char partial[4200];
-    snprintf(partial, sizeof partial, "%s/partial", argv[1]);
-    int first = 0, last = 0, intermediate = cli_recover_intermediate(argv[1], &first, &last);
-    cli_say_intermediate(argv[1], intermediate, first, last);
-    if (intermediate != 0 && access(partial, F_OK) != 0)
-        return intermediate < 0 ? 2 : 0;
-    if (!cli_is_directory(argv[1]) || access(partial, F_OK) != 0) {
-        fprintf(stderr,
-                "mpilens: recover: %s: nothing to recover (no partial/ directory: the run ended "
-                "normally, or was recovered already)\n",
-                argv[1]);
-        return 2;
-    }
-    int completed = 0, r = cli_recover_run(argv[1], &completed);
-    if (r < 0)
-        return 2;
-    if (r > 0)
-        printf("mpilens: %d module(s) recovered; incomplete results in %s/mpilens.db\n", r,
-               argv[1]);
-    if (completed > 0)
-        printf("mpilens: %d module(s) finished what they left for after the job (the trace's "
-               "conversion); results in %s\n",
-               completed, argv[1]);
-    return 0;
 }

@@ -122,6 +122,10 @@ void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out)
             o.rank_ratio);
     fprintf(out, "  Init+Finalize   max %.6f s (rank %d), average %.6f s (not MPI time)\n",
             o.max_start, o.rank_start, o.sum_start / n);
+    char hosts[1024];
+    int nhosts = rundb_host_summary(db, hosts, sizeof hosts);
+    if (nhosts > 1) /* one host: nothing to say */
+        fprintf(out, "  hosts           %d: %s\n", nhosts, hosts);
 }
 
 static void print_row(const struct rundb_profile_cell *r, int with_comm, FILE *out)

@@ -160,17 +160,19 @@ static const char *program_name(char **command)
 void cli_launcher_part(char **command, char *out, size_t len)
 {
     int program = program_index(command);
+    const char *base = strrchr(command[0], '/') ? strrchr(command[0], '/') + 1 : command[0];
+    int srun = strcmp(base, "srun") == 0; /* whose -c is CPUs per task, not the rank count */
     out[0] = '\0';
     for (int i = 0; i < program; i++) {
         if (strcmp(command[i], "-np") == 0 || strcmp(command[i], "-n") == 0 ||
-            strcmp(command[i], "--np") == 0 || strcmp(command[i], "-c") == 0 ||
+            strcmp(command[i], "--np") == 0 || (!srun && strcmp(command[i], "-c") == 0) ||
             strcmp(command[i], "--ntasks") == 0) {
             i++; /* analyze gives its own */
             continue;
         }
         if (strncmp(command[i], "--ntasks=", 9) == 0 || strncmp(command[i], "--np=", 5) == 0 ||
             (strncmp(command[i], "-n", 2) == 0 && command[i][2] >= '0' && command[i][2] <= '9'))
-            continue; /* srun's and Hydra's joined forms */
+            continue;                          /* srun's and Hydra's joined forms */
         cli_line_append(out, len, command[i]); /* quoted as needed: analyze splits it */
     }
 }
@@ -287,7 +289,8 @@ char **cli_forwarding_command(char **command)
     static const char *const vars[] = {
         "LD_PRELOAD",       "MPILENS_MODULES",  "MPILENS_CONF",
         "MPILENS_OUTPUT",   "MPILENS_CLI",      "MPILENS_MODULE_PATH",
-        "MPILENS_SNAPSHOT", "MPILENS_LAUNCHER", "MPILENS_TRACE_CONVERT", "MPILENS_COLLECT"};
+        "MPILENS_SNAPSHOT", "MPILENS_LAUNCHER", "MPILENS_TRACE_CONVERT",
+        "MPILENS_COLLECT"};
     int n = 0;
     while (command[n])
         n++;
@@ -520,8 +523,8 @@ int cli_run(int argc, char **argv)
     /* records left on other nodes (node-local DIR) first, else nothing is merged yet */
     int collected = cli_collect_after_job(output, opt.command, code, left, sizeof left);
     int recovered = collected >= 0 && access(partial, F_OK) == 0 ? cli_recover_run(output, NULL)
-                    : collected < 0                           ? 1
-                                                              : 0;
+                    : collected < 0                              ? 1
+                                                                 : 0;
     int first_step = 0, last_step = 0;
     int intermediate = cli_recover_intermediate(output, &first_step, &last_step);
     struct problems problems = {"", 0};

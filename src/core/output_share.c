@@ -45,7 +45,7 @@ enum { SHARES = 0, SENDS = 1, STAYS = 2 }; /* a rank's part: its host's first ra
 static char chunk[CHUNK]; /* bss: no allocation can fail mid-transfer */
 #define END_OF_FILES UINT64_MAX
 
-static unsigned char *part;   /* per rank of MPI_COMM_WORLD; NULL: every rank shares */
+static unsigned char *part; /* per rank of MPI_COMM_WORLD; NULL: every rank shares */
 static int world_rank, world_size;
 static MPI_Comm host_comm = MPI_COMM_NULL, share_comm = MPI_COMM_NULL;
 static int keep_all; /* this rank does not share, and cannot send: its files stay */
@@ -58,8 +58,7 @@ static lens_voidfn library(const char *name)
 
 typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
-typedef int (*allgather_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
-                            MPI_Comm);
+typedef int (*allgather_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 typedef int (*send_fn)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
 typedef int (*recv_fn)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
 typedef int (*rank_fn)(MPI_Comm, int *);
@@ -68,8 +67,7 @@ typedef int (*barrier_fn)(MPI_Comm);
 typedef int (*name_fn)(char *, int *);
 typedef int (*comm_free_fn)(MPI_Comm *);
 
-typedef int (*gather_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int,
-                         MPI_Comm);
+typedef int (*gather_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*dup_fn)(MPI_Comm, MPI_Comm *);
 
 /* The receiver of the sender that is the K-th (from 0) among senders: the (K mod n)-th of
@@ -99,8 +97,8 @@ static void write_node_local(const char *dir)
         CALL(MPI_Recv, recv_fn)(host, sizeof host, MPI_CHAR, r, 0, share_comm, MPI_STATUS_IGNORE);
         CALL(MPI_Recv, recv_fn)(&count, 1, MPI_INT, r, 0, share_comm, MPI_STATUS_IGNORE);
         int *ranks = malloc((count > 0 ? (size_t)count : 1) * sizeof *ranks);
-        CALL(MPI_Recv, recv_fn)(ranks, ranks ? count : 0, MPI_INT, r, 0, share_comm,
-                                MPI_STATUS_IGNORE);
+        CALL(MPI_Recv, recv_fn)
+        (ranks, ranks ? count : 0, MPI_INT, r, 0, share_comm, MPI_STATUS_IGNORE);
         host[sizeof host - 1] = '\0';
         if (f)
             fprintf(f, "%s", host);
@@ -164,8 +162,8 @@ void lens_output_share_check(const char *dir)
     /* the ranks of one host see one copy of the directory: its first rank sends it (a host
      * whose first rank shares and others do not is not expected: those keep their files) */
     int host_rank = 0, host_size = 1;
-    CALL(MPI_Comm_split_type, split_type_fn)(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-                                             MPI_INFO_NULL, &host_comm);
+    CALL(MPI_Comm_split_type, split_type_fn)
+    (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host_comm);
     CALL(MPI_Comm_rank, rank_fn)(host_comm, &host_rank);
     CALL(MPI_Comm_size, rank_fn)(host_comm, &host_size);
     CALL(MPI_Comm_dup, dup_fn)(MPI_COMM_WORLD, &share_comm);
@@ -268,8 +266,9 @@ static int receive_files(const char *dir, int from, char *failed, size_t failed_
         if (h.size == END_OF_FILES)
             break;
         char rel[PATH_MAX] = "", full[PATH_MAX * 2], tmp[PATH_MAX * 2 + 32];
-        CALL(MPI_Recv, recv_fn)(rel, h.len < PATH_MAX ? (int)h.len : PATH_MAX, MPI_CHAR, from, 1,
-                                share_comm, MPI_STATUS_IGNORE);
+        CALL(MPI_Recv, recv_fn)
+        (rel, h.len < PATH_MAX ? (int)h.len : PATH_MAX, MPI_CHAR, from, 1, share_comm,
+         MPI_STATUS_IGNORE);
         rel[PATH_MAX - 1] = '\0';
         snprintf(full, sizeof full, "%s/%s", dir, rel);
         snprintf(tmp, sizeof tmp, "%s.from-%d", full, from);
@@ -279,14 +278,14 @@ static int receive_files(const char *dir, int from, char *failed, size_t failed_
             lens_make_dirs(full);
             *slash = '/';
         }
-        int fd = strstr(rel, "..") ? -1
-                                   : open(tmp, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC,
-                                          h.mode ? h.mode : 0644);
+        int fd = strstr(rel, "..")
+                     ? -1
+                     : open(tmp, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, h.mode ? h.mode : 0644);
         int mine = fd < 0 ? (strstr(rel, "..") ? EINVAL : errno) : 0;
         for (uint64_t at = 0; at < h.size; at += CHUNK) {
             size_t n = h.size - at < CHUNK ? (size_t)(h.size - at) : CHUNK;
-            CALL(MPI_Recv, recv_fn)(chunk, (int)n, MPI_BYTE, from, 1, share_comm,
-                                    MPI_STATUS_IGNORE);
+            CALL(MPI_Recv, recv_fn)
+            (chunk, (int)n, MPI_BYTE, from, 1, share_comm, MPI_STATUS_IGNORE);
             errno = 0;
             if (fd >= 0 && !mine && pwrite(fd, chunk, n, (off_t)at) != (ssize_t)n)
                 mine = errno ? errno : ENOSPC;
@@ -347,8 +346,8 @@ void lens_output_share_finish(const char *dir)
         CALL(MPI_Send, send_fn)(&end, sizeof end, MPI_BYTE, to, 1, share_comm);
         char failed[PATH_MAX * 2] = "";
         CALL(MPI_Recv, recv_fn)(&err, 1, MPI_INT, to, 2, share_comm, MPI_STATUS_IGNORE);
-        CALL(MPI_Recv, recv_fn)(failed, sizeof failed, MPI_CHAR, to, 2, share_comm,
-                                MPI_STATUS_IGNORE);
+        CALL(MPI_Recv, recv_fn)
+        (failed, sizeof failed, MPI_CHAR, to, 2, share_comm, MPI_STATUS_IGNORE);
         char host[64] = "";
         gethostname(host, sizeof host - 1);
         if (err) {

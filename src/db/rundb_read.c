@@ -301,14 +301,13 @@ static const char *cells_of(sqlite3 *db)
 static const char hosts_in_order[] =
     "SELECT host FROM monitor_hosts GROUP BY host ORDER BY MIN(rank)";
 
-int rundb_run_hosts(sqlite3 *db, char (*hosts)[64], int max, char *topology, size_t len,
-                    int *same)
+int rundb_run_hosts(sqlite3 *db, char (*hosts)[64], int max, char *topology, size_t len, int *same)
 {
     int n = 0;
     topology[0] = '\0';
     *same = 1;
-    if (rundb_one_int(db,
-                      "SELECT COUNT(*) FROM sqlite_master WHERE name = 'monitor_hosts'", 0) == 0)
+    if (rundb_one_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'monitor_hosts'", 0) ==
+        0)
         return 0;
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, hosts_in_order, -1, &st, NULL) != SQLITE_OK)
@@ -330,6 +329,74 @@ int rundb_run_hosts(sqlite3 *db, char (*hosts)[64], int max, char *topology, siz
     }
     sqlite3_finalize(st);
     return n;
+}
+
+/* " (ranks 0-1, 4)": the sorted RANKS (N) as ranges, appended to OUT. */
+static void append_ranks(char *out, size_t len, const int *ranks, int n)
+{
+    size_t at = strlen(out);
+    snprintf(out + at, len - at, " (rank%s ", n > 1 ? "s" : "");
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+            j++;
+        at = strlen(out);
+        if (j > i)
+            snprintf(out + at, len - at, "%s%d-%d", i ? ", " : "", ranks[i], ranks[j]);
+        else
+            snprintf(out + at, len - at, "%s%d", i ? ", " : "", ranks[i]);
+        i = j + 1;
+    }
+    at = strlen(out);
+    snprintf(out + at, len - at, ")");
+}
+
+int rundb_host_summary(sqlite3 *db, char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *table =
+        rundb_one_int(db, "SELECT COUNT(*) FROM ranks WHERE host IS NOT NULL", 0) > 0 ? "ranks"
+        : rundb_one_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'monitor_hosts'", 0) >
+                0
+            ? "monitor_hosts"
+            : NULL;
+    if (!table)
+        return 0;
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT host, rank FROM %s ORDER BY host IN (SELECT host FROM %s "
+             "WHERE rank = 0) DESC, host, rank",
+             table, table);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return 0;
+    }
+    int hosts = 0, n = 0, cap = 0, *ranks = NULL;
+    char current[256] = "";
+    for (int more = sqlite3_step(st) == SQLITE_ROW;; more = sqlite3_step(st) == SQLITE_ROW) {
+        const unsigned char *h = more ? sqlite3_column_text(st, 0) : NULL;
+        const char *host = h ? (const char *)h : "?";
+        if (n > 0 && (!more || strcmp(host, current) != 0)) { /* the previous host, done */
+            size_t at = strlen(out);
+            snprintf(out + at, len - at, "%s%s", hosts ? ", " : "", current);
+            append_ranks(out, len, ranks, n);
+            hosts++, n = 0;
+        }
+        if (!more)
+            break;
+        snprintf(current, sizeof current, "%s", host);
+        if (n == cap) {
+            int *grown = realloc(ranks, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *ranks);
+            if (!grown)
+                break;
+            ranks = grown;
+        }
+        ranks[n++] = sqlite3_column_int(st, 1);
+    }
+    free(ranks);
+    sqlite3_finalize(st);
+    return hosts;
 }
 
 int rundb_rank_hosts(sqlite3 *db, int *host_of, int n)

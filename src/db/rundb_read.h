@@ -124,8 +124,11 @@ int rundb_matrix_ranks(sqlite3 *db);
  * into HOSTS (at most MAX), rank 0's host's hwloc synthetic topology into TOPOLOGY ("" if
  * not recorded), and in *SAME 1 when every host recorded the same one. The number of
  * hosts (0: a database without hosts). */
-int rundb_run_hosts(sqlite3 *db, char (*hosts)[64], int max, char *topology, size_t len,
-                    int *same);
+int rundb_run_hosts(sqlite3 *db, char (*hosts)[64], int max, char *topology, size_t len, int *same);
+/* The hosts the ranks ran on, with their ranks ("node1 (ranks 0-1), node2 (ranks 2-3)"),
+ * from the profile's ranks table, else the monitor's monitor_hosts, into OUT; the number of
+ * hosts (0: none recorded). */
+int rundb_host_summary(sqlite3 *db, char *out, size_t len);
 /* Each rank's host index (in rundb_run_hosts' order) into HOST_OF[rank] for ranks < N (-1:
  * not recorded). 0, or -1. */
 int rundb_rank_hosts(sqlite3 *db, int *host_of, int n);

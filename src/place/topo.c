@@ -101,11 +101,11 @@ int place_topo_load(struct place_topo *t, const char *spec, char *err, size_t er
     return 0;
 }
 
-int place_topo_hosts(struct place_topo *t, const char (*hosts)[64], int n, char *err,
-                     size_t errlen)
+int place_topo_hosts(struct place_topo *t, const char (*hosts)[64], int n, char *err, size_t errlen)
 {
     if (n > 64 || t->nlevels + 1 > PLACE_MAX_LEVELS) {
-        snprintf(err, errlen, "%d hosts of %d levels: more than this placement handles (64 hosts, "
+        snprintf(err, errlen,
+                 "%d hosts of %d levels: more than this placement handles (64 hosts, "
                  "%d levels); give --topology",
                  n, t->nlevels, PLACE_MAX_LEVELS);
         return -1;

@@ -81,6 +81,15 @@ EOF
 )
 check_eq "one timeline in export" "barrier in order True" "$chrome"
 
+# where the ranks ran, and the bytes within and between hosts
+check_has "report names the hosts" "$("$MPILENS" report "$WORK/ring" 2>&1)" \
+    "  hosts           2: node1 (ranks 0-1), node2 (ranks 2-3)"
+matrix=$("$MPILENS" matrix "$WORK/ring" --kind p2p 2>&1)
+check_has "matrix: within and between hosts" "$matrix" \
+    "within hosts 40 messages, 40960 bytes; between hosts 40 messages, 40960 bytes"
+check_eq "Python: each rank's host" "node1 node1 node2 node2" \
+    "$($PY -c 'import sys, mpilens; print(*mpilens.open(sys.argv[1]).ranks["host"])' "$WORK/ring")"
+
 # analyze, with the launcher line mpilens run recorded (the rsh agent's value included)
 out=$(on node1 timeout 180 "$MPILENS" analyze "$WORK/ring" 2>&1)
 check_match "analyze across nodes, no --launcher" "$out" \

@@ -12,7 +12,8 @@
 #include "mon_hosts.h"
 #include "rundb_write.h"
 
-/* This machine as an hwloc synthetic description ("Package:1 [NUMANode] L2Cache:2 Core:1 PU:1"), or "". */
+/* This machine as an hwloc synthetic description ("Package:1 [NUMANode] L2Cache:2 Core:1 PU:1"), or
+ * "". */
 static void this_topology(char *out, size_t len)
 {
     hwloc_topology_t topo;

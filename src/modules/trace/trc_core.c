@@ -6,8 +6,8 @@
  * MPI_Init and at MPI_Finalize (ping-pong, the one of smallest round trip; 0 on rank 0's
  * host, which shares its clock; half that round trip is its error) and written as two
  * ClockOffset records, with which OTF2's readers (ours, otf2-print, Python's) put every
- * event on rank 0's clock, linearly interpolated. At MPI_Finalize the ranks' local definitions meet on rank 0,
- * which merges them (trc_defs.c) and sends each rank its local-to-global ids; every rank
+ * event on rank 0's clock, linearly interpolated. At MPI_Finalize the ranks' local definitions meet
+ * on rank 0, which merges them (trc_defs.c) and sends each rank its local-to-global ids; every rank
  * converts its own log into its OTF2 event file (trc_convert.c) and writes its mapping
  * tables, and rank 0 writes the global definitions. A snapshot (include/mpilens_snapshot.h)
  * writes the log's buffer out and saves the local definitions, for `mpilens recover`.

@@ -107,7 +107,7 @@ struct trc_merged {
     /* the largest of the ranks' clock_residual_ns (trc_defs_head) */
     uint32_t clock_residual_ns;
     uint32_t offset_error_ns; /* the largest of the ranks' offset_error_ns */
-    int failed; /* out of memory while merging: the rank being merged is refused */
+    int failed;               /* out of memory while merging: the rank being merged is refused */
 };
 
 /* One rank's local ids mapped to global ones. */
