@@ -192,12 +192,18 @@ struct file_list {
     size_t n, cap;
 };
 
+/* DIR/REL (REL "" for DIR itself) into PATH, opened; NULL if it cannot be read. */
+static DIR *open_under(const char *dir, const char *rel, char *path, size_t len)
+{
+    snprintf(path, len, "%s%s%s", dir, *rel ? "/" : "", rel);
+    return opendir(path);
+}
+
 /* Every regular file under DIR/REL into L (the token of a check excepted). */
 static void list_files(const char *dir, const char *rel, struct file_list *l)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s%s%s", dir, *rel ? "/" : "", rel);
-    DIR *d = opendir(path);
+    DIR *d = open_under(dir, rel, path, sizeof path);
     if (!d)
         return;
     for (struct dirent *e; (e = readdir(d));) {
@@ -308,8 +314,7 @@ static int receive_files(const char *dir, int from, char *failed, size_t failed_
 static void remove_empty(const char *dir, const char *rel)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s%s%s", dir, *rel ? "/" : "", rel);
-    DIR *d = opendir(path);
+    DIR *d = open_under(dir, rel, path, sizeof path);
     if (!d)
         return;
     for (struct dirent *e; (e = readdir(d));) {

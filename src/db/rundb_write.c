@@ -55,25 +55,28 @@ static int exec(struct rundb *run, const char *sql)
 
 /* ---- shared tables ---- */
 
-int rundb_put_metadata(struct rundb *run, const char *key, const char *value)
+/* A statement of two text parameters, A and B, run once. */
+static int put_two_texts(struct rundb *run, enum statement which, const char *sql, const char *a,
+                         const char *b)
 {
-    sqlite3_stmt *st = statement(run, ST_METADATA, "INSERT OR REPLACE INTO metadata VALUES (?, ?)");
+    sqlite3_stmt *st = statement(run, which, sql);
     if (st) {
-        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 1, a, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, b, -1, SQLITE_TRANSIENT);
     }
     return rundb_step(st);
 }
 
+int rundb_put_metadata(struct rundb *run, const char *key, const char *value)
+{
+    return put_two_texts(run, ST_METADATA, "INSERT OR REPLACE INTO metadata VALUES (?, ?)", key,
+                         value);
+}
+
 int rundb_put_metadata_default(struct rundb *run, const char *key, const char *value)
 {
-    sqlite3_stmt *st =
-        statement(run, ST_METADATA_DEFAULT, "INSERT OR IGNORE INTO metadata VALUES (?, ?)");
-    if (st) {
-        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
-    }
-    return rundb_step(st);
+    return put_two_texts(run, ST_METADATA_DEFAULT, "INSERT OR IGNORE INTO metadata VALUES (?, ?)",
+                         key, value);
 }
 
 int rundb_put_rank(struct rundb *run, int rank, const char *host, double net_s, double mpi_s,
@@ -351,13 +354,8 @@ int rundb_put_rank_host(struct rundb *run, int rank, const char *host)
 
 int rundb_put_host_topology(struct rundb *run, const char *host, const char *topology)
 {
-    sqlite3_stmt *st =
-        statement(run, ST_HOST_TOPOLOGY, "INSERT OR REPLACE INTO host_topologies VALUES (?, ?)");
-    if (st) {
-        sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 2, topology, -1, SQLITE_TRANSIENT);
-    }
-    return rundb_step(st);
+    return put_two_texts(run, ST_HOST_TOPOLOGY,
+                         "INSERT OR REPLACE INTO host_topologies VALUES (?, ?)", host, topology);
 }
 
 int rundb_put_phase(struct rundb *run, int id, const char *name)

@@ -5,7 +5,9 @@
 # (node1, node2, ...), a mount namespace whose /tmp and /dev/shm are empty tmpfs (node-local
 # disk) and whose /etc/hosts names the nodes, and a time namespace whose CLOCK_MONOTONIC and
 # CLOCK_BOOTTIME are shifted by the node's offset in seconds. The rest of the file system is
-# shared, as on a cluster's shared file system. Root only (namespaces, veth).
+# shared, as on a cluster's shared file system, and so are the paths under /tmp named in
+# CLUSTER_SHARED (colon-separated: a build or checkout in /tmp). DIR must not be under /tmp.
+# Root only (namespaces, veth).
 #
 #   cluster.sh up DIR OFFSET...   one node per OFFSET (node1 gets the first); DIR: state
 #   cluster.sh on DIR NODE CMD... run CMD on NODE, with this environment
@@ -20,7 +22,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
 subnet=10.77.0
 
-usage() { sed -n '9,16p' "$here" >&2; exit 2; }
+usage() { grep -E '^#   cluster.sh' "$here" | sed 's/^# *//' >&2; exit 2; }
 
 # hold NAME SETUP ARGS...: a process in new namespaces running SETUP, then sleeping; its
 # pid (in DIR/NAME.pid) is the handle nsenter takes.
@@ -41,6 +43,10 @@ up() {
     [ "$(id -u)" = 0 ] || { echo "cluster.sh: needs root (namespaces, veth)" >&2; exit 1; }
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
+    case $dir in /tmp | /tmp/*)
+        echo "cluster.sh: $dir: the nodes hide /tmp; put the cluster's directory elsewhere" >&2
+        exit 1 ;;
+    esac
     local n=$# i offset
     : >"$dir/nodes"
     {
@@ -48,11 +54,21 @@ up() {
         for i in $(seq "$n"); do echo "$subnet.$i node$i"; done
     } >"$dir/hosts"
     HOLD_SETUP='ip link set lo up && ip link add br0 type bridge && ip link set br0 up || exit 1'
+    # paths under /tmp that stay shared (CLUSTER_SHARED: the build, the sources): bound back
+    # over the node's empty /tmp from this machine's, reached through DIR/.host-tmp
+    local keep="" path
+    mkdir -p "$dir/.host-tmp"
+    IFS=: read -ra kept <<<"${CLUSTER_SHARED:-}"
+    for path in "${kept[@]}"; do
+        case $path in /tmp/?*) ;; *) continue ;; esac
+        keep+="mkdir -p '$path' && mount --bind '$dir/.host-tmp/${path#/tmp/}' '$path' && "
+    done
     hold "$dir" switch --net
     i=0
     for offset in "$@"; do
         i=$((i + 1))
-        HOLD_SETUP="hostname node$i && mount -t tmpfs -o size=1g tmpfs /tmp &&
+        HOLD_SETUP="hostname node$i && mount --bind /tmp $dir/.host-tmp &&
+            mount -t tmpfs -o size=1g tmpfs /tmp && $keep
             mount -t tmpfs -o size=1g tmpfs /dev/shm && mount --bind $dir/hosts /etc/hosts &&
             ip link set lo up || exit 1"
         hold "$dir" "node$i" --net --uts --mount --propagation private --time \

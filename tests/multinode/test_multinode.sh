@@ -16,7 +16,7 @@ source "$(dirname "$0")/../core/lib.sh"
 CLUSTER=$WORK/cluster
 NODES="$SRC/tests/multinode/cluster.sh"
 trap '"$NODES" down "$CLUSTER"; rm -rf "$WORK"' EXIT
-"$NODES" up "$CLUSTER" 3 -3 || { echo "FAIL: the emulated cluster did not start"; exit 1; }
+CLUSTER_SHARED="$BUILD:$SRC" "$NODES" up "$CLUSTER" 3 -3 || { echo "FAIL: the emulated cluster did not start"; exit 1; }
 on() { local node=$1; shift; "$NODES" on "$CLUSTER" "$node" "$@"; }
 PY=/usr/bin/python3
 export PYTHONPATH=$SRC/python

@@ -10,7 +10,7 @@ CLUSTER=$WORK/cluster
 NODES="$SRC/tests/multinode/cluster.sh"
 source "$(dirname "$0")/../slurm/slurm_fixture.sh"
 trap 'stop_slurm; "$NODES" down "$CLUSTER"; rm -rf "$WORK"' EXIT
-"$NODES" up "$CLUSTER" 3 -3 || { echo "FAIL: the emulated cluster did not start"; exit 1; }
+CLUSTER_SHARED="$BUILD:$SRC" "$NODES" up "$CLUSTER" 3 -3 || { echo "FAIL: the emulated cluster did not start"; exit 1; }
 start_slurm
 on() { local node=$1; shift; "$NODES" on "$CLUSTER" "$node" "$@"; }
 PY=/usr/bin/python3
