@@ -135,6 +135,10 @@ static const char *creator_of(int letter)
         return "MPI_Comm_create";
     case 'u':
         return "MPI_Comm_create_group";
+    case 'p':
+        return "MPI_Comm_create_from_group";
+    case 'q':
+        return "MPI_Intercomm_create_from_groups";
     case 'a':
         return "MPI_Cart_create";
     case 'b':

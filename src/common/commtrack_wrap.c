@@ -54,6 +54,25 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
 }
 #endif
 
+#if MPI_VERSION >= 4
+/* MPI-4's communicators made from a group (of a session's process set, or any) */
+int MPI_Comm_create_from_group(MPI_Group group, const char *tag, MPI_Info info,
+                               MPI_Errhandler handler, MPI_Comm *newcomm)
+{
+    return registered(MPILENS_DOWN(Comm_create_from_group)(group, tag, info, handler, newcomm),
+                      newcomm, 'p', NULL);
+}
+
+int MPI_Intercomm_create_from_groups(MPI_Group local, int local_leader, MPI_Group remote,
+                                     int remote_leader, const char *tag, MPI_Info info,
+                                     MPI_Errhandler handler, MPI_Comm *newcomm)
+{
+    return registered(MPILENS_DOWN(Intercomm_create_from_groups)(
+                          local, local_leader, remote, remote_leader, tag, info, handler, newcomm),
+                      newcomm, 'q', NULL);
+}
+#endif
+
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     return registered(MPILENS_DOWN(Comm_create)(comm, group, newcomm), newcomm, 'c', NULL);

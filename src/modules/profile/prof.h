@@ -89,6 +89,9 @@ static inline struct lens_comm *prof_comm(MPI_Comm comm)
     return comm == MPI_COMM_WORLD && prof_world ? prof_world : lens_comm(comm);
 }
 struct lens_comm *prof_mixed(void); /* the marked entry for mixed request arrays */
+/* The record of the request whose handle is REQ (MPI_Pready and MPI_Parrived take a copy):
+ * its communicator's, or the "mixed" entry if the request is not known. */
+struct lens_comm *prof_request_comm(MPI_Request req);
 struct lens_comm *prof_register(MPI_Comm comm, char letter, const struct lens_comm *like);
 void prof_forget(MPI_Comm comm); /* after MPI_Comm_free: the record stays */
 void prof_add(struct lens_comm *rec, int op, uint64_t bytes, int vw, uint64_t ticks);
@@ -351,16 +354,27 @@ struct lens_comm *prof_file(MPI_File fh);
 struct prof_req {
     uintptr_t key, other;
     struct lens_comm *rec;
-    uint64_t start; /* persistent: 1 + the bytes of each start; 0: not persistent (32 bytes
-                       a slot, and a request that is not persistent stores a constant) */
+    uint64_t start; /* persistent: 1 + the bytes of each start, in the low 56 bits, and in
+                       the top 8 the operation its starts count as, plus one (0: MPI_Start);
+                       0: not persistent (32 bytes a slot, and a request that is not
+                       persistent stores a constant) */
 };
+#define PROF_REQ_BYTES_MASK ((UINT64_C(1) << 56) - 1)
+/* PERSISTENT: 0 not, 1 its starts are MPI_Start's, 2 + OP: its starts count as operation OP
+ * (a persistent collective's: "Allreduce persistent"). */
 static inline uint64_t prof_req_start(uint64_t bytes, int persistent)
 {
-    return persistent ? bytes + 1 : 0;
+    return persistent ? ((bytes + 1) & PROF_REQ_BYTES_MASK) | ((uint64_t)(persistent - 1) << 56)
+                      : 0;
 }
 static inline uint64_t prof_req_bytes(const struct prof_req *e)
 {
-    return e->start ? e->start - 1 : 0;
+    return e->start ? (e->start & PROF_REQ_BYTES_MASK) - 1 : 0;
+}
+/* The operation a start of E counts as, or OTHERWISE (MPI_Start, MPI_Startall). */
+static inline int prof_req_started_op(const struct prof_req *e, int otherwise)
+{
+    return e->start >> 56 ? (int)(e->start >> 56) - 1 : otherwise;
 }
 #define PROF_DIRECT 256 /* a power of two */
 extern struct prof_req prof_direct[PROF_DIRECT];

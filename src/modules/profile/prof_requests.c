@@ -255,6 +255,12 @@ static void forget(const MPI_Request *where)
     UNLOCK();
 }
 
+struct lens_comm *prof_request_comm(MPI_Request req)
+{
+    struct req_entry e;
+    return lookup(&req, &e) ? e.rec : prof_mixed();
+}
+
 /* The record a set of requests is charged to: their common communicator, "mixed" if
  * they come from several, or MPI_COMM_WORLD's if none is known (as mpisee). */
 static struct lens_comm *charge_of(const MPI_Request reqs[], int n)
@@ -446,8 +452,9 @@ int MPI_Start(MPI_Request *req)
     uint64_t t0 = prof_now();
     int rc = MPILENS_DOWN(Start)(req);
     uint64_t t1 = prof_now();
-    prof_record(PROF_OP_Start, site, known ? e.rec : prof_comm(MPI_COMM_WORLD), prof_req_bytes(&e),
-                0, t1 - t0);
+    /* a persistent collective's start counts as its collective (marked persistent) */
+    prof_record(known ? prof_req_started_op(&e, PROF_OP_Start) : PROF_OP_Start, site,
+                known ? e.rec : prof_comm(MPI_COMM_WORLD), prof_req_bytes(&e), 0, t1 - t0);
     return rc;
 }
 
