@@ -104,6 +104,17 @@ void mpilens_site_range(unsigned long *lo, unsigned long *span) __attribute__((w
  * other thread makes MPI calls); NULL when a site needs more than the stored address (the
  * MPI library's Fortran bindings are loaded): then call mpilens_site(). */
 void **mpilens_caller_slot(void) __attribute__((weak));
+/* MPI-4 sessions (src/core/sessions.c): a program that never calls MPI_Init is recorded
+ * like one that does. The module whose MPI_Session_init wrapper runs first, while MPI's world
+ * model is not initialized, claims the run (ME: an address of its own) and starts it
+ * through its own MPI_Init_thread wrapper, which every module below sees; 1 if the caller
+ * claimed it. mpilens_session_opened counts a session the library opened (for the
+ * claimant only); mpilens_session_closed one it closed: 1 when it was the last and ME
+ * claimed the run, which then ends it through its own MPI_Finalize wrapper. module_life.h's
+ * LENS_SESSION_LIFE writes the two wrappers. */
+int mpilens_session_claim(const void *me) __attribute__((weak));
+void mpilens_session_opened(const void *me) __attribute__((weak));
+int mpilens_session_closed(const void *me) __attribute__((weak));
 /* Seconds the core took to start (resolve the library, load and link the modules). */
 double mpilens_boot_seconds(void) __attribute__((weak));
 /* The mpilens version string of the loaded core. */

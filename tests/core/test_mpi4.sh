@@ -1,6 +1,7 @@
 # test_mpi4.sh: MPI-4 programs (issue 51), on an MPI library that has MPI 4.0 (MPICH; Open
 # MPI 4.1 has none of these functions: skipped there). tests/apps/session_app.c with
-# MPI_Init, on a communicator made from a session: the persistent Allreduce's 7 starts are
+# MPI_Init, and with sessions only (recorded the same), on a communicator made from a
+# session: the persistent Allreduce's 7 starts are
 # 7 Allreduce calls a rank ("Allreduce persistent"), MPI_Pready and MPI_Parrived are charged
 # to their requests' communicator, MPI_Send_c/MPI_Recv_c are sends and receives in every
 # module; tests/apps/large_count.c: one MPI_Send_c of 2^31 + 8 bytes counts exactly that in
@@ -37,6 +38,22 @@ check_eq "matrix: 3 messages of 1000 bytes and a partitioned one of 1024 to the 
     WHERE kind = 'p2p' ORDER BY src")"
 check_eq "trace: the 12 large-count sends of 1000 bytes" "12" \
     "$(otf2-print "$WORK/session/trace/traces.otf2" | grep -c 'MPI_SEND .*Length: 1000$')"
+
+# the same program with sessions only (no MPI_Init): recorded, and the same
+out=$(timeout 120 "$MPILENS" run -m profile,monitor,trace -o sessions_only -- \
+    $MPIRUN -n 4 "$APPS/session_app" 2>&1)
+check_has "sessions only: recorded" "$out" "mpilens: results in $WORK/sessions_only (status 0)"
+ROWS="$PROFILE WHERE o.operation NOT IN ('Parrived', 'Wait', 'Init', 'Init_thread')
+    GROUP BY 1, 2 ORDER BY 1, 2" # polling and waiting counts vary from run to run
+check_eq "sessions only: the profile's rows as with MPI_Init" "$(sql session "$ROWS")" \
+    "$(sql sessions_only "$ROWS")"
+MATRIX="SELECT kind, src, dst, messages, bytes FROM monitor_matrix ORDER BY 1, 2, 3"
+check_eq "sessions only: the matrix as with MPI_Init" "$(sql session "$MATRIX")" \
+    "$(sql sessions_only "$MATRIX")"
+messages() { otf2-print "$WORK/$1/trace/traces.otf2" | awk '/^MPI_(SEND|RECV) / {
+    print $1, $2, $NF }' | sort | uniq -c; }
+check_eq "sessions only: the trace's messages as with MPI_Init" "$(messages session)" \
+    "$(messages sessions_only)"
 
 # 2^31 + 8 bytes in one MPI_Send_c: 64-bit byte counts everywhere
 out=$(timeout 180 "$MPILENS" run -m profile,monitor,trace -o large -- \

@@ -128,7 +128,7 @@ static void started(int provided)
 
 LENS_MODULE_LIFE(started)
 
-int MPI_Finalize(void)
+static int finalize_run(void)
 {
     if (merge_comm == MPI_COMM_NULL)
         return MPILENS_DOWN(Finalize)();
@@ -168,3 +168,10 @@ int MPI_Finalize(void)
     PMPI_Comm_free(&merge_comm);
     return MPILENS_DOWN(Finalize)();
 }
+
+int MPI_Finalize(void)
+{
+    return finalize_run();
+}
+
+LENS_SESSION_LIFE(lens_life_init_thread, finalize_run)

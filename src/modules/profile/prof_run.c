@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module_life.h"
 #include "mpilens.h"
 #include "prof.h"
 #include "pcontrol_levels.h"
@@ -113,7 +114,9 @@ int MPI_Init(int *argc, char ***argv)
     return rc;
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+/* inlined: its call site is the MPI_Init_thread wrapper's caller */
+static inline __attribute__((always_inline)) int init_thread(int *argc, char ***argv, int required,
+                                                             int *provided)
 {
     void *site = prof_caller();
     prof_handle_hooks_install();
@@ -128,7 +131,12 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-int MPI_Finalize(void)
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    return init_thread(argc, argv, required, provided);
+}
+
+static int finalize_run(void)
 {
     if (!prof_started)
         return MPILENS_DOWN(Finalize)();
@@ -154,3 +162,10 @@ int MPI_Finalize(void)
     mpilens_snapshot_end(written, "results not written at MPI_Finalize");
     return MPILENS_DOWN(Finalize)();
 }
+
+int MPI_Finalize(void)
+{
+    return finalize_run();
+}
+
+LENS_SESSION_LIFE(init_thread, finalize_run)

@@ -92,8 +92,15 @@ static void started(int provided)
 
 LENS_MODULE_LIFE(started)
 
-int MPI_Finalize(void)
+static int finalize_run(void)
 {
     trc_finish();
     return MPILENS_DOWN(Finalize)();
 }
+
+int MPI_Finalize(void)
+{
+    return finalize_run();
+}
+
+LENS_SESSION_LIFE(lens_life_init_thread, finalize_run)
