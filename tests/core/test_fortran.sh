@@ -59,6 +59,22 @@ MPI_Ibarrier MPI_Ibcast MPI_Mrecv " "$regions"
     fi
 done
 
+# the C ring and the same ring in mpi_f08: the same profile (operations, buckets, calls,
+# bytes) and the same matrix
+for prog in ring ring_f08; do
+    "$MPILENS" run -m profile,monitor -o "same_$prog" -- $MPIRUN -np 4 "$APPS/$prog" 5 \
+        > "same_$prog.log" 2>&1
+    check_match "$prog: ran" "$(cat "same_$prog.log")" "^$prog ok: 4 ranks, 5 rounds"
+done
+ROWS="SELECT c.name, o.operation, p.bucket, SUM(p.calls), SUM(p.volume) FROM profile p
+    JOIN operations o ON o.id = p.operation_id JOIN communicators c ON c.id = p.comm_id
+    WHERE o.operation NOT IN ('Init', 'Init_thread') GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+check_eq "f08 ring: the C ring's profile" "$(sqlite3 same_ring/mpilens.db "$ROWS")" \
+    "$(sqlite3 same_ring_f08/mpilens.db "$ROWS")"
+MATRIX="SELECT kind, src, dst, messages, bytes FROM monitor_matrix ORDER BY 1, 2, 3"
+check_eq "f08 ring: the C ring's matrix" "$(sqlite3 same_ring/mpilens.db "$MATRIX")" \
+    "$(sqlite3 same_ring_f08/mpilens.db "$MATRIX")"
+
 out=$(MPILENS_MODULES=counter mpi 2 "$APPS/fring_f08" 2>&1)
 check_eq "f08: third-party counter sees the 3 sends" "counter: rank 0 messages 3 bytes 3072
 counter: rank 1 messages 3 bytes 3072" "$(grep '^counter:' <<<"$out" | sort)"
