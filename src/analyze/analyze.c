@@ -308,8 +308,15 @@ int main(int argc, char **argv)
     int rc = write_results(A, argv[1], traced);
     double t = MPI_Wtime() - t0, max_traced = 0;
     MPI_Reduce(&traced, &max_traced, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    uint64_t all_events = 0;
+    uint64_t all_events = 0, partitioned = 0;
     MPI_Reduce(&events, &all_events, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&A->partitioned, &partitioned, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (A->rank == 0 && partitioned > 0) /* the trace has their regions only (coverage.md) */
+        fprintf(stderr,
+                "mpilens: analyze: %llu partitioned send or receive request%s "
+                "(MPI_Psend_init, MPI_Precv_init) not replayed: waits in their transfers are "
+                "not counted\n",
+                (unsigned long long)partitioned, partitioned == 1 ? "" : "s");
     if (A->rank == 0 && rc == 0) /* on stderr, behind the progress lines: the CLI prints it */
         fprintf(stderr,
                 "mpilens: analysis of %llu events on %d ranks in %.3f s (%.1f %% of the traced "

@@ -39,7 +39,15 @@ extern const char *const pattern_names[PATTERNS];
 
 /* The global definitions as the replay needs them, indexed by OTF2's ids (defs.c). */
 /* What the replay must know of a region, classified once from its name at its definition. */
-enum region_kind { OTHER_CALL, SYNCHRONOUS_SEND, WIN_POST, WIN_START, WIN_COMPLETE, WIN_WAIT };
+enum region_kind {
+    OTHER_CALL,
+    SYNCHRONOUS_SEND,
+    WIN_POST,
+    WIN_START,
+    WIN_COMPLETE,
+    WIN_WAIT,
+    PARTITIONED /* MPI_Psend_init, MPI_Precv_init: not replayed, counted and said */
+};
 struct region {
     char *name;
     enum region_kind kind;
@@ -125,6 +133,7 @@ struct analysis {
     struct window *windows;
     uint32_t windows_cap;
     uint64_t first_enter, last_leave, trace_length;
+    uint64_t partitioned; /* partitioned transfers made (not replayed) */
     double *severity; /* SEVERITY */
     struct wait_interval *intervals;
     size_t nintervals, intervals_cap;

@@ -35,7 +35,8 @@ static int take_region(struct analysis *A, uint32_t r)
     } kinds[] = {{"MPI_Ssend", SYNCHRONOUS_SEND},    {"MPI_Issend", SYNCHRONOUS_SEND},
                  {"MPI_Win_post", WIN_POST},         {"MPI_Win_start", WIN_START},
                  {"MPI_Win_complete", WIN_COMPLETE}, {"MPI_Win_wait", WIN_WAIT},
-                 {"MPI_Win_test", WIN_WAIT}};
+                 {"MPI_Win_test", WIN_WAIT},         {"MPI_Psend_init", PARTITIONED},
+                 {"MPI_Precv_init", PARTITIONED}};
     struct region *reg = &A->regions[r];
     const struct trace_region *d = &A->defs.regions[r];
     reg->name = strdup(d->defined ? trace_defs_string(&A->defs, d->name) : "");

@@ -43,6 +43,7 @@ OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, v
     A->cur_p->sub_pattern = -1;
     A->cur_p->win = NULL;
     A->cur_p->synchronous = A->regions[A->cur_p->region].kind == SYNCHRONOUS_SEND;
+    A->partitioned += A->regions[A->cur_p->region].kind == PARTITIONED;
     if (t < A->first_enter)
         A->first_enter = t;
     return OTF2_CALLBACK_SUCCESS;

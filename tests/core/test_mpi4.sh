@@ -39,6 +39,12 @@ check_eq "matrix: 3 messages of 1000 bytes and a partitioned one of 1024 to the 
 check_eq "trace: the 12 large-count sends of 1000 bytes" "12" \
     "$(otf2-print "$WORK/session/trace/traces.otf2" | grep -c 'MPI_SEND .*Length: 1000$')"
 
+out=$(timeout 180 "$MPILENS" analyze session 2>&1)
+check_has "analyze says what it does not replay" "$out" "mpilens: analyze: 8 partitioned send or \
+receive requests (MPI_Psend_init, MPI_Precv_init) not replayed: waits in their transfers are \
+not counted"
+check_match "analyze replays the rest" "$out" "^mpilens: analyze: replayed the trace of 4 ranks"
+
 # the same program with sessions only (no MPI_Init): recorded, and the same
 out=$(timeout 120 "$MPILENS" run -m profile,monitor,trace -o sessions_only -- \
     $MPIRUN -n 4 "$APPS/session_app" 2>&1)
