@@ -2,7 +2,8 @@
 # MPI 4.1 has none of these functions: skipped there). tests/apps/session_app.c with
 # MPI_Init, and with sessions only (recorded the same), on a communicator made from a
 # session: the persistent Allreduce's 7 starts are
-# 7 Allreduce calls a rank ("Allreduce persistent"), MPI_Pready and MPI_Parrived are charged
+# 7 Allreduce calls a rank ("Allreduce persistent"), the partitioned requests' starts a send
+# and a receive ("Send partitioned", "Recv partitioned"), MPI_Pready and MPI_Parrived are charged
 # to their requests' communicator, MPI_Send_c/MPI_Recv_c are sends and receives in every
 # module; tests/apps/large_count.c: one MPI_Send_c of 2^31 + 8 bytes counts exactly that in
 # the profile, the matrix and the trace.
@@ -25,6 +26,10 @@ check_eq "Pready on the partitioned request's communicator" "$comm Pready 16 0" 
     "$(sql session "$PROFILE WHERE o.operation = 'Pready' GROUP BY 1, 2")"
 check_eq "Parrived on the partitioned request's communicator" "$comm" \
     "$(sql session "$PROFILE WHERE o.operation = 'Parrived' GROUP BY 1, 2" | cut -d' ' -f1)"
+check_eq "partitioned starts: a send and a receive of 4 x 256 bytes a rank" \
+    "$comm Recv partitioned 4 4096
+$comm Send partitioned 4 4096" "$(sql session "$PROFILE WHERE o.operation LIKE '% partitioned'
+    GROUP BY 1, 2 ORDER BY 2")"
 check_eq "nothing charged to mixed" "" \
     "$(sql session "$PROFILE WHERE c.name = 'mixed' GROUP BY 1, 2")"
 check_eq "MPI_Send_c and MPI_Recv_c: 3 rounds of 1000 bytes a rank" "$comm Recv 12 12000

@@ -112,11 +112,11 @@ OPS = [
     ('Improbe', 'p2p', 'prof_comm(a2)', '0', None),
     ('Mrecv', 'p2p', 'prof_mixed()', 'prof_received(a4, a1, a2)', None),
     ('Sendrecv_replace', 'p2p', 'prof_comm(a7)', B % ('a1', 'a2'), None),
-    ('Send_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
-    ('Recv_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
-    ('Ssend_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
-    ('Rsend_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
-    ('Bsend_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6'),
+    ('Send_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6:Send_persistent'),
+    ('Recv_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6:Recv_persistent'),
+    ('Ssend_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6:Ssend_persistent'),
+    ('Rsend_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6:Rsend_persistent'),
+    ('Bsend_init', 'p2p', 'prof_comm(a5)', B % ('a1', 'a2'), 'persist:6:Bsend_persistent'),
     ('Start', 'p2p', None, None, 'hand'),
     ('Startall', 'p2p', None, None, 'hand'),
     ('Get_accumulate', 'rma', 'prof_win(a11)', B % ('a1', 'a2'), None),
@@ -145,8 +145,10 @@ OPS = [
     # issue 14: the rest of the classification (ids 142 and up)
     ('Isendrecv_replace', 'p2p', 'prof_comm(a7)', B % ('a1', 'a2'), 'req:8'),
     ('Imrecv', 'p2p', 'prof_mixed()', B % ('a1', 'a2'), 'req:4'),
-    ('Psend_init', 'p2p', 'prof_comm(a6)', 'prof_bytes(a2, a3) * (uint64_t)a1', 'persist:8'),
-    ('Precv_init', 'p2p', 'prof_comm(a6)', 'prof_bytes(a2, a3) * (uint64_t)a1', 'persist:8'),
+    ('Psend_init', 'p2p', 'prof_comm(a6)', 'prof_bytes(a2, a3) * (uint64_t)a1',
+     'persist:8:Send_partitioned'),
+    ('Precv_init', 'p2p', 'prof_comm(a6)', 'prof_bytes(a2, a3) * (uint64_t)a1',
+     'persist:8:Recv_partitioned'),
     ('Pready', 'p2p', 'prof_request_comm(a1)', '0', None),
     ('Pready_range', 'p2p', 'prof_request_comm(a2)', '0', None),
     ('Pready_list', 'p2p', 'prof_request_comm(a2)', '0', None),
@@ -183,6 +185,11 @@ def persistent_collectives(ops):
 
 
 OPS += persistent_collectives(OPS)
+# what the starts of persistent and partitioned point-to-point requests count as ("Send
+# persistent", "Send partitioned": the request's bytes and communicator), after the rest
+OPS += [(f.split(':')[2], kind, None, None, 'hand')
+        for name, kind, rec, _, flags in list(OPS) if kind == 'p2p'
+        for f in (flags or '').split(',') if f.startswith('persist:') and f.count(':') == 2]
 
 
 def flags_of(spec):
@@ -365,7 +372,8 @@ def main():
         out.write('_Static_assert(%d <= PROF_MAX_OPS, "raise PROF_MAX_OPS in prof.h");\n' % len(OPS))
         out.write('const struct prof_op prof_ops[] = {\n')
         for name, kind, _, _, flags in OPS:
-            shown = name.replace('_persistent', ' persistent')
+            shown = name.replace('_persistent', ' persistent').replace('_partitioned',
+                                                                       ' partitioned')
             out.write('    {"%s", "%s", %d},\n' % (shown, kind, 1 if 'v' in (flags or '').split(',') else 0))
         out.write('};\n')
     with open(os.path.join(sys.argv[2], 'prof_op_ids.h'), 'w') as out:
