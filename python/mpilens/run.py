@@ -122,6 +122,25 @@ class Run:
         return self._frame("SELECT rank, host, net_time, mpi_time FROM ranks ORDER BY rank")
 
     @functools.cached_property
+    def efficiency(self):
+        """The POP metrics of the run (docs/efficiency.md) as rows of phase ("run"), metric
+        (parallel_efficiency, load_balance, communication_efficiency) and value. A rank's
+        useful time is its time between MPI_Init and MPI_Finalize outside MPI calls."""
+        self._need("ranks", "profile module")
+        has_startup = "startup_time" in set(self._frame("PRAGMA table_info(ranks)")["name"])
+        frame = self._frame("SELECT net_time, mpi_time, %s AS startup FROM ranks"
+                            % ("COALESCE(startup_time, 0)" if has_startup else "0"))
+        useful = (frame["net_time"] - frame["mpi_time"]).clip(lower=0)
+        run = (frame["net_time"] - frame["startup"]).max()
+        largest = useful.max()
+        balance = useful.mean() / largest if largest > 0 else 1.0
+        communication = largest / run if run > 0 else 0.0
+        rows = [("run", "parallel_efficiency", balance * communication),
+                ("run", "load_balance", balance),
+                ("run", "communication_efficiency", communication)]
+        return pd.DataFrame(rows, columns=["phase", "metric", "value"])
+
+    @functools.cached_property
     def communicators(self):
         """id, name, size, creator, members (a list of world ranks)."""
         frame = self._frame("SELECT id, name, size, creator, members FROM communicators "

@@ -30,6 +30,8 @@ static const char usage[] =
     "  --top N             the N largest rows over all communicators, as one table\n"
     "  --csv               comma-separated rows for scripts\n"
     "  --html FILE         also write an HTML page with the tables and charts\n"
+    "  --efficiency        the POP metrics alone: parallel efficiency, load balance,\n"
+    "                      communication efficiency (with --csv: metric,value rows)\n"
     "  --waits             the wait states found by `mpilens analyze RUN` (Table 2 shape)\n"
     "  --callsites         the lines of the application that spend the MPI time (mpiP's\n"
     "                      call-site table; with --top N, --rank N, --csv)\n"
@@ -40,8 +42,9 @@ static const char usage[] =
     "rank's own. MAX RANK s and AVG RANK s: a rank's total time in these calls, the largest\n"
     "and the average over ranks. LONGEST s: the longest single call. VOLUME: bytes sent,\n"
     "summed over ranks. CSV: the same, plus total_time_s (summed over ranks).\n"
-    "Overall: execution time runs from MPI_Init to MPI_Finalize; MPI time and the share\n"
-    "leave MPI_Init and MPI_Finalize out (their line: Init+Finalize), as mpiP counts it.\n";
+    "Overall: the run is the time from the end of MPI_Init to MPI_Finalize; the MPI time\n"
+    "and its share are of the run; MPI_Init and MPI_Finalize are on a line of their own\n"
+    "(Init+Finalize), as mpiP counts it. Efficiency: the POP metrics (docs/efficiency.md).\n";
 
 #define fail(...) cli_fail("report", __VA_ARGS__)
 
@@ -88,6 +91,9 @@ static int parse_args(int argc, char **argv, struct report_query *q)
             q->html = v;
         else if (strcmp(a, "--csv") == 0) {
             q->csv = 1;
+            takes = 0;
+        } else if (strcmp(a, "--efficiency") == 0) {
+            q->efficiency = 1;
             takes = 0;
         } else if (strcmp(a, "--waits") == 0) {
             q->waits = 1;
@@ -141,6 +147,14 @@ int cli_report(int argc, char **argv)
     }
     if ((rc = cli_open_db(q.db, "report", "profile", "profile", "profile", &db, path, sizeof path)))
         return rc;
+    if (q.efficiency) { /* the POP metrics alone */
+        if (q.csv)
+            report_print_efficiency_csv(db, stdout);
+        else
+            report_print_efficiency(db, stdout);
+        rundb_close(db);
+        return 0;
+    }
     struct report_rows rows;
     if (report_query_rows(db, &q, &rows) != 0) {
         fprintf(stderr, "mpilens: report: %s: %s\n", path, rundb_errmsg(db));
@@ -152,6 +166,8 @@ int cli_report(int argc, char **argv)
     } else {
         report_print_metadata(db, stdout);
         report_print_overall(db, &q, stdout);
+        if (q.rank < 0)
+            report_print_efficiency(db, stdout);
         report_print_tables(&q, &rows, stdout);
     }
     rc = 0;

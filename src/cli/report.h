@@ -11,7 +11,7 @@
 
 struct report_query {
     const char *db, *comm, *op, *kind, *sort, *html;
-    int rank, bucket, top, csv, waits, callsites;
+    int rank, bucket, top, csv, waits, callsites, efficiency;
 };
 
 /* The cells shown: (communicator, operation, bucket) aggregated over the selected ranks,
@@ -26,6 +26,16 @@ int report_query_rows(sqlite3 *db, const struct report_query *q, struct report_r
 void report_rows_free(struct report_rows *rows);
 void report_print_metadata(sqlite3 *db, FILE *out);
 void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out);
+/* report_efficiency.c: the POP metrics of the run (useful time: between MPI_Init and
+ * MPI_Finalize, outside MPI); 0, or -1 when the profile has no rank times. */
+struct report_efficiency {
+    double parallel, load_balance, communication;
+    double average_useful, max_useful, max_mpi, run; /* seconds */
+    int rank_useful, rank_mpi, ranks;
+};
+int report_efficiency(sqlite3 *db, struct report_efficiency *e);
+void report_print_efficiency(sqlite3 *db, FILE *out);
+void report_print_efficiency_csv(sqlite3 *db, FILE *out);
 void report_print_tables(const struct report_query *q, const struct report_rows *rows, FILE *out);
 void report_print_csv(const struct report_query *q, const struct report_rows *rows, FILE *out);
 int report_write_html(sqlite3 *db, const struct report_query *q, const struct report_rows *rows,

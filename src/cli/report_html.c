@@ -139,6 +139,8 @@ int report_write_html(sqlite3 *db, const struct report_query *q, const struct re
     if (mem) {
         report_print_metadata(db, mem);
         report_print_overall(db, q, mem);
+        if (q->rank < 0)
+            report_print_efficiency(db, mem);
         fclose(mem);
         html_text(f, text ? text : "");
         free(text);

@@ -70,12 +70,13 @@ void report_print_metadata(sqlite3 *db, FILE *out)
             fprintf(out, "  %-15s %.80s\n", keys[i][1], value);
 }
 
-/* The overall times. MPI_Init and MPI_Finalize (the library's start-up, often most of a
- * short run) are shown on a line of their own and left out of the MPI time and the share,
- * as mpiP counts it: the share is of the time between them spent in MPI calls. */
+/* The overall times, on lines that add up: the run (from the end of MPI_Init to the start of
+ * MPI_Finalize), the MPI time within it and its share of it; MPI_Init and MPI_Finalize (the
+ * library's start-up, often most of a short run) on a line of their own, left out of both,
+ * as mpiP counts it. */
 struct overall {
-    double max_exec, max_mpi, sum_exec, sum_mpi, max_ratio, max_start, sum_start, sum_between;
-    int n, rank_exec, rank_mpi, rank_ratio, rank_start;
+    double max_between, max_mpi, sum_between, sum_mpi, max_ratio, max_start, sum_start;
+    int n, rank_between, rank_mpi, rank_ratio, rank_start;
 };
 
 /* The largest V so far in *MAX, and its RANK in *AT (the last of equals). */
@@ -93,34 +94,36 @@ static void add_rank(int rank, double exec, double mpi_all, double start, void *
     double mpi = mpi_all - start, between = exec - start;
     if (mpi < 0)
         mpi = 0;
+    if (between < 0)
+        between = 0;
     double ratio = between > 0 ? mpi / between : 0;
-    keep_max(exec, rank, &o->max_exec, &o->rank_exec);
+    keep_max(between, rank, &o->max_between, &o->rank_between);
     keep_max(mpi, rank, &o->max_mpi, &o->rank_mpi);
     keep_max(ratio, rank, &o->max_ratio, &o->rank_ratio);
     keep_max(start, rank, &o->max_start, &o->rank_start);
-    o->sum_exec += exec;
+    o->sum_between += between;
     o->sum_mpi += mpi;
     o->sum_start += start;
-    o->sum_between += between > 0 ? between : 0;
     o->n++;
 }
 
 void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out)
 {
-    struct overall o = {.rank_exec = -1, .rank_mpi = -1, .rank_ratio = -1, .rank_start = -1};
+    struct overall o = {.rank_between = -1, .rank_mpi = -1, .rank_ratio = -1, .rank_start = -1};
     rundb_rank_times(db, q->rank, add_rank, &o);
     if (o.n == 0)
         return;
     int n = o.n;
     fprintf(out, "\n== Overall (%d rank%s)\n", n, n > 1 ? "s" : "");
-    fprintf(out, "  execution time  max %.6f s (rank %d), average %.6f s\n", o.max_exec,
-            o.rank_exec, o.sum_exec / n);
+    fprintf(out,
+            "  run             max %.6f s (rank %d), average %.6f s, MPI_Init to MPI_Finalize\n",
+            o.max_between, o.rank_between, o.sum_between / n);
     fprintf(out, "  MPI time        max %.6f s (rank %d), average %.6f s\n", o.max_mpi, o.rank_mpi,
             o.sum_mpi / n);
-    fprintf(out, "  MPI / execution average %.2f %%, max %.2f %% (rank %d)\n",
+    fprintf(out, "  MPI / run       average %.2f %%, max %.2f %% (rank %d)\n",
             o.sum_between > 0 ? 100 * o.sum_mpi / o.sum_between : 0, 100 * o.max_ratio,
             o.rank_ratio);
-    fprintf(out, "  Init+Finalize   max %.6f s (rank %d), average %.6f s (not MPI time)\n",
+    fprintf(out, "  Init+Finalize   max %.6f s (rank %d), average %.6f s, outside the run\n",
             o.max_start, o.rank_start, o.sum_start / n);
     char hosts[1024];
     int nhosts = rundb_host_summary(db, hosts, sizeof hosts);

@@ -23,9 +23,9 @@ share=$(sqlite3 run/mpilens.db "SELECT printf('%.2f', 100 * SUM(r.mpi_time - i.t
     ON o.id = p.operation_id WHERE o.operation IN ('Init', 'Init_thread', 'Finalize')
     GROUP BY p.rank) i ON i.rank = r.rank")
 check_match "text: MPI share without Init and Finalize ($share %)" "$text" \
-    "^  MPI / execution average $share %, max [0-9.]+ % \\(rank [0-3]\\)$"
+    "^  MPI / run       average $share %, max [0-9.]+ % \\(rank [0-3]\\)$"
 check_match "text: Init and Finalize on a line of their own" "$text" \
-    '^  Init\+Finalize   max [0-9]+\.[0-9]{6} s \(rank [0-3]\), average [0-9]+\.[0-9]{6} s \(not MPI time\)$'
+    '^  Init\+Finalize   max [0-9]+\.[0-9]{6} s \(rank [0-3]\), average [0-9]+\.[0-9]{6} s, outside the run$'
 check_has "text: mixed entry" "$text" "== Communicator mixed  size 0  ranks []  volume 0 B"
 
 csv() { "$MPILENS" report run --csv "$@" | tail -n +2 | cut -d, -f1,4,9,13; }

@@ -1,0 +1,87 @@
+/* report_efficiency.c: the POP metrics of a run from its profile (docs/efficiency.md).
+ * A rank's useful time is the time between MPI_Init and MPI_Finalize it spent outside MPI
+ * calls; the run's length is the longest rank's time between them. Load balance = average
+ * useful time / largest useful time; communication efficiency = largest useful time / the
+ * run's length; parallel efficiency = their product = average useful time / the run's
+ * length. Printed in the report (text), as `metric,value` rows (--efficiency --csv).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "rundb_read.h"
+
+struct useful {
+    double max_useful, sum_useful, max_run, max_mpi;
+    int n, rank_useful, rank_mpi, rank_run;
+};
+
+static void add_rank(int rank, double exec, double mpi_all, double start, void *ctx)
+{
+    struct useful *u = ctx;
+    double run = exec - start, mpi = mpi_all - start, useful = exec - mpi_all;
+    if (useful < 0)
+        useful = 0;
+    if (u->n == 0 || useful > u->max_useful)
+        u->max_useful = useful, u->rank_useful = rank;
+    if (u->n == 0 || mpi > u->max_mpi)
+        u->max_mpi = mpi, u->rank_mpi = rank;
+    if (u->n == 0 || run > u->max_run)
+        u->max_run = run, u->rank_run = rank;
+    u->sum_useful += useful;
+    u->n++;
+}
+
+int report_efficiency(sqlite3 *db, struct report_efficiency *e)
+{
+    struct useful u;
+    memset(&u, 0, sizeof u);
+    memset(e, 0, sizeof *e);
+    if (rundb_rank_times(db, -1, add_rank, &u) != 0 || u.n == 0 || u.max_run <= 0)
+        return -1;
+    double average = u.sum_useful / u.n;
+    e->load_balance = u.max_useful > 0 ? average / u.max_useful : 1;
+    e->communication = u.max_useful / u.max_run;
+    e->parallel = e->load_balance * e->communication;
+    e->average_useful = average;
+    e->max_useful = u.max_useful;
+    e->rank_useful = u.rank_useful;
+    e->max_mpi = u.max_mpi;
+    e->rank_mpi = u.rank_mpi;
+    e->run = u.max_run;
+    e->ranks = u.n;
+    return 0;
+}
+
+void report_print_efficiency(sqlite3 *db, FILE *out)
+{
+    struct report_efficiency e;
+    if (report_efficiency(db, &e) != 0)
+        return;
+    fprintf(out, "\n== Efficiency (POP metrics: docs/efficiency.md)\n");
+    fprintf(out,
+            "  parallel efficiency      %.3f  average useful time / the run: load balance x "
+            "communication\n",
+            e.parallel);
+    fprintf(out,
+            "  load balance             %.3f  average useful time / the largest (rank %d, "
+            "%.6f s)\n",
+            e.load_balance, e.rank_useful, e.max_useful);
+    fprintf(out,
+            "  communication efficiency %.3f  largest useful time / the run (%.6f s); most "
+            "MPI: rank %d\n",
+            e.communication, e.run, e.rank_mpi);
+    fprintf(out, "  (useful time: between MPI_Init and MPI_Finalize, outside MPI calls)\n");
+}
+
+void report_print_efficiency_csv(sqlite3 *db, FILE *out)
+{
+    struct report_efficiency e;
+    fprintf(out, "metric,value\n");
+    if (report_efficiency(db, &e) != 0)
+        return;
+    fprintf(out, "parallel_efficiency,%.6f\nload_balance,%.6f\ncommunication_efficiency,%.6f\n",
+            e.parallel, e.load_balance, e.communication);
+    fprintf(out, "average_useful_seconds,%.6f\nmax_useful_seconds,%.6f\nrun_seconds,%.6f\n",
+            e.average_useful, e.max_useful, e.run);
+}

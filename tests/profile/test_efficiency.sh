@@ -1,0 +1,36 @@
+# test_efficiency.sh: the POP metrics (mpilens report --efficiency, docs/efficiency.md) on
+# programs of known efficiencies (tests/apps/efficiency_app.c, 4 ranks; computing is
+# sleeping, so it lasts as long on a loaded machine): one rank computing twice as long
+# before each barrier gives load balance 0.625; a token passed around the ranks, each
+# computing in turn, load balance near 1 and communication efficiency near 1/4. Parallel
+# efficiency is their product.
+source "$(dirname "$0")/../core/lib.sh"
+metric() { awk -F, -v m="$2" '$1 == m { print $2 }' <<<"$1"; }
+within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { print (v >= lo && v <= hi) ? "yes" : "no: " v }'; }
+for mode in imbalance chain; do
+    out=$(timeout 120 "$MPILENS" run -m profile -o "$mode" -- $MPIRUN -np 4 \
+        "$APPS/efficiency_app" "$mode" 2>&1)
+    check_has "$mode: ran" "$out" "efficiency_app $mode ok"
+done
+csv=$("$MPILENS" report imbalance --efficiency --csv)
+check_has "csv: metric,value" "$csv" "metric,value"
+lb=$(metric "$csv" load_balance) ce=$(metric "$csv" communication_efficiency)
+pe=$(metric "$csv" parallel_efficiency)
+check_eq "imbalance: load balance 0.625 +- 0.06 ($lb)" yes "$(within "$lb" 0.565 0.685)"
+check_eq "imbalance: communication efficiency >= 0.85 ($ce)" yes "$(within "$ce" 0.85 1.0)"
+check_eq "imbalance: parallel efficiency = load balance x communication efficiency" yes \
+    "$(within "$(awk -v p="$pe" -v l="$lb" -v c="$ce" 'BEGIN { d = p - l * c; print d < 0 ? -d : d }')" 0 0.000002)"
+csv=$("$MPILENS" report chain --efficiency --csv)
+lb=$(metric "$csv" load_balance) ce=$(metric "$csv" communication_efficiency)
+check_eq "chain: load balance >= 0.9 ($lb)" yes "$(within "$lb" 0.9 1.0)"
+check_eq "chain: communication efficiency near 1/4 ($ce)" yes "$(within "$ce" 0.17 0.27)"
+py=$(PYTHONPATH="$SRC/python" /usr/bin/python3 -c '
+import sys, mpilens
+for row in mpilens.open(sys.argv[1]).efficiency.itertuples():
+    print("%s,%.6f" % (row.metric, row.value))' imbalance 2>&1)
+check_eq "Python: run.efficiency as the report" \
+    "$("$MPILENS" report imbalance --efficiency --csv | sed -n '2,4p')" "$py"
+text=$("$MPILENS" report imbalance)
+check_match "the report's efficiency section" "$text" '^  load balance             0\.[0-9]{3}  '
+check_match "the overall run line" "$text" '^  run             max [0-9.]+ s \(rank [0-3]\), average [0-9.]+ s, MPI_Init to MPI_Finalize$'
+finish
