@@ -13,6 +13,7 @@ struct top_rank {
     enum top_state state;
     char how[64];         /* the snapshot's trailer: "snapshot", "MPI_Finalize", "signal 9" */
     double exec, mpi;     /* seconds so far from MPI_Init, in MPI (Init/Finalize left out) */
+    double run;           /* seconds so far from the end of MPI_Init */
     double d_exec, d_mpi; /* in the last interval */
 };
 

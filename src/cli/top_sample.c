@@ -131,6 +131,7 @@ static void rank_time(int rank, double exec, double mpi, double startup, void *c
     struct top_sample *s = ctx;
     if (rank >= 0 && rank < s->nranks) {
         s->ranks[rank].exec = exec;
+        s->ranks[rank].run = exec - startup;
         s->ranks[rank].mpi = mpi - startup;
     }
 }

@@ -1,7 +1,8 @@
 /* top_view.c: what `mpilens top` shows of a sample: the terminal screen (a bar per rank of
  * its MPI share in the last interval, ranks folded into groups when they do not fit; the
  * communicators and operations that took the most time in the interval and in the whole
- * run; bytes per second; the busiest matrix cells; the trace's logs), drawn line by line
+ * run; bytes per second; the load balance and communication efficiency of the interval and
+ * of the run so far; the busiest matrix cells; the trace's logs), drawn line by line
  * over the previous screen so that nothing flickers, and one JSON line per interval for
  * scripts and dashboards.
  */
@@ -13,6 +14,27 @@
 
 #include "report.h"
 #include "top.h"
+
+/* The POP metrics (docs/efficiency.md) of the last interval (LAST) or of the run so far:
+ * load balance = mean useful time / the largest, communication efficiency = the largest
+ * useful time / the longest rank's time; useful: outside MPI. 0 when nothing ran. */
+static int efficiency(const struct top_sample *s, int last, double *balance, double *comm)
+{
+    double sum = 0, most = 0, longest = 0;
+    for (int r = 0; r < s->nranks; r++) {
+        const struct top_rank *k = &s->ranks[r];
+        double time = last ? k->d_exec : k->run, useful = time - (last ? k->d_mpi : k->mpi);
+        useful = useful > 0 ? useful : 0;
+        sum += useful;
+        most = useful > most ? useful : most;
+        longest = time > longest ? time : longest;
+    }
+    if (s->nranks == 0 || most <= 0 || longest <= 0)
+        return 0;
+    *balance = sum / s->nranks / most;
+    *comm = most / longest;
+    return 1;
+}
 
 static const char *state_name(const struct top_rank *r)
 {
@@ -99,12 +121,17 @@ void top_draw(const struct top_sample *s, const char *dir, enum top_sort sort, i
     report_bytes(s->bytes, total, sizeof total);
     line(out, cols, "bytes: %s/s in the last %.1f s (%s), %s in all", rate, s->interval, bytes,
          total);
+    double lb = 0, ce = 0, run_lb = 0, run_ce = 0;
+    int shown = efficiency(s, 1, &lb, &ce) | efficiency(s, 0, &run_lb, &run_ce);
+    if (shown) /* the interval's, then the run's so far (docs/efficiency.md) */
+        line(out, cols, "efficiency: load balance %.2f, communication %.2f (run so far %.2f, %.2f)",
+             lb, ce, run_lb, run_ce);
     /* the ranks: as many lines as a third of the screen allows, grouped beyond that */
-    int room = (rows - 10) / 3 > 2 ? (rows - 10) / 3 : 2;
+    int room = (rows - 10 - shown) / 3 > 2 ? (rows - 10 - shown) / 3 : 2;
     int group = s->nranks > room ? (s->nranks + room - 1) / room : 1;
     int width = cols - 40 > 10 ? (cols - 40 > 50 ? 50 : cols - 40) : 10;
     line(out, cols, "ranks: MPI share in the last interval (whole run)");
-    int used = 3;
+    int used = 3 + shown;
     for (int first = 0; first < s->nranks; first += group) {
         int last = first + group < s->nranks ? first + group : s->nranks;
         double mpi = 0, exec = 0, all_mpi = 0, all_exec = 0;
@@ -209,7 +236,14 @@ void top_json(const struct top_sample *s, FILE *out)
                 share(s->ranks[r].d_mpi, s->ranks[r].d_exec),
                 share(s->ranks[r].mpi, s->ranks[r].exec));
     }
-    fputs("],\"ops\":[", out);
+    double lb = 0, ce = 0, run_lb = 0, run_ce = 0;
+    efficiency(s, 1, &lb, &ce);
+    efficiency(s, 0, &run_lb, &run_ce);
+    fprintf(out,
+            "],\"load_balance\":%.4f,\"communication_efficiency\":%.4f,\"load_balance_total\":"
+            "%.4f,\"communication_efficiency_total\":%.4f",
+            lb, ce, run_lb, run_ce);
+    fputs(",\"ops\":[", out);
     struct top_op *ops = malloc((size_t)(s->nops ? s->nops : 1) * sizeof *ops);
     int n = 0;
     if (ops) {

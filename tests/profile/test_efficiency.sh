@@ -30,6 +30,10 @@ for row in mpilens.open(sys.argv[1]).efficiency.itertuples():
     print("%s,%.6f" % (row.metric, row.value))' imbalance 2>&1)
 check_eq "Python: run.efficiency as the report" \
     "$("$MPILENS" report imbalance --efficiency --csv | sed -n '2,4p')" "$py"
+out=$("$MPILENS" diff imbalance chain 2>&1)
+check_match "diff: load balance of both" "$out" '^  load balance +6[0-9]\.[0-9] % +(9[0-9]|100)\.[0-9] % '
+check_match "diff: communication efficiency of both" "$out" \
+    '^  communication efficiency +(9[0-9]|100)\.[0-9] % +[12][0-9]\.[0-9] % '
 text=$("$MPILENS" report imbalance)
 check_match "the report's efficiency section" "$text" '^  load balance             0\.[0-9]{3}  '
 check_match "the overall run line" "$text" '^  run             max [0-9.]+ s \(rank [0-3]\), average [0-9.]+ s, MPI_Init to MPI_Finalize$'

@@ -37,6 +37,12 @@ lines = [json.loads(l) for l in open(sys.argv[1])]
 print(sum(l["bytes"] for l in lines), lines[-1]["bytes_total"])' top.jsonl)"
 check_match "every rank is reported as ended at the end" "$(tail -1 top.jsonl)" \
     '"ranks":\[\{"rank":0,"state":"ended".*\{"rank":3,"state":"ended"'
+check_eq "the final line's run efficiencies are the report's" \
+    "$("$MPILENS" report phases --efficiency --csv | awk -F, '$1 == "load_balance" ||
+        $1 == "communication_efficiency" { printf "%.2f ", $2 }')" \
+    "$(tail -1 top.jsonl | /usr/bin/python3 -c 'import json, sys
+l = json.load(sys.stdin)
+print("%.2f %.2f " % (l["load_balance_total"], l["communication_efficiency_total"]), end="")')"
 check_match "the matrix cells of the ring are in the JSON" "$(cat top.jsonl)" \
     '"cells":\[\{"src":0,"dst":1,"bytes":[0-9]+'
 check_match "after the job, --once: one final line" "$("$MPILENS" top phases --once --json)" \
