@@ -124,8 +124,9 @@ class Run:
     @functools.cached_property
     def efficiency(self):
         """The POP metrics of the run (docs/efficiency.md) as rows of phase ("run"), metric
-        (parallel_efficiency, load_balance, communication_efficiency) and value. A rank's
-        useful time is its time between MPI_Init and MPI_Finalize outside MPI calls."""
+        (parallel_efficiency, load_balance, communication_efficiency; with a trace analyzed,
+        serialization_efficiency and transfer_efficiency) and value. A rank's useful time is
+        its time between MPI_Init and MPI_Finalize outside MPI calls."""
         self._need("ranks", "profile module")
         has_startup = "startup_time" in set(self._frame("PRAGMA table_info(ranks)")["name"])
         frame = self._frame("SELECT net_time, mpi_time, %s AS startup FROM ranks"
@@ -138,6 +139,10 @@ class Run:
         rows = [("run", "parallel_efficiency", balance * communication),
                 ("run", "load_balance", balance),
                 ("run", "communication_efficiency", communication)]
+        analyzed = self._frame("SELECT key, value FROM metadata WHERE key IN "
+                               "('Serialization efficiency', 'Transfer efficiency')")
+        for key, value in analyzed.itertuples(index=False):  # mpilens analyze's replay
+            rows.append(("run", key.lower().replace(" ", "_"), float(value)))
         return pd.DataFrame(rows, columns=["phase", "metric", "value"])
 
     @functools.cached_property

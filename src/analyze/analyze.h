@@ -134,6 +134,10 @@ struct analysis {
     uint32_t windows_cap;
     uint64_t first_enter, last_leave, trace_length;
     uint64_t partitioned; /* partitioned transfers made (not replayed) */
+    /* The ideal network (docs/efficiency.md): this rank's time if MPI cost nothing but the
+     * waits its dependencies impose; the computing (outside MPI) it adds up, ns. */
+    uint64_t ideal, useful, ideal_from;
+    int ideal_started;
     double *severity; /* SEVERITY */
     struct wait_interval *intervals;
     size_t nintervals, intervals_cap;
@@ -178,6 +182,12 @@ OTF2_CallbackCode on_rma_atomic(EVENT_ARGS, OTF2_RmaWinRef w, uint32_t remote,
 void rma_leave(struct analysis *A, uint64_t t);
 /* Sends two timestamps to PEER without waiting (at most a window of them in flight). */
 void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm);
+/* This rank's ideal time now at least T (a message or collective it waited for). */
+static inline void ideal_after(struct analysis *A, uint64_t t)
+{
+    if (t > A->ideal)
+        A->ideal = t;
+}
 /* After the replay: the point-to-point sends still in flight completed (replay_p2p.c). */
 void p2p_finish(void);
 
@@ -187,6 +197,6 @@ void p2p_finish(void);
 void consistency_callbacks(struct analysis *A, OTF2_EvtReaderCallbacks *ec);
 void consistency_verdict(struct analysis *A, const char *run);
 /* Rank 0 writes every rank's waits into RUN's database; TRACED: the traced run's length. */
-int write_results(struct analysis *A, const char *run, double traced);
+int write_results(struct analysis *A, const char *run, double traced, const uint64_t ideal[3]);
 
 #endif

@@ -33,6 +33,15 @@ OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, v
         A->phase_depth++;
         return OTF2_CALLBACK_SUCCESS;
     }
+    /* the time since the last MPI call's end is computing: the ideal network keeps it */
+    if (!A->ideal_started) {
+        A->ideal_from = A->defs.clock_offset; /* the trace's start */
+        A->ideal_started = 1;
+    }
+    uint64_t computed = t > A->ideal_from ? t - A->ideal_from : 0;
+    A->ideal += computed;
+    A->useful += computed;
+    A->ideal_from = t;
     A->cur_p->phase =
         A->phase_depth > 0 && A->phase_depth <= 64 ? A->phase_stack[A->phase_depth - 1] : 0;
     A->cur_p->region = region < A->nregions ? region : A->unknown_region;
@@ -89,5 +98,6 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, v
     rma_leave(A, t);
     A->cur_p->pattern = -1;
     A->last_leave = t;
+    A->ideal_from = t;
     return OTF2_CALLBACK_SUCCESS;
 }

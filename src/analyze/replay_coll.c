@@ -23,40 +23,43 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
     if (comm >= A->ncomms)
         return OTF2_CALLBACK_SUCCESS;
     MPI_Comm c = A->comms[comm].forward;
-    uint64_t mine = A->cur_p->enter, other = 0;
+    /* the enter time, and the time on the ideal network: the latest of the members' (or the
+     * root's, or the ranks' before) is when an ideal collective ends */
+    uint64_t mine[2] = {A->cur_p->enter, A->ideal}, other[2] = {0, 0};
     int me;
     MPI_Comm_rank(c, &me);
     switch (op) {
     case OTF2_COLLECTIVE_OP_BARRIER:
-        MPI_Allreduce(&mine, &other, 1, MPI_UINT64_T, MPI_MAX, c);
-        later(A, other, WAIT_BARRIER);
+        MPI_Allreduce(mine, other, 2, MPI_UINT64_T, MPI_MAX, c);
+        later(A, other[0], WAIT_BARRIER);
         break;
     case OTF2_COLLECTIVE_OP_BCAST:
     case OTF2_COLLECTIVE_OP_SCATTER:
     case OTF2_COLLECTIVE_OP_SCATTERV:
-        other = mine;
-        MPI_Bcast(&other, 1, MPI_UINT64_T, (int)root, c);
+        other[0] = mine[0], other[1] = mine[1];
+        MPI_Bcast(other, 2, MPI_UINT64_T, (int)root, c);
         if ((uint32_t)me != root)
-            later(A, other, LATE_BROADCAST);
+            later(A, other[0], LATE_BROADCAST);
         break;
     case OTF2_COLLECTIVE_OP_REDUCE:
     case OTF2_COLLECTIVE_OP_GATHER:
     case OTF2_COLLECTIVE_OP_GATHERV: {
-        uint64_t contribution = (uint32_t)me == root ? 0 : mine;
-        MPI_Reduce(&contribution, &other, 1, MPI_UINT64_T, MPI_MAX, (int)root, c);
+        uint64_t contribution[2] = {(uint32_t)me == root ? 0 : mine[0], mine[1]};
+        MPI_Reduce(contribution, other, 2, MPI_UINT64_T, MPI_MAX, (int)root, c);
         if ((uint32_t)me == root)
-            later(A, other, EARLY_REDUCE);
+            later(A, other[0], EARLY_REDUCE);
         break;
     }
     case OTF2_COLLECTIVE_OP_SCAN:
     case OTF2_COLLECTIVE_OP_EXSCAN: /* waits for the ranks before it */
-        MPI_Scan(&mine, &other, 1, MPI_UINT64_T, MPI_MAX, c);
-        later(A, other, EARLY_SCAN);
+        MPI_Scan(mine, other, 2, MPI_UINT64_T, MPI_MAX, c);
+        later(A, other[0], EARLY_SCAN);
         break;
     default: /* all-to-all kinds */
-        MPI_Allreduce(&mine, &other, 1, MPI_UINT64_T, MPI_MAX, c);
-        later(A, other, WAIT_NXN);
+        MPI_Allreduce(mine, other, 2, MPI_UINT64_T, MPI_MAX, c);
+        later(A, other[0], WAIT_NXN);
     }
+    ideal_after(A, other[1]);
     return OTF2_CALLBACK_SUCCESS;
 }
 

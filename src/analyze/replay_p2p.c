@@ -1,8 +1,8 @@
-/* replay_p2p.c: point-to-point in the replay. A send sends its call's enter time (and
- * whether it is synchronous) to the receiver on the forward copy of the communicator, with
- * the recorded tag; the receiver gets it at the receive (or the wait completing it): Late
- * Sender. A synchronous send gets the receiver's enter time back on the backward copy: Late
- * Receiver.
+/* replay_p2p.c: point-to-point in the replay. A send sends its call's enter time (whether
+ * it is synchronous, and its time on the ideal network) to the receiver on the forward copy of the
+ * communicator, with the recorded tag; the receiver gets it at the receive (or the wait completing
+ * it): Late Sender. A synchronous send gets the receiver's enter time back on the backward copy:
+ * Late Receiver.
  */
 #include <mpi.h>
 #include <otf2/otf2.h>
@@ -15,16 +15,17 @@
 static uint64_t (*pending_send)[4]; /* id, peer, comm, tag of synchronous isends in flight */
 static size_t npending;
 static MPI_Request *sends; /* the replay's sends in flight (send_pair) */
-static uint64_t (*payloads)[2];
+static uint64_t (*payloads)[3];
 static int *free_slots, nfree;
 
-/* Sends two timestamps without waiting, at most SEND_WINDOW in flight: when the window is
+/* Sends timestamps without waiting, at most SEND_WINDOW in flight: when the window is
  * full, the replay waits for some to complete (MPI_Waitsome). A sender far ahead of its
  * receiver would otherwise pile up requests the library walks at every progress call
  * (quadratic time) and memory without bound. The messages are small enough to be sent
  * eagerly, so they complete as the receiver's library makes progress in any call. */
 #define SEND_WINDOW 256
-void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm)
+/* Sends N (2 or 3) values: A, B and C. */
+static void send_values(int n, uint64_t a, uint64_t b, uint64_t c, int peer, int tag, MPI_Comm comm)
 {
     if (!sends) {
         sends = malloc(SEND_WINDOW * sizeof *sends);
@@ -44,13 +45,21 @@ void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm)
     int slot = free_slots[--nfree];
     payloads[slot][0] = a;
     payloads[slot][1] = b;
-    MPI_Isend(payloads[slot], 2, MPI_UINT64_T, peer, tag, comm, &sends[slot]);
+    payloads[slot][2] = c;
+    MPI_Isend(payloads[slot], n, MPI_UINT64_T, peer, tag, comm, &sends[slot]);
 }
 
+void send_pair(uint64_t a, uint64_t b, int peer, int tag, MPI_Comm comm)
+{
+    send_values(2, a, b, 0, peer, tag, comm);
+}
+
+/* The send's enter time, whether it is synchronous, and its ideal time (the receive on an
+ * ideal network completes no earlier). */
 static void send_time(struct analysis *A, uint32_t peer, OTF2_CommRef comm, uint32_t tag)
 {
-    send_pair(A->cur_p->enter, (uint64_t)A->cur_p->synchronous, (int)peer, (int)tag,
-              A->comms[comm].forward);
+    send_values(3, A->cur_p->enter, (uint64_t)A->cur_p->synchronous, A->ideal, (int)peer, (int)tag,
+                A->comms[comm].forward);
 }
 
 /* For a synchronous send: the receiver's enter time, sent back when it received. */
@@ -116,9 +125,10 @@ OTF2_CallbackCode on_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
 
 static void receive(struct analysis *A, uint32_t peer, OTF2_CommRef comm, uint32_t tag)
 {
-    uint64_t p[2];
-    MPI_Recv(p, 2, MPI_UINT64_T, (int)peer, (int)tag, A->comms[comm].forward, MPI_STATUS_IGNORE);
+    uint64_t p[3];
+    MPI_Recv(p, 3, MPI_UINT64_T, (int)peer, (int)tag, A->comms[comm].forward, MPI_STATUS_IGNORE);
     later(A, p[0], LATE_SENDER);
+    ideal_after(A, p[2]);
     if (p[1])
         MPI_Send(&A->cur_p->enter, 1, MPI_UINT64_T, (int)peer, (int)tag, A->comms[comm].backward);
 }

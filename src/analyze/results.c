@@ -57,7 +57,7 @@ static int write_intervals(struct analysis *A, struct rundb *run, const struct w
 
 /* Rank 0 gathers every rank's nonzero severities, its wait intervals and the traced time,
  * and writes them into the run database: tables waits, wait_intervals and wait_times. */
-int write_results(struct analysis *A, const char *run, double traced)
+int write_results(struct analysis *A, const char *run, double traced, const uint64_t ideal[3])
 {
     struct wait_entry *mine = NULL;
     int n = 0;
@@ -95,6 +95,13 @@ int write_results(struct analysis *A, const char *run, double traced)
         }
     for (int r = 0; r < A->size && rc == 0; r++)
         rc |= rundb_put_wait_time(&db, r, times[r]);
+    if (rc == 0 && ideal[1] > 0 && ideal[2] > 0) { /* serialization x transfer = comm. eff. */
+        char value[32];
+        snprintf(value, sizeof value, "%.6f", (double)ideal[0] / (double)ideal[1]);
+        rc |= rundb_put_metadata(&db, "Serialization efficiency", value);
+        snprintf(value, sizeof value, "%.6f", (double)ideal[1] / (double)ideal[2]);
+        rc |= rundb_put_metadata(&db, "Transfer efficiency", value);
+    }
     if (rundb_finish(&db, rc != 0, "the wait states", err, sizeof err) != 0) {
         fprintf(stderr, "mpilens: analyze: %s\n", err);
         return 2;

@@ -31,6 +31,8 @@ void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out);
 struct report_efficiency {
     double parallel, load_balance, communication;
     double average_useful, max_useful, max_mpi, run; /* seconds */
+    /* from `mpilens analyze`'s replay on an ideal network; -1: not analyzed */
+    double serialization, transfer;
     int rank_useful, rank_mpi, ranks;
 };
 int report_efficiency(sqlite3 *db, struct report_efficiency *e);

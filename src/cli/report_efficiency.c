@@ -3,9 +3,12 @@
  * calls; the run's length is the longest rank's time between them. Load balance = average
  * useful time / largest useful time; communication efficiency = largest useful time / the
  * run's length; parallel efficiency = their product = average useful time / the run's
- * length. Printed in the report (text), as `metric,value` rows (--efficiency --csv).
+ * length. With a trace analyzed (`mpilens analyze`, whose replay runs it again on an ideal
+ * network: src/analyze), serialization and transfer efficiency from its metadata. Printed
+ * in the report (text), as `metric,value` rows (--efficiency --csv).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -50,6 +53,11 @@ int report_efficiency(sqlite3 *db, struct report_efficiency *e)
     e->rank_mpi = u.rank_mpi;
     e->run = u.max_run;
     e->ranks = u.n;
+    char value[64];
+    e->serialization =
+        rundb_metadata_get(db, "Serialization efficiency", value, sizeof value) ? atof(value) : -1;
+    e->transfer =
+        rundb_metadata_get(db, "Transfer efficiency", value, sizeof value) ? atof(value) : -1;
     return 0;
 }
 
@@ -71,6 +79,19 @@ void report_print_efficiency(sqlite3 *db, FILE *out)
             "  communication efficiency %.3f  largest useful time / the run (%.6f s); most "
             "MPI: rank %d\n",
             e.communication, e.run, e.rank_mpi);
+    if (e.serialization >= 0 && e.transfer >= 0) {
+        fprintf(out,
+                "  serialization efficiency %.3f  largest computing / the run on an ideal "
+                "network (analyze)\n",
+                e.serialization);
+        fprintf(out,
+                "  transfer efficiency      %.3f  the run on an ideal network / the real "
+                "one (analyze)\n",
+                e.transfer);
+    } else {
+        fprintf(out, "  (serialization and transfer efficiency: trace the run and mpilens "
+                     "analyze it)\n");
+    }
     fprintf(out, "  (useful time: between MPI_Init and MPI_Finalize, outside MPI calls)\n");
 }
 
@@ -82,6 +103,9 @@ void report_print_efficiency_csv(sqlite3 *db, FILE *out)
         return;
     fprintf(out, "parallel_efficiency,%.6f\nload_balance,%.6f\ncommunication_efficiency,%.6f\n",
             e.parallel, e.load_balance, e.communication);
+    if (e.serialization >= 0 && e.transfer >= 0)
+        fprintf(out, "serialization_efficiency,%.6f\ntransfer_efficiency,%.6f\n", e.serialization,
+                e.transfer);
     fprintf(out, "average_useful_seconds,%.6f\nmax_useful_seconds,%.6f\nrun_seconds,%.6f\n",
             e.average_useful, e.max_useful, e.run);
 }

@@ -2,8 +2,9 @@
 # programs of known efficiencies (tests/apps/efficiency_app.c, 4 ranks; computing is
 # sleeping, so it lasts as long on a loaded machine): one rank computing twice as long
 # before each barrier gives load balance 0.625; a token passed around the ranks, each
-# computing in turn, load balance near 1 and communication efficiency near 1/4. Parallel
-# efficiency is their product.
+# computing in turn, load balance near 1 and communication efficiency near 1/4, and, traced
+# and replayed on an ideal network by analyze, serialization efficiency near 1/4 with
+# transfer efficiency near 1. Parallel efficiency is the product of its two factors.
 source "$(dirname "$0")/../core/lib.sh"
 metric() { awk -F, -v m="$2" '$1 == m { print $2 }' <<<"$1"; }
 within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { print (v >= lo && v <= hi) ? "yes" : "no: " v }'; }
@@ -34,6 +35,20 @@ out=$("$MPILENS" diff imbalance chain 2>&1)
 check_match "diff: load balance of both" "$out" '^  load balance +6[0-9]\.[0-9] % +(9[0-9]|100)\.[0-9] % '
 check_match "diff: communication efficiency of both" "$out" \
     '^  communication efficiency +(9[0-9]|100)\.[0-9] % +[12][0-9]\.[0-9] % '
+# serialization and transfer: the chain traced and replayed on an ideal network (analyze)
+out=$(timeout 120 "$MPILENS" run -m profile,trace -o traced -- $MPIRUN -np 4 \
+    "$APPS/efficiency_app" chain 2>&1)
+check_has "traced chain: ran" "$out" "efficiency_app chain ok"
+timeout 180 "$MPILENS" analyze traced > analyze.log 2>&1
+csv=$("$MPILENS" report traced --efficiency --csv)
+se=$(metric "$csv" serialization_efficiency) te=$(metric "$csv" transfer_efficiency)
+check_eq "chain: serialization efficiency near 1/4 ($se)" yes "$(within "${se:-9}" 0.17 0.33)"
+check_eq "chain: transfer efficiency >= 0.85 ($te)" yes "$(within "${te:-0}" 0.85 1.0)"
+check_eq "Python: the replay's two metrics" "serialization_efficiency transfer_efficiency" \
+    "$(PYTHONPATH="$SRC/python" /usr/bin/python3 -c '
+import sys, mpilens
+e = mpilens.open(sys.argv[1]).efficiency
+print(*e[e.metric.isin(["serialization_efficiency", "transfer_efficiency"])].metric)' traced)"
 text=$("$MPILENS" report imbalance)
 check_match "the report's efficiency section" "$text" '^  load balance             0\.[0-9]{3}  '
 check_match "the overall run line" "$text" '^  run             max [0-9.]+ s \(rank [0-3]\), average [0-9.]+ s, MPI_Init to MPI_Finalize$'
