@@ -1,6 +1,7 @@
 """plots.py: the pictures a person would rather look at than read, as matplotlib figures:
-the matrix as a heatmap, the profile's time by communicator and operation, and a timeline
-of the MPI calls of a few ranks (one bar per call, coloured by operation).
+the matrix as a heatmap, the profile's time by communicator and operation, the POP
+efficiencies as bars (docs/efficiency.md), and a timeline of the MPI calls of a few ranks
+(one bar per call, coloured by operation).
 """
 import matplotlib
 
@@ -27,6 +28,21 @@ def plot_profile(run, top=15):
     ax.barh([f"{c} {o}" for c, o in sums.index], sums.to_numpy(), color="#2e86c1")
     ax.set_xlabel("time summed over ranks (s)")
     ax.set_title("MPI time by communicator and operation")
+    fig.tight_layout()
+    return fig
+
+
+def plot_efficiency(run):
+    e = run.efficiency
+    fig, ax = plt.subplots(figsize=(7, 0.4 * len(e) + 1.5))
+    labels = [m.replace("_", " ") for m in e["metric"]][::-1]
+    values = e["value"].to_numpy()[::-1]
+    ax.barh(labels, values, color=["#2e86c1" if v >= 0.8 else "#e67e22" for v in values])
+    ax.set_xlim(0, 1)
+    ax.axvline(0.8, color="grey", linewidth=0.8, linestyle="--")
+    for y, v in enumerate(values):
+        ax.text(min(v, 1) + 0.01, y, f"{v:.2f}", va="center")
+    ax.set_title("efficiency (POP metrics; below 0.8 in orange)")
     fig.tight_layout()
     return fig
 

@@ -268,6 +268,10 @@ class Run:
         from .plots import plot_profile
         return plot_profile(self, top)
 
+    def plot_efficiency(self):
+        from .plots import plot_efficiency
+        return plot_efficiency(self)
+
     def plot_timeline(self, ranks=None, start=None, end=None):
         from .plots import plot_timeline
         return plot_timeline(self, ranks, start, end)

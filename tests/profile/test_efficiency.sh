@@ -49,6 +49,12 @@ check_eq "Python: the replay's two metrics" "serialization_efficiency transfer_e
 import sys, mpilens
 e = mpilens.open(sys.argv[1]).efficiency
 print(*e[e.metric.isin(["serialization_efficiency", "transfer_efficiency"])].metric)' traced)"
+check_eq "Python: the efficiency plot (five bars) as a PNG" "5 PNG" \
+    "$(PYTHONPATH="$SRC/python" /usr/bin/python3 -c '
+import sys, mpilens
+fig = mpilens.open(sys.argv[1]).plot_efficiency()
+fig.savefig("efficiency.png")
+print(len(fig.axes[0].patches), open("efficiency.png", "rb").read(4)[1:].decode())' traced)"
 text=$("$MPILENS" report imbalance)
 check_match "the report's efficiency section" "$text" '^  load balance             0\.[0-9]{3}  '
 check_match "the overall run line" "$text" '^  run             max [0-9.]+ s \(rank [0-3]\), average [0-9.]+ s, MPI_Init to MPI_Finalize$'
