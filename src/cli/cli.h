@@ -17,9 +17,9 @@ const char *cli_libdir(void);
 int cli_program_index(char **command);
 void cli_line_append(char *out, size_t len, const char *word);
 int cli_line_split(char *line, char **words, int max);
-/* run.c: the launcher part of COMMAND without its rank count, quoted (cli_line_append);
- * whether CMD is Open MPI's mpirun; COMMAND with Open MPI's `-x VAR` for mpilens's
- * variables (malloc'ed array, the words shared). */
+/* launcher_line.c too: the launcher part of COMMAND without its rank count, quoted
+ * (cli_line_append); whether CMD is Open MPI's mpirun; COMMAND with Open MPI's `-x VAR` for
+ * mpilens's variables (malloc'ed array, the words shared). */
 void cli_launcher_part(char **command, char *out, size_t len);
 int cli_is_open_mpi_launcher(const char *cmd);
 char **cli_forwarding_command(char **command);

@@ -153,30 +153,6 @@ static const char *program_name(char **command)
     return base ? base + 1 : command[0];
 }
 
-/* The launcher and its options, without the rank count (`mpirun --oversubscribe --mca osc
- * pt2pt` of `mpirun -np 4 --oversubscribe --mca osc pt2pt ./app`), for `mpilens analyze`
- * to start its replay the same way (MPILENS_LAUNCHER, recorded in the trace); empty when
- * the application is not found after a launcher. */
-void cli_launcher_part(char **command, char *out, size_t len)
-{
-    int program = program_index(command);
-    const char *base = strrchr(command[0], '/') ? strrchr(command[0], '/') + 1 : command[0];
-    int srun = strcmp(base, "srun") == 0; /* whose -c is CPUs per task, not the rank count */
-    out[0] = '\0';
-    for (int i = 0; i < program; i++) {
-        if (strcmp(command[i], "-np") == 0 || strcmp(command[i], "-n") == 0 ||
-            strcmp(command[i], "--np") == 0 || (!srun && strcmp(command[i], "-c") == 0) ||
-            strcmp(command[i], "--ntasks") == 0) {
-            i++; /* analyze gives its own */
-            continue;
-        }
-        if (strncmp(command[i], "--ntasks=", 9) == 0 || strncmp(command[i], "--np=", 5) == 0 ||
-            (strncmp(command[i], "-n", 2) == 0 && command[i][2] >= '0' && command[i][2] <= '9'))
-            continue;                          /* srun's and Hydra's joined forms */
-        cli_line_append(out, len, command[i]); /* quoted as needed: analyze splits it */
-    }
-}
-
 static void default_output(char **command, char *out, size_t len)
 {
     lens_run_name(program_name(command), out, len);
@@ -259,55 +235,6 @@ static int check_modules(const struct run_options *opt)
                         "under the bare core\n");
     lens_modlist_free(&list);
     return rc;
-}
-
-int cli_is_open_mpi_launcher(const char *cmd)
-{
-    char resolved[PATH_MAX], found[PATH_MAX];
-    const char *path = cmd;
-    if (!strchr(cmd, '/')) {
-        const char *dirs = getenv("PATH");
-        char *copy = strdup(dirs ? dirs : ""), *save = NULL;
-        path = NULL;
-        for (char *d = strtok_r(copy, ":", &save); d && !path; d = strtok_r(NULL, ":", &save)) {
-            snprintf(found, sizeof found, "%s/%s", d, cmd);
-            if (access(found, X_OK) == 0)
-                path = found;
-        }
-        free(copy);
-    }
-    if (!path || !realpath(path, resolved))
-        return 0;
-    const char *base = strrchr(resolved, '/') + 1;
-    return strcmp(base, "orterun") == 0 || strcmp(base, "prterun") == 0 ||
-           strstr(resolved, "openmpi");
-}
-
-/* The command with Open MPI's `-x VAR` flags inserted after the launcher. */
-char **cli_forwarding_command(char **command)
-{
-    static const char *const vars[] = {
-        "LD_PRELOAD",       "MPILENS_MODULES",  "MPILENS_CONF",
-        "MPILENS_OUTPUT",   "MPILENS_CLI",      "MPILENS_MODULE_PATH",
-        "MPILENS_SNAPSHOT", "MPILENS_LAUNCHER", "MPILENS_TRACE_CONVERT",
-        "MPILENS_COLLECT"};
-    int n = 0;
-    while (command[n])
-        n++;
-    char **out = calloc(n + 2 * (sizeof vars / sizeof *vars) + 1, sizeof *out);
-    int o = 0;
-    out[o++] = command[0];
-    if (cli_is_open_mpi_launcher(command[0])) {
-        for (size_t v = 0; v < sizeof vars / sizeof *vars; v++) {
-            if (getenv(vars[v])) {
-                out[o++] = "-x";
-                out[o++] = (char *)vars[v];
-            }
-        }
-    }
-    for (int i = 1; i < n; i++)
-        out[o++] = command[i];
-    return out;
 }
 
 /* Creates OUT (PROGRAM-DATE-TIME) or, when a run started in the same second made it,
