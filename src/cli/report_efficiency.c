@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "report.h"
 #include "rundb_read.h"
 
@@ -61,6 +62,47 @@ int report_efficiency(sqlite3 *db, struct report_efficiency *e)
     return 0;
 }
 
+/* Where the MPI time goes: the time of each (communicator, operation) summed over ranks and
+ * buckets, Init and Finalize left out (communication efficiency's largest contributors). */
+struct pair {
+    char name[112];
+    double time;
+};
+struct spent {
+    struct pair *pairs;
+    int n, failed;
+    double total;
+};
+
+static void add_total(const struct rundb_profile_total *t, void *ctx)
+{
+    struct spent *s = ctx;
+    if (cli_startup_op(t->op) || s->failed)
+        return;
+    s->total += t->time;
+    char name[112];
+    snprintf(name, sizeof name, "%s %s", t->comm, t->op);
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->pairs[i].name, name) == 0) {
+            s->pairs[i].time += t->time;
+            return;
+        }
+    struct pair *grown = realloc(s->pairs, (size_t)(s->n + 1) * sizeof *grown);
+    if (!grown) {
+        s->failed = 1;
+        return;
+    }
+    s->pairs = grown;
+    snprintf(s->pairs[s->n].name, sizeof s->pairs[s->n].name, "%s", name);
+    s->pairs[s->n++].time = t->time;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    double x = ((const struct pair *)a)->time, y = ((const struct pair *)b)->time;
+    return (x < y) - (x > y);
+}
+
 void report_print_efficiency(sqlite3 *db, FILE *out)
 {
     struct report_efficiency e;
@@ -79,6 +121,16 @@ void report_print_efficiency(sqlite3 *db, FILE *out)
             "  communication efficiency %.3f  largest useful time / the run (%.6f s); most "
             "MPI: rank %d\n",
             e.communication, e.run, e.rank_mpi);
+    struct spent spent = {NULL, 0, 0, 0};
+    if (rundb_profile_totals(db, add_total, &spent) == 0 && !spent.failed && spent.total > 0) {
+        qsort(spent.pairs, (size_t)spent.n, sizeof *spent.pairs, by_time);
+        fprintf(out, "  where the MPI time goes:");
+        for (int i = 0; i < 3 && i < spent.n; i++)
+            fprintf(out, "%s %s %.0f %%", i ? "," : "", spent.pairs[i].name,
+                    100 * spent.pairs[i].time / spent.total);
+        fprintf(out, "\n");
+    }
+    free(spent.pairs);
     if (e.serialization >= 0 && e.transfer >= 0) {
         fprintf(out,
                 "  serialization efficiency %.3f  largest computing / the run on an ideal "

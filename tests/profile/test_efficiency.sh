@@ -57,5 +57,7 @@ fig.savefig("efficiency.png")
 print(len(fig.axes[0].patches), open("efficiency.png", "rb").read(4)[1:].decode())' traced)"
 text=$("$MPILENS" report imbalance)
 check_match "the report's efficiency section" "$text" '^  load balance             0\.[0-9]{3}  '
+check_has "where the MPI time goes (Init and Finalize left out)" "$text" \
+    "  where the MPI time goes: W0.0 Barrier 100 %"
 check_match "the overall run line" "$text" '^  run             max [0-9.]+ s \(rank [0-3]\), average [0-9.]+ s, MPI_Init to MPI_Finalize$'
 finish
