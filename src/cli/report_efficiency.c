@@ -103,6 +103,37 @@ static int by_time(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* The load balance among each sub-communicator's members; the three lowest are shown. */
+struct balance {
+    char comm[64];
+    int size;
+    double value;
+};
+struct balances {
+    struct balance *all;
+    int n, failed;
+};
+
+static void comm_balance(const char *comm, int size, double mean, double max, void *ctx)
+{
+    struct balances *b = ctx;
+    struct balance *grown = b->failed ? NULL : realloc(b->all, (size_t)(b->n + 1) * sizeof *grown);
+    if (!grown) {
+        b->failed = 1;
+        return;
+    }
+    b->all = grown;
+    snprintf(b->all[b->n].comm, sizeof b->all[b->n].comm, "%s", comm);
+    b->all[b->n].size = size;
+    b->all[b->n++].value = max > 0 ? mean / max : 1;
+}
+
+static int by_balance(const void *a, const void *b)
+{
+    double x = ((const struct balance *)a)->value, y = ((const struct balance *)b)->value;
+    return (x > y) - (x < y);
+}
+
 void report_print_efficiency(sqlite3 *db, FILE *out)
 {
     struct report_efficiency e;
@@ -131,6 +162,16 @@ void report_print_efficiency(sqlite3 *db, FILE *out)
         fprintf(out, "\n");
     }
     free(spent.pairs);
+    struct balances within = {NULL, 0, 0};
+    if (rundb_comm_useful(db, comm_balance, &within) == 0 && !within.failed && within.n > 0) {
+        qsort(within.all, (size_t)within.n, sizeof *within.all, by_balance);
+        fprintf(out, "  load balance within:");
+        for (int i = 0; i < 3 && i < within.n; i++)
+            fprintf(out, "%s %s %.2f (%d%s)", i ? "," : "", within.all[i].comm,
+                    within.all[i].value, within.all[i].size, i ? "" : " ranks");
+        fprintf(out, within.n > 3 ? "; the lowest of %d\n" : "\n", within.n);
+    }
+    free(within.all);
     if (e.serialization >= 0 && e.transfer >= 0) {
         fprintf(out,
                 "  serialization efficiency %.3f  largest computing / the run on an ideal "

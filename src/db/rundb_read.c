@@ -399,6 +399,29 @@ int rundb_host_summary(sqlite3 *db, char *out, size_t len)
     return hosts;
 }
 
+int rundb_comm_useful(sqlite3 *db,
+                      void (*each)(const char *comm, int size, double mean, double max, void *ctx),
+                      void *ctx)
+{
+    sqlite3_stmt *st = rundb_query(
+        db,
+        "SELECT c.name, COUNT(*), AVG(MAX(r.net_time - r.mpi_time, 0)), "
+        "MAX(MAX(r.net_time - r.mpi_time, 0)) FROM communicators c JOIN communicator_members m "
+        "ON m.comm_id = c.id JOIN ranks r ON r.rank = m.rank WHERE c.size > 1 AND c.size < "
+        "(SELECT COUNT(*) FROM ranks) GROUP BY c.id ORDER BY c.id",
+        "");
+    if (!st)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *name = sqlite3_column_text(st, 0);
+        each(name ? (const char *)name : "?", sqlite3_column_int(st, 1),
+             sqlite3_column_double(st, 2), sqlite3_column_double(st, 3), ctx);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int rundb_rank_hosts(sqlite3 *db, int *host_of, int n)
 {
     for (int r = 0; r < n; r++)

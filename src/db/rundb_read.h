@@ -129,6 +129,12 @@ int rundb_run_hosts(sqlite3 *db, char (*hosts)[64], int max, char *topology, siz
  * from the profile's ranks table, else the monitor's monitor_hosts, into OUT; the number of
  * hosts (0: none recorded). */
 int rundb_host_summary(sqlite3 *db, char *out, size_t len);
+/* For each communicator of more than one rank and fewer than all (by id): its name, size,
+ * and its members' mean and largest useful time (profile: net_time - mpi_time, seconds).
+ * 0, or -1. */
+int rundb_comm_useful(sqlite3 *db,
+                      void (*each)(const char *comm, int size, double mean, double max, void *ctx),
+                      void *ctx);
 /* Each rank's host index (in rundb_run_hosts' order) into HOST_OF[rank] for ranks < N (-1:
  * not recorded). 0, or -1. */
 int rundb_rank_hosts(sqlite3 *db, int *host_of, int n);

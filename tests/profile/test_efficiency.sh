@@ -57,6 +57,10 @@ fig.savefig("efficiency.png")
 print(len(fig.axes[0].patches), open("efficiency.png", "rb").read(4)[1:].decode())' traced)"
 text=$("$MPILENS" report imbalance)
 check_match "the report's efficiency section" "$text" '^  load balance             0\.[0-9]{3}  '
+out=$(timeout 120 "$MPILENS" run -m profile -o comms -- $MPIRUN -np 4 "$APPS/comms_app" 2>&1)
+check_match "the load balance within sub-communicators" \
+    "$("$MPILENS" report comms --efficiency)" \
+    '^  load balance within: [a-z][0-9]+\.[0-9]+ [01]\.[0-9]{2} \([0-9]+ ranks\)(, [a-z][0-9]+\.[0-9]+ [01]\.[0-9]{2} \([0-9]+\)){2}; the lowest of [0-9]+$'
 check_has "where the MPI time goes (Init and Finalize left out)" "$text" \
     "  where the MPI time goes: W0.0 Barrier 100 %"
 check_match "the overall run line" "$text" '^  run             max [0-9.]+ s \(rank [0-3]\), average [0-9.]+ s, MPI_Init to MPI_Finalize$'
