@@ -204,7 +204,7 @@ static void check_events(const struct analysis *A, const char *run, uint64_t chu
 /* Every rank of the replay must read the trace: one that cannot (the run in a node-local
  * directory of another node) would leave the others waiting. Rank 0 names the first such
  * rank and its host; every rank stops. */
-static void everyone_reads(struct analysis *A, const char *anchor, const char *run)
+static void everyone_reads(struct analysis *A, const char *anchor)
 {
     int mine = access(anchor, R_OK) == 0 ? A->size : A->rank, first = A->size;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -221,7 +221,6 @@ static void everyone_reads(struct analysis *A, const char *anchor, const char *r
              "only? Copy the run to a file system every node sees, or replay it on this host "
              "with --launcher",
              anchor, first, host);
-    (void)run;
     die("%s", msg);
 }
 
@@ -236,7 +235,7 @@ int main(int argc, char **argv)
     double t0 = MPI_Wtime();
     char anchor[4096];
     snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", argv[1]);
-    everyone_reads(A, anchor, argv[1]);
+    everyone_reads(A, anchor);
     uint64_t nloc = 0;
     OTF2_Reader *reader = trace_reader_open(anchor, &nloc);
     char why[8500];

@@ -96,23 +96,37 @@ static int listed(const char *const *table, const char *word)
     return 0;
 }
 
-/* WORD names an executable: a path to one, or a name found in PATH. */
-static int executable(const char *word)
+/* 1 if PATH names a regular file this process may execute. */
+static int runnable(const char *path)
 {
     struct stat st;
-    if (strchr(word, '/'))
-        return stat(word, &st) == 0 && S_ISREG(st.st_mode) && access(word, X_OK) == 0;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* WORD as the shell finds a command: WORD itself when it has a '/', else the first runnable
+ * WORD in PATH's directories (an empty one: "."), into FOUND; 1 if that is runnable. */
+static int find_command(const char *word, char *found, size_t len)
+{
+    if (strchr(word, '/')) {
+        snprintf(found, len, "%s", word);
+        return runnable(word);
+    }
     const char *path = getenv("PATH");
-    char dir[4096], full[8192];
     for (const char *p = path ? path : ""; *p;) {
         size_t n = strcspn(p, ":");
-        snprintf(dir, sizeof dir, "%.*s", (int)n, p);
-        snprintf(full, sizeof full, "%s/%s", n ? dir : ".", word);
-        if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
+        snprintf(found, len, "%.*s/%s", n ? (int)n : 1, n ? p : ".", word);
+        if (runnable(found))
             return 1;
         p += n + (p[n] == ':');
     }
     return 0;
+}
+
+/* WORD names an executable: a path to one, or a name found in PATH. */
+static int executable(const char *word)
+{
+    char found[8192];
+    return find_command(word, found, sizeof found);
 }
 
 int cli_program_index(char **command)
@@ -139,13 +153,9 @@ int cli_program_index(char **command)
     }
     if (first >= 0 && executable(command[first]))
         return first;
-    for (int i = 1; command[i]; i++) { /* an option of unknown arity: the first executable */
-        struct stat st;
-        const char *w = command[i];
-        if (w[0] != '-' && strchr(w, '/') && stat(w, &st) == 0 && S_ISREG(st.st_mode) &&
-            access(w, X_OK) == 0)
+    for (int i = 1; command[i]; i++) /* an option of unknown arity: the first executable */
+        if (command[i][0] != '-' && strchr(command[i], '/') && runnable(command[i]))
             return i;
-    }
     return first;
 }
 
@@ -238,19 +248,9 @@ void cli_launcher_part(char **command, char *out, size_t len)
 int cli_is_open_mpi_launcher(const char *cmd)
 {
     char resolved[PATH_MAX], found[PATH_MAX];
-    const char *path = cmd;
-    if (!strchr(cmd, '/')) {
-        const char *dirs = getenv("PATH");
-        char *copy = strdup(dirs ? dirs : ""), *save = NULL;
-        path = NULL;
-        for (char *d = strtok_r(copy, ":", &save); d && !path; d = strtok_r(NULL, ":", &save)) {
-            snprintf(found, sizeof found, "%s/%s", d, cmd);
-            if (access(found, X_OK) == 0)
-                path = found;
-        }
-        free(copy);
-    }
-    if (!path || !realpath(path, resolved))
+    /* a path is taken as it is; a name must be found in PATH */
+    if ((!find_command(cmd, found, sizeof found) && !strchr(cmd, '/')) ||
+        !realpath(found, resolved))
         return 0;
     const char *base = strrchr(resolved, '/') + 1;
     return strcmp(base, "orterun") == 0 || strcmp(base, "prterun") == 0 ||

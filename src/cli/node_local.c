@@ -57,8 +57,9 @@ int cli_collect(const char *dir, char **launcher)
     /* the job's environment: the core, the directory, nothing of a run's modules */
     static const char *const saved_names[] = {"LD_PRELOAD",  "MPILENS_OUTPUT",  "MPILENS_COLLECT",
                                               "MPILENS_CLI", "MPILENS_MODULES", "MPILENS_CONF"};
-    char *saved[6];
-    for (int i = 0; i < 6; i++) {
+    enum { NSAVED = sizeof saved_names / sizeof *saved_names };
+    char *saved[NSAVED];
+    for (int i = 0; i < NSAVED; i++) {
         const char *v = getenv(saved_names[i]);
         saved[i] = v ? strdup(v) : NULL;
     }
@@ -70,7 +71,7 @@ int cli_collect(const char *dir, char **launcher)
     unsetenv("MPILENS_CONF");
     char **command = cli_forwarding_command(line);
     int signal_received = 0, code = command ? run_job(command, NULL, &signal_received) : -1;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < NSAVED; i++) {
         if (saved[i])
             setenv(saved_names[i], saved[i], 1);
         else

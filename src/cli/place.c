@@ -76,7 +76,7 @@ static void add_cell(int src, int dst, long long messages, long long bytes, void
         p->bad = triples_add(p->t, src, dst, (double)(p->count ? messages : bytes)) != 0;
 }
 
-static int read_db(const struct options *o, struct triples *t)
+static int read_db(struct options *o, struct triples *t)
 {
     char path[4096];
     sqlite3 *db;
@@ -87,9 +87,8 @@ static int read_db(const struct options *o, struct triples *t)
     struct placed p = {t, strcmp(o->metric, "count") == 0, 0};
     char err[512];
     int failed = rundb_matrix_cells(db, o->kind, NULL, add_cell, &p, err, sizeof err);
-    struct options *w = (struct options *)o;
-    w->nhosts =
-        rundb_run_hosts(db, w->hosts, 64, w->host_topology, sizeof w->host_topology, &w->same);
+    o->nhosts =
+        rundb_run_hosts(db, o->hosts, 64, o->host_topology, sizeof o->host_topology, &o->same);
     int processes = rundb_matrix_ranks(db);
     if (processes > t->n && processes <= TRIPLES_MAX_RANKS)
         t->n = processes;

@@ -167,8 +167,8 @@ void report_print_efficiency(sqlite3 *db, FILE *out)
         qsort(within.all, (size_t)within.n, sizeof *within.all, by_balance);
         fprintf(out, "  load balance within:");
         for (int i = 0; i < 3 && i < within.n; i++)
-            fprintf(out, "%s %s %.2f (%d%s)", i ? "," : "", within.all[i].comm,
-                    within.all[i].value, within.all[i].size, i ? "" : " ranks");
+            fprintf(out, "%s %s %.2f (%d%s)", i ? "," : "", within.all[i].comm, within.all[i].value,
+                    within.all[i].size, i ? "" : " ranks");
         fprintf(out, within.n > 3 ? "; the lowest of %d\n" : "\n", within.n);
     }
     free(within.all);

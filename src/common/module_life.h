@@ -55,17 +55,17 @@ static inline int lens_session_level(MPI_Info info)
     int found = 0;
     if (info != MPI_INFO_NULL)
         PMPI_Info_get(info, "thread_level", sizeof value - 1, value, &found);
-    return !found                                          ? MPI_THREAD_SINGLE
+    return !found                                        ? MPI_THREAD_SINGLE
            : strcmp(value, "MPI_THREAD_MULTIPLE") == 0   ? MPI_THREAD_MULTIPLE
            : strcmp(value, "MPI_THREAD_SERIALIZED") == 0 ? MPI_THREAD_SERIALIZED
            : strcmp(value, "MPI_THREAD_FUNNELED") == 0   ? MPI_THREAD_FUNNELED
                                                          : MPI_THREAD_SINGLE;
 }
 #define LENS_SESSION_LIFE(INIT_THREAD, FINALIZE)                                                   \
-    int MPI_Session_init(MPI_Info info, MPI_Errhandler handler, MPI_Session *session)             \
+    int MPI_Session_init(MPI_Info info, MPI_Errhandler handler, MPI_Session *session)              \
     {                                                                                              \
         int provided = 0;                                                                          \
-        if (mpilens_session_claim && mpilens_session_claim(&lens_session_me))                     \
+        if (mpilens_session_claim && mpilens_session_claim(&lens_session_me))                      \
             INIT_THREAD(NULL, NULL, lens_session_level(info), &provided);                          \
         int rc = MPILENS_DOWN(Session_init)(info, handler, session);                               \
         if (rc == MPI_SUCCESS && mpilens_session_opened)                                           \

@@ -46,6 +46,11 @@ LENS_HIDDEN void lens_say(const char *fmt, ...) __attribute__((format(printf, 1,
 LENS_HIDDEN void lens_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* This process's rank from the launcher's environment, or -1 if it is not known. */
 LENS_HIDDEN int lens_env_rank(void);
+/* The MPI library's own function NAME (resolved at boot), for the core's own MPI calls, which
+ * no module sees (run_hooks.c); with the types of those the core makes in several files. */
+LENS_HIDDEN lens_voidfn lens_library(const char *name);
+typedef int (*lens_bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
+typedef int (*lens_rank_fn)(MPI_Comm, int *);
 /* The output directory DIR seen by every rank or not (output_share.c): checked at MPI_Init
  * (collective); at MPI_Finalize the files of the ranks that do not see rank 0's copy are
  * brought to it (collective). */

@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "core.h"
-#include "lens_functions.h"
 
 #ifdef OPEN_MPI
 #pragma weak ompi_mpi_comm_world
@@ -50,18 +49,12 @@ static int world_rank, world_size;
 static MPI_Comm host_comm = MPI_COMM_NULL, share_comm = MPI_COMM_NULL;
 static int keep_all; /* this rank does not share, and cannot send: its files stay */
 
-static lens_voidfn library(const char *name)
-{
-    return lens_slots[lens_function_index(name)].real;
-}
-#define CALL(name, type) ((type)library(#name))
+#define CALL(name, type) ((type)lens_library(#name))
 
-typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 typedef int (*allgather_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 typedef int (*send_fn)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
 typedef int (*recv_fn)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
-typedef int (*rank_fn)(MPI_Comm, int *);
 typedef int (*split_type_fn)(MPI_Comm, int, int, MPI_Info, MPI_Comm *);
 typedef int (*barrier_fn)(MPI_Comm);
 typedef int (*name_fn)(char *, int *);
@@ -139,8 +132,8 @@ static void describe_host(int shares, int host_rank, int host_size)
 
 void lens_output_share_check(const char *dir)
 {
-    CALL(MPI_Comm_rank, rank_fn)(MPI_COMM_WORLD, &world_rank);
-    CALL(MPI_Comm_size, rank_fn)(MPI_COMM_WORLD, &world_size);
+    CALL(MPI_Comm_rank, lens_rank_fn)(MPI_COMM_WORLD, &world_rank);
+    CALL(MPI_Comm_size, lens_rank_fn)(MPI_COMM_WORLD, &world_size);
     char token[PATH_MAX] = "";
     if (world_rank == 0) {
         char host[64] = "";
@@ -152,7 +145,7 @@ void lens_output_share_check(const char *dir)
         else
             close(fd);
     }
-    CALL(MPI_Bcast, bcast_fn)(token, sizeof token, MPI_CHAR, 0, MPI_COMM_WORLD);
+    CALL(MPI_Bcast, lens_bcast_fn)(token, sizeof token, MPI_CHAR, 0, MPI_COMM_WORLD);
     int shares = !token[0] || access(token, F_OK) == 0, all = 0;
     CALL(MPI_Allreduce, allreduce_fn)(&shares, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (world_rank == 0 && token[0])
@@ -164,8 +157,8 @@ void lens_output_share_check(const char *dir)
     int host_rank = 0, host_size = 1;
     CALL(MPI_Comm_split_type, split_type_fn)
     (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host_comm);
-    CALL(MPI_Comm_rank, rank_fn)(host_comm, &host_rank);
-    CALL(MPI_Comm_size, rank_fn)(host_comm, &host_size);
+    CALL(MPI_Comm_rank, lens_rank_fn)(host_comm, &host_rank);
+    CALL(MPI_Comm_size, lens_rank_fn)(host_comm, &host_size);
     CALL(MPI_Comm_dup, dup_fn)(MPI_COMM_WORLD, &share_comm);
     unsigned char mine = shares ? SHARES : host_rank == 0 ? SENDS : STAYS;
     part = malloc((size_t)world_size);
@@ -175,6 +168,8 @@ void lens_output_share_check(const char *dir)
         free(part);
         part = NULL;
         keep_all = !shares;
+        CALL(MPI_Comm_free, comm_free_fn)(&share_comm);
+        CALL(MPI_Comm_free, comm_free_fn)(&host_comm);
         return;
     }
     CALL(MPI_Allgather, allgather_fn)(&mine, 1, MPI_BYTE, part, 1, MPI_BYTE, MPI_COMM_WORLD);

@@ -37,8 +37,6 @@
 typedef int (*init_fn)(int *, char ***);
 typedef int (*init_thread_fn)(int *, char ***, int, int *);
 typedef int (*finalize_fn)(void);
-typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
-typedef int (*rank_fn)(MPI_Comm, int *);
 
 static init_fn real_init;
 static init_thread_fn real_init_thread;
@@ -50,7 +48,7 @@ static int output_requested; /* a module on this rank asked for it */
  * in node-local copies of DIR brought to it (output_share.c) */
 static int collecting;
 
-static lens_voidfn library(const char *name)
+lens_voidfn lens_library(const char *name)
 {
     return lens_slots[lens_function_index(name)].real;
 }
@@ -103,7 +101,7 @@ static void claim_output(char *name, size_t len)
 static void after_init(void)
 {
     int size = 0;
-    ((rank_fn)library("MPI_Comm_size"))(MPI_COMM_WORLD, &size);
+    ((lens_rank_fn)lens_library("MPI_Comm_size"))(MPI_COMM_WORLD, &size);
     lens_launch_check_after_init(size);
     if (lens_nmodules == 0 && !collecting)
         return;
@@ -113,7 +111,7 @@ static void after_init(void)
         return;
     }
     int rank = 0;
-    ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
+    ((lens_rank_fn)lens_library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
     char name[PATH_MAX] = "";
     if (rank == 0 && output_dir[0]) {
         snprintf(name, sizeof name, "%s", output_dir);
@@ -127,7 +125,7 @@ static void after_init(void)
     }
     if (rank == 0 && !by_cli)
         claim_output(name, sizeof name);
-    ((bcast_fn)library("MPI_Bcast"))(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    ((lens_bcast_fn)lens_library("MPI_Bcast"))(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
     snprintf(output_dir, sizeof output_dir, "%s", name);
     lens_output_share_check(output_dir);
 }
@@ -153,7 +151,7 @@ static int hook_init_thread(int *argc, char ***argv, int required, int *provided
 static int hook_finalize(void)
 {
     int rank = 0;
-    ((rank_fn)library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
+    ((lens_rank_fn)lens_library("MPI_Comm_rank"))(MPI_COMM_WORLD, &rank);
     if ((lens_nmodules > 0 || collecting) && output_dir[0]) /* what ranks wrote elsewhere */
         lens_output_share_finish(output_dir);
     if (rank == 0 && output_requested && !getenv("MPILENS_CLI"))

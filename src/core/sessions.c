@@ -6,7 +6,6 @@
 #include <pthread.h>
 
 #include "core.h"
-#include "lens_functions.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const void *claimant; /* the module that started the world model for the sessions */
@@ -17,8 +16,8 @@ typedef int (*flag_fn)(int *);
 int mpilens_session_claim(const void *me)
 {
     int initialized = 0, finalized = 0;
-    ((flag_fn)lens_slots[lens_function_index("MPI_Initialized")].real)(&initialized);
-    ((flag_fn)lens_slots[lens_function_index("MPI_Finalized")].real)(&finalized);
+    ((flag_fn)lens_library("MPI_Initialized"))(&initialized);
+    ((flag_fn)lens_library("MPI_Finalized"))(&finalized);
     pthread_mutex_lock(&lock);
     int claimed = !initialized && !finalized && !claimant;
     if (claimed)

@@ -177,8 +177,9 @@ const uint32_t *trc_remote_world(MPI_Comm comm, uint32_t *n)
  * measures and tells the others, and on rank 0's host the offset is 0 by definition
  * (measuring it would only measure scheduling noise); rank 0 answers one rank per host.
  * The measuring rank keeps the ping-pong of the smallest round trip: 10 at least, up to
- * 50 while the best is above 50 us (ranks polling on a busy host). Collective. */
-static int64_t clock_offset(uint32_t *error)
+ * 50 while the best is above 50 us (ranks polling on a busy host). Collective; LAST: the
+ * end's measurement, after which the host's communicator goes. */
+static int64_t clock_offset(uint32_t *error, int last)
 {
     enum { TRIES_MIN = 10, TRIES_MAX = 50, GOOD_RTT_NS = 50000 };
     const uint64_t done = UINT64_MAX;
@@ -189,8 +190,9 @@ static int64_t clock_offset(uint32_t *error)
     PMPI_Get_processor_name(host, &len);
     memcpy(root_host, host, sizeof host);
     PMPI_Bcast(root_host, sizeof root_host, MPI_CHAR, 0, trc_world);
-    MPI_Comm node;
-    PMPI_Comm_split_type(trc_world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    static MPI_Comm node = MPI_COMM_NULL; /* this host's ranks: made at MPI_Init, kept */
+    if (node == MPI_COMM_NULL)
+        PMPI_Comm_split_type(trc_world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     PMPI_Comm_rank(node, &node_rank);
     int measures = node_rank == 0 && strcmp(host, root_host) != 0;
     int *measuring = rank == 0 ? calloc(size, sizeof *measuring) : NULL;
@@ -231,7 +233,8 @@ static int64_t clock_offset(uint32_t *error)
         struct timespec pause = {0, node_rank ? 200000 : 0};
         nanosleep(&pause, NULL);
     }
-    PMPI_Comm_free(&node);
+    if (last)
+        PMPI_Comm_free(&node);
     *error = result[1] > UINT32_MAX ? UINT32_MAX : (uint32_t)result[1];
     return result[0];
 }
@@ -366,7 +369,7 @@ void trc_start(void)
                              dir, strerror(errno));
         return;
     }
-    offset_start = clock_offset(&offset_error);
+    offset_start = clock_offset(&offset_error, 0);
     trc_clock_pair(&tick_start, &time_start);
     trc_user_publish();
     trc_on = 1;
@@ -464,7 +467,7 @@ void trc_finish(void)
     clock_residual = trc_clock_check(tick_start, time_start, tick_end, time_end);
     say_clock_residual();
     uint32_t end_error = 0;
-    offset_end = clock_offset(&end_error);
+    offset_end = clock_offset(&end_error, 1);
     offset_error = end_error > offset_error ? end_error : offset_error;
     for (uint32_t t = 0; t < trc_thread_count(); t++) {
         struct trc_thread *th = trc_thread_at(t);
