@@ -125,7 +125,8 @@ class Run:
     def efficiency(self):
         """The POP metrics of the run (docs/efficiency.md) as rows of phase ("run"), metric
         (parallel_efficiency, load_balance, communication_efficiency; with a trace analyzed,
-        serialization_efficiency and transfer_efficiency) and value. A rank's useful time is
+        serialization_efficiency and transfer_efficiency) and value; with a trace analyzed,
+        the first three again for each MPI_Pcontrol phase (phase: its name). A rank's useful time is
         its time between MPI_Init and MPI_Finalize outside MPI calls."""
         self._need("ranks", "profile module")
         has_startup = "startup_time" in set(self._frame("PRAGMA table_info(ranks)")["name"])
@@ -143,6 +144,20 @@ class Run:
                                "('Serialization efficiency', 'Transfer efficiency')")
         for key, value in analyzed.itertuples(index=False):  # mpilens analyze's replay
             rows.append(("run", key.lower().replace(" ", "_"), float(value)))
+        if self._has("phase_times"):  # per MPI_Pcontrol phase, from mpilens analyze
+            phases = self._frame(
+                "SELECT p.phase, p.seconds, (SELECT COALESCE(SUM(w.seconds), 0) FROM waits w "
+                "WHERE w.pattern = 'MPI' AND w.phase = p.phase AND w.rank = p.rank) AS mpi "
+                "FROM phase_times p ORDER BY p.rowid")
+            phases["useful"] = (phases["seconds"] - phases["mpi"]).clip(lower=0)
+            for name, of in phases.groupby("phase", sort=False):
+                most = of["useful"].max()
+                length = of["seconds"].max()
+                balance = of["useful"].mean() / most if most > 0 else 1.0
+                communication = most / length if length > 0 else 1.0
+                rows += [(name, "parallel_efficiency", balance * communication),
+                         (name, "load_balance", balance),
+                         (name, "communication_efficiency", communication)]
         return pd.DataFrame(rows, columns=["phase", "metric", "value"])
 
     @functools.cached_property

@@ -125,6 +125,10 @@ struct analysis {
     uint32_t unknown_region;                /* stands for an event's undefined region id */
     int *phase_region, nphases, phases_cap; /* phase -> its user region; 0: outside */
     int phase_stack[64], phase_depth;
+    /* seconds each phase was this rank's innermost one (phase_seconds[nphases]), counted
+     * from phase_since, the last change of the innermost phase (the efficiency per phase) */
+    double *phase_seconds;
+    uint64_t phase_since;
     /* this rank's locations (its threads: thread 0 is location `rank`); states[i] is the
      * call state of my_locations[i], cur_p the one whose event is being replayed */
     uint64_t *my_locations;

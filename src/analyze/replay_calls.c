@@ -11,6 +11,16 @@
 
 #include "analyze.h"
 
+/* The time since the innermost phase last changed goes to that phase (at T, it changes). */
+static void phase_changes(struct analysis *A, uint64_t t)
+{
+    int innermost =
+        A->phase_depth > 0 && A->phase_depth <= 64 ? A->phase_stack[A->phase_depth - 1] : 0;
+    if (innermost > 0 && t > A->phase_since)
+        A->phase_seconds[innermost] += (t - A->phase_since) * 1e-9;
+    A->phase_since = t;
+}
+
 void later(struct analysis *A, uint64_t remote, int pattern)
 {
     if (remote > A->cur_p->remote || A->cur_p->pattern < 0) {
@@ -28,6 +38,7 @@ OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, v
     if (region < A->nregions && A->regions[region].tool)
         return OTF2_CALLBACK_SUCCESS;
     if (region < A->nregions && A->regions[region].phase) {
+        phase_changes(A, t);
         if (A->phase_depth < 64)
             A->phase_stack[A->phase_depth] = A->regions[region].phase;
         A->phase_depth++;
@@ -80,6 +91,7 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, v
     if (region < A->nregions && A->regions[region].tool)
         return OTF2_CALLBACK_SUCCESS;
     if (region < A->nregions && A->regions[region].phase) {
+        phase_changes(A, t);
         A->phase_depth -= A->phase_depth > 0;
         return OTF2_CALLBACK_SUCCESS;
     }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "diff.h"
 
 void diff_format(double value, const char *unit, int sign, char *out, size_t len)
@@ -161,22 +162,6 @@ void diff_print_text(const struct diff *d, int top, FILE *out)
             changed == 1 ? "" : "s", noise, appeared, vanished);
 }
 
-/* TEXT as a CSV field (quoted when it holds a comma or a quote). */
-static void csv_field(const char *text, FILE *out)
-{
-    if (!strpbrk(text, ",\"\n")) {
-        fputs(text, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *text; text++) {
-        if (*text == '"')
-            fputc('"', out);
-        fputc(*text, out);
-    }
-    fputc('"', out);
-}
-
 void diff_print_csv(const struct diff *d, FILE *out)
 {
     static const char *const names[DIFF_SECTIONS] = {"overall", "profile", "callsite", "matrix",
@@ -187,7 +172,7 @@ void diff_print_csv(const struct diff *d, FILE *out)
         const struct diff_row *r = &d->rows[i];
         fprintf(out, "%s,", names[r->section]);
         for (int k = 0; k < 4; k++) {
-            csv_field(k ? r->label[k - 1] : r->what, out);
+            cli_csv_field(out, k ? r->label[k - 1] : r->what);
             fputc(',', out);
         }
         fprintf(out, "%s,%.9g,%.9g,%.9g,%s,%s,%.9g,%d,%d\n", r->unit, r->mean_a, r->mean_b,

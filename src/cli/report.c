@@ -31,7 +31,7 @@ static const char usage[] =
     "  --csv               comma-separated rows for scripts\n"
     "  --html FILE         also write an HTML page with the tables and charts\n"
     "  --efficiency        the POP metrics alone: parallel efficiency, load balance,\n"
-    "                      communication efficiency (with --csv: metric,value rows)\n"
+    "                      communication efficiency (with --csv: metric,value,phase rows)\n"
     "  --waits             the wait states found by `mpilens analyze RUN` (Table 2 shape)\n"
     "  --callsites         the lines of the application that spend the MPI time (mpiP's\n"
     "                      call-site table; with --top N, --rank N, --csv)\n"

@@ -37,6 +37,17 @@ struct report_efficiency {
 };
 int report_efficiency(sqlite3 *db, struct report_efficiency *e);
 void report_print_efficiency(sqlite3 *db, FILE *out);
+/* The efficiencies of each phase (MPI_Pcontrol user region; from `mpilens analyze`): *OUT
+ * (malloc'ed, in the order of the trace's phases); their number, or -1. */
+struct report_phase {
+    char name[128];
+    double parallel, load_balance, communication, length; /* length: the longest rank's, s */
+    int ranks;
+};
+int report_phase_efficiencies(sqlite3 *db, struct report_phase **out);
+/* The (up to) three call sites with the most MPI time, Init and Finalize left out, as
+ * "file.c:12 Barrier 80 %"; their number. */
+int report_top_sites(sqlite3 *db, char text[3][96]);
 void report_print_efficiency_csv(sqlite3 *db, FILE *out);
 void report_print_tables(const struct report_query *q, const struct report_rows *rows, FILE *out);
 void report_print_csv(const struct report_query *q, const struct report_rows *rows, FILE *out);

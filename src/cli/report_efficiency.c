@@ -4,8 +4,9 @@
  * useful time / largest useful time; communication efficiency = largest useful time / the
  * run's length; parallel efficiency = their product = average useful time / the run's
  * length. With a trace analyzed (`mpilens analyze`, whose replay runs it again on an ideal
- * network: src/analyze), serialization and transfer efficiency from its metadata. Printed
- * in the report (text), as `metric,value` rows (--efficiency --csv).
+ * network: src/analyze), serialization and transfer efficiency from its metadata, and the
+ * efficiencies of each phase (MPI_Pcontrol user region) from its time per rank. Printed in
+ * the report (text), as `metric,value,phase` rows (--efficiency --csv).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,86 @@ int report_efficiency(sqlite3 *db, struct report_efficiency *e)
     e->transfer =
         rundb_metadata_get(db, "Transfer efficiency", value, sizeof value) ? atof(value) : -1;
     return 0;
+}
+
+/* Per phase: its ranks' useful time (the phase's time less the MPI time in it). */
+struct phases {
+    struct report_phase *all;
+    int n, failed;
+};
+
+static void add_phase_rank(const char *phase, int rank, double seconds, double mpi, void *ctx)
+{
+    struct phases *p = ctx;
+    (void)rank;
+    int i = 0;
+    while (i < p->n && strcmp(p->all[i].name, phase) != 0)
+        i++;
+    if (i == p->n) {
+        struct report_phase *grown =
+            p->failed ? NULL : realloc(p->all, (size_t)(p->n + 1) * sizeof *grown);
+        if (!grown) {
+            p->failed = 1;
+            return;
+        }
+        p->all = grown;
+        memset(&p->all[p->n], 0, sizeof *p->all);
+        snprintf(p->all[p->n++].name, sizeof p->all->name, "%s", phase);
+    }
+    struct report_phase *ph = &p->all[i];
+    double useful = seconds > mpi ? seconds - mpi : 0;
+    ph->load_balance += useful; /* the sum, until the end */
+    if (useful > ph->communication)
+        ph->communication = useful; /* the largest, until the end */
+    if (seconds > ph->length)
+        ph->length = seconds;
+    ph->ranks++;
+}
+
+int report_phase_efficiencies(sqlite3 *db, struct report_phase **out)
+{
+    struct phases p = {NULL, 0, 0};
+    *out = NULL;
+    if (rundb_phase_useful(db, add_phase_rank, &p) != 0 || p.failed) {
+        free(p.all);
+        return -1;
+    }
+    for (int i = 0; i < p.n; i++) {
+        struct report_phase *ph = &p.all[i];
+        double sum = ph->load_balance, largest = ph->communication;
+        ph->load_balance = largest > 0 ? sum / ph->ranks / largest : 1;
+        ph->communication = ph->length > 0 ? largest / ph->length : 1;
+        ph->parallel = ph->load_balance * ph->communication;
+    }
+    *out = p.all;
+    return p.n;
+}
+
+/* The call sites with the most MPI time (Init and Finalize left out): where the
+ * communication efficiency's loss was spent, in the application's source. */
+struct top_sites {
+    char text[3][96];
+    int n;
+    double total;
+};
+
+static void add_site(const struct rundb_callsite *c, void *ctx)
+{
+    struct top_sites *t = ctx;
+    if (t->n >= 3 || !c->operation || cli_startup_op(c->operation) || t->total <= 0)
+        return;
+    const char *file = c->file && *c->file ? c->file : "?", *slash = strrchr(file, '/');
+    snprintf(t->text[t->n++], sizeof t->text[0], "%s:%d %s %.0f %%", slash ? slash + 1 : file,
+             c->line, c->operation, 100 * c->time / t->total);
+}
+
+int report_top_sites(sqlite3 *db, char text[3][96])
+{
+    struct top_sites t = {.n = 0, .total = rundb_callsites_time(db, -1)};
+    if (rundb_callsites_top(db, -1, 8, add_site, &t) != 0)
+        return 0;
+    memcpy(text, t.text, sizeof t.text);
+    return t.n;
 }
 
 /* Where the MPI time goes: the time of each (communicator, operation) summed over ranks and
@@ -162,6 +243,11 @@ void report_print_efficiency(sqlite3 *db, FILE *out)
         fprintf(out, "\n");
     }
     free(spent.pairs);
+    char sites[3][96];
+    int nsites = report_top_sites(db, sites);
+    for (int i = 0; i < nsites; i++)
+        fprintf(out, "%s%s%s", i ? ", " : "  call sites with the most MPI time: ", sites[i],
+                i == nsites - 1 ? "\n" : "");
     struct balances within = {NULL, 0, 0};
     if (rundb_comm_useful(db, comm_balance, &within) == 0 && !within.failed && within.n > 0) {
         qsort(within.all, (size_t)within.n, sizeof *within.all, by_balance);
@@ -185,20 +271,50 @@ void report_print_efficiency(sqlite3 *db, FILE *out)
         fprintf(out, "  (serialization and transfer efficiency: trace the run and mpilens "
                      "analyze it)\n");
     }
+    struct report_phase *phases;
+    int nphases = report_phase_efficiencies(db, &phases);
+    for (int i = 0; i < nphases; i++) {
+        if (i == 0)
+            fprintf(out, "  per phase (MPI_Pcontrol regions; parallel = load balance x "
+                         "communication):\n");
+        fprintf(out,
+                "    %-20.20s parallel %.3f  load balance %.3f  communication %.3f  (%.6f s)\n",
+                phases[i].name, phases[i].parallel, phases[i].load_balance, phases[i].communication,
+                phases[i].length);
+    }
+    free(phases);
     fprintf(out, "  (useful time: between MPI_Init and MPI_Finalize, outside MPI calls)\n");
 }
 
 void report_print_efficiency_csv(sqlite3 *db, FILE *out)
 {
     struct report_efficiency e;
-    fprintf(out, "metric,value\n");
+    fprintf(out, "metric,value,phase\n");
     if (report_efficiency(db, &e) != 0)
         return;
-    fprintf(out, "parallel_efficiency,%.6f\nload_balance,%.6f\ncommunication_efficiency,%.6f\n",
+    fprintf(out,
+            "parallel_efficiency,%.6f,run\nload_balance,%.6f,run\n"
+            "communication_efficiency,%.6f,run\n",
             e.parallel, e.load_balance, e.communication);
     if (e.serialization >= 0 && e.transfer >= 0)
-        fprintf(out, "serialization_efficiency,%.6f\ntransfer_efficiency,%.6f\n", e.serialization,
-                e.transfer);
-    fprintf(out, "average_useful_seconds,%.6f\nmax_useful_seconds,%.6f\nrun_seconds,%.6f\n",
+        fprintf(out, "serialization_efficiency,%.6f,run\ntransfer_efficiency,%.6f,run\n",
+                e.serialization, e.transfer);
+    fprintf(out,
+            "average_useful_seconds,%.6f,run\nmax_useful_seconds,%.6f,run\nrun_seconds,%.6f,"
+            "run\n",
             e.average_useful, e.max_useful, e.run);
+    struct report_phase *phases;
+    int nphases = report_phase_efficiencies(db, &phases);
+    for (int i = 0; i < nphases; i++) {
+        static const char *const names[] = {"parallel_efficiency", "load_balance",
+                                            "communication_efficiency", "run_seconds"};
+        double values[] = {phases[i].parallel, phases[i].load_balance, phases[i].communication,
+                           phases[i].length};
+        for (int m = 0; m < 4; m++) {
+            fprintf(out, "%s,%.6f,", names[m], values[m]);
+            cli_csv_field(out, phases[i].name);
+            fputc('\n', out);
+        }
+    }
+    free(phases);
 }

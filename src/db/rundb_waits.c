@@ -57,6 +57,25 @@ int rundb_waits_by_phase(sqlite3 *db, int rank,
     return rundb_query_end(st);
 }
 
+int rundb_phase_useful(sqlite3 *db,
+                       void (*each)(const char *phase, int rank, double seconds, double mpi,
+                                    void *ctx),
+                       void *ctx)
+{
+    if (!rundb_has_table(db, "phase_times")) /* analyzed before phase_times existed */
+        return 0;
+    sqlite3_stmt *st =
+        rundb_query(db,
+                    "SELECT p.phase, p.rank, p.seconds, (SELECT COALESCE(SUM(w.seconds), 0) "
+                    "FROM waits w WHERE w.pattern = 'MPI' AND w.phase = p.phase AND w.rank = "
+                    "p.rank) FROM phase_times p ORDER BY p.rowid",
+                    "");
+    while (st && sqlite3_step(st) == SQLITE_ROW)
+        each((const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1),
+             sqlite3_column_double(st, 2), sqlite3_column_double(st, 3), ctx);
+    return rundb_query_end(st);
+}
+
 int rundb_waits_by_pattern(sqlite3 *db, int rank,
                            void (*each)(const char *pattern, double seconds, void *ctx), void *ctx)
 {

@@ -14,7 +14,7 @@ for mode in imbalance chain; do
     check_has "$mode: ran" "$out" "efficiency_app $mode ok"
 done
 csv=$("$MPILENS" report imbalance --efficiency --csv)
-check_has "csv: metric,value" "$csv" "metric,value"
+check_has "csv: metric,value,phase" "$csv" "metric,value,phase"
 lb=$(metric "$csv" load_balance) ce=$(metric "$csv" communication_efficiency)
 pe=$(metric "$csv" parallel_efficiency)
 check_eq "imbalance: load balance 0.625 +- 0.06 ($lb)" yes "$(within "$lb" 0.565 0.685)"
@@ -28,7 +28,7 @@ check_eq "chain: communication efficiency near 1/4 ($ce)" yes "$(within "$ce" 0.
 py=$(PYTHONPATH="$SRC/python" /usr/bin/python3 -c '
 import sys, mpilens
 for row in mpilens.open(sys.argv[1]).efficiency.itertuples():
-    print("%s,%.6f" % (row.metric, row.value))' imbalance 2>&1)
+    print("%s,%.6f,%s" % (row.metric, row.value, row.phase))' imbalance 2>&1)
 check_eq "Python: run.efficiency as the report" \
     "$("$MPILENS" report imbalance --efficiency --csv | sed -n '2,4p')" "$py"
 out=$("$MPILENS" diff imbalance chain 2>&1)
@@ -55,6 +55,31 @@ import sys, mpilens
 fig = mpilens.open(sys.argv[1]).plot_efficiency()
 fig.savefig("efficiency.png")
 print(len(fig.axes[0].patches), open("efficiency.png", "rb").read(4)[1:].decode())' traced)"
+# per phase: both programs in one run, each in an MPI_Pcontrol user region of its name; the
+# profile ignores the levels (pcontrol=0), the trace makes them phases, analyze times them
+out=$(timeout 120 "$MPILENS" run -m profile:pcontrol=0,trace -o phases -- $MPIRUN -np 4 \
+    "$APPS/efficiency_app" phases 2>&1)
+check_has "phases: ran" "$out" "efficiency_app phases ok"
+timeout 180 "$MPILENS" analyze phases > analyze-phases.log 2>&1
+csv=$("$MPILENS" report phases --efficiency --csv)
+phase() { awk -F, -v m="$2" -v p="$3" '$1 == m && $3 == p { print $2 }' <<<"$1"; }
+lb=$(phase "$csv" load_balance imbalance) ce=$(phase "$csv" communication_efficiency imbalance)
+check_eq "phase imbalance: load balance 0.625 +- 0.06 ($lb)" yes "$(within "${lb:-0}" 0.565 0.685)"
+check_eq "phase imbalance: communication efficiency >= 0.85 ($ce)" yes "$(within "${ce:-0}" 0.85 1.0)"
+lb=$(phase "$csv" load_balance chain) ce=$(phase "$csv" communication_efficiency chain)
+pe=$(phase "$csv" parallel_efficiency chain)
+check_eq "phase chain: load balance >= 0.9 ($lb)" yes "$(within "${lb:-0}" 0.9 1.0)"
+check_eq "phase chain: communication efficiency near 1/4 ($ce)" yes "$(within "${ce:-9}" 0.17 0.27)"
+check_eq "phase chain: parallel efficiency = load balance x communication efficiency" yes \
+    "$(within "$(awk -v p="${pe:-9}" -v l="$lb" -v c="$ce" 'BEGIN { d = p - l * c; print d < 0 ? -d : d }')" 0 0.000002)"
+check_match "the report's lines per phase" "$("$MPILENS" report phases --efficiency)" \
+    '^    chain +parallel 0\.[0-9]{3}  load balance [01]\.[0-9]{3}  communication 0\.[0-9]{3}  \([0-9.]+ s\)$'
+check_eq "Python: the phases' rows" "imbalance chain" "$(PYTHONPATH="$SRC/python" /usr/bin/python3 -c '
+import sys, mpilens
+e = mpilens.open(sys.argv[1]).efficiency
+print(*e[e.phase != "run"].phase.unique())' phases)"
+check_match "the call sites with the most MPI time" "$("$MPILENS" report phases --efficiency)" \
+    '^  call sites with the most MPI time: efficiency_app\.c:[0-9]+ (Recv|Barrier) [0-9]+ %'
 text=$("$MPILENS" report imbalance)
 check_match "the report's efficiency section" "$text" '^  load balance             0\.[0-9]{3}  '
 out=$(timeout 120 "$MPILENS" run -m profile -o comms -- $MPIRUN -np 4 "$APPS/comms_app" 2>&1)
