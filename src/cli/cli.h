@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Directory holding libmpilens.so (and its mpilens/ module folder), found from the
  * location of this executable: BIN/../lib. */
