@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "page.h"
 #include "report.h"
 #include "rundb.h"
 #include "rundb_read.h"
@@ -29,7 +30,9 @@ static const char usage[] =
     "  --sort KEY          time (default), calls or volume\n"
     "  --top N             the N largest rows over all communicators, as one table\n"
     "  --csv               comma-separated rows for scripts\n"
-    "  --html FILE         also write an HTML page with the tables and charts\n"
+    "  --html FILE         also write the run's page (docs/page.md): summary, findings,\n"
+    "                      efficiency, time per rank and every module's detail; always\n"
+    "                      the whole run, whatever the filters\n"
     "  --efficiency        the POP metrics alone: parallel efficiency, load balance,\n"
     "                      communication efficiency (with --csv: metric,value,phase rows)\n"
     "  --waits             the wait states found by `mpilens analyze RUN` (Table 2 shape)\n"
@@ -171,7 +174,14 @@ int cli_report(int argc, char **argv)
         report_print_tables(&q, &rows, stdout);
     }
     rc = 0;
-    if (q.html && report_write_html(db, &q, &rows, q.html) != 0)
+    char run[4096]; /* the run's directory: the database's */
+    snprintf(run, sizeof run, "%s", path);
+    char *slash = strrchr(run, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(run, sizeof run, ".");
+    if (q.html && page_write(db, run, q.html) != 0)
         rc = fail("--html %s: cannot write the file (%s); choose a writable path", q.html,
                   strerror(errno));
     else if (q.html && !q.csv)

@@ -51,8 +51,16 @@ int report_top_sites(sqlite3 *db, char text[3][96]);
 void report_print_efficiency_csv(sqlite3 *db, FILE *out);
 void report_print_tables(const struct report_query *q, const struct report_rows *rows, FILE *out);
 void report_print_csv(const struct report_query *q, const struct report_rows *rows, FILE *out);
-int report_write_html(sqlite3 *db, const struct report_query *q, const struct report_rows *rows,
-                      const char *path);
+/* The wait-state metrics as a tree (report_waits.c, Scalasca's hierarchy): each metric's
+ * name, depth (0: the total time) and the patterns it sums ('|'-separated; NULL: the
+ * total), parents before their children. */
+struct report_wait_metric {
+    const char *name;
+    int depth;
+    const char *patterns;
+};
+extern const struct report_wait_metric report_wait_tree[];
+extern const int report_wait_tree_size;
 /* The wait-state table (report_waits.c); rank -1 for all. */
 int report_print_waits(sqlite3 *db, int rank, FILE *out);
 /* `report --callsites` (report_sites.c): the call sites with the most MPI time (TOP, or

@@ -7,13 +7,7 @@
 
 #include "report.h"
 
-struct metric {
-    const char *name;
-    int depth;
-    const char *patterns; /* the patterns it sums, '|'-separated, or NULL for the total */
-};
-
-static const struct metric tree[] = {
+const struct report_wait_metric report_wait_tree[] = {
     {"Time", 0, NULL},
     {"MPI", 1, "MPI"},
     {"Point-to-point waits", 2, "Late Sender|Late Receiver"},
@@ -35,6 +29,7 @@ static const struct metric tree[] = {
     {"One-sided communication", 2, "Early Transfer"},
     {"Early Transfer", 3, "Early Transfer"},
 };
+const int report_wait_tree_size = sizeof report_wait_tree / sizeof *report_wait_tree;
 
 static void print_top(const char *pattern, const char *region, int rank, double seconds, void *ctx)
 {
@@ -63,7 +58,8 @@ int report_print_waits(sqlite3 *db, int rank, FILE *out)
     if (rank >= 0)
         fprintf(out, "rank %d\n", rank);
     fprintf(out, "%-32s %14s %9s\n", "metric", "seconds", "% time");
-    for (size_t i = 0; i < sizeof tree / sizeof *tree; i++) {
+    for (int i = 0; i < report_wait_tree_size; i++) {
+        const struct report_wait_metric *tree = report_wait_tree;
         double v = tree[i].patterns ? rundb_waits_sum(db, tree[i].patterns, rank) : total;
         char label[64];
         snprintf(label, sizeof label, "%*s%s", 2 * tree[i].depth, "", tree[i].name);

@@ -28,6 +28,7 @@
 #include "ompi_import.h"
 #include "size_buckets.h"
 #include "run_claim.h"
+#include "page.h"
 #include "run_job.h"
 #include "rundb.h"
 
@@ -475,11 +476,20 @@ int cli_run(int argc, char **argv)
     if (incomplete && code == 0)
         code = LENS_EXIT_INCOMPLETE;   /* the application succeeded; its results did not all */
     lens_claim_release(output, claim); /* the problems are read: the run is over */
-    if (view > 0) {                    /* it shows the final figures; the summary comes after it */
+    char page[PATH_MAX + 16];
+    int paged = page_write_run(output, page, sizeof page);
+    if (paged < 0) /* the results stand; only their page is missing */
+        fprintf(stderr,
+                "mpilens: the run's page %s could not be written (%s); `mpilens report %s "
+                "--html FILE` writes it elsewhere\n",
+                page, strerror(errno), output);
+    if (view > 0) { /* it shows the final figures; the summary comes after it */
         while (waitpid(view, NULL, 0) < 0 && errno == EINTR)
             ;
         fprintf(stderr, "mpilens: the job's output is in %s\n", log);
     }
+    if (paged == 0)
+        fprintf(stderr, "mpilens: the run's page: %s (open it in a browser)\n", page);
     if (directory_is_empty(output)) {
         if (!existed)
             rmdir(output);

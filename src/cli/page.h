@@ -1,0 +1,56 @@
+/* page.h: the run's page (`mpilens report RUN --html FILE`, and RUN/report.html written by
+ * `mpilens run`): one self-contained HTML file, summary first, then the detail each module
+ * recorded (docs/page.md). page.c writes its sections, page_svg.c draws its pictures,
+ * page_findings.c picks the three largest findings.
+ */
+#ifndef LENS_CLI_PAGE_H
+#define LENS_CLI_PAGE_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/* Writes RUN's page to PATH (DB: RUN's database). 0, or -1 (errno) with no page left. */
+int page_write(sqlite3 *db, const char *run, const char *path);
+
+/* RUN/report.html from RUN/mpilens.db, at the end of `mpilens run` (its name into PATH):
+ * 0, 1 when the run has no database, -1 (errno) when the page could not be written. */
+int page_write_run(const char *run, char *path, size_t len);
+
+/* Where each rank's time went (profile): useful (outside MPI), MPI (Init and Finalize left
+ * out) and MPI_Init + MPI_Finalize, seconds. */
+struct page_rank_time {
+    double useful, mpi, startup;
+};
+
+/* ---- pictures (page_svg.c): inline SVG that scales to the page's width ---- */
+
+/* One stacked bar of the run's time summed over the N ranks of RANKS, with its legend. */
+void page_run_bar(FILE *f, const struct page_rank_time *ranks, int n);
+/* One stacked bar per rank on one scale, or per group of ranks beyond 64 (their average,
+ * the group's extremes of useful time in the title). */
+void page_rank_bars(FILE *f, const struct page_rank_time *ranks, int n);
+/* Horizontal bars, largest first (25 at most): LABELS[i] with VALUES[i] UNIT. */
+void page_bar_chart(FILE *f, char (*labels)[128], const double *values, int n, const char *unit);
+/* Calls per message-size bucket, from the profile's cells. */
+void page_size_histogram(FILE *f, const struct report_rows *rows);
+/* The matrix (row: sender) of N ranks as a heatmap: one cell per pair up to 64 ranks, else
+ * per pair of groups; each cell's title has its exact bytes and messages. HOST_OF (or
+ * NULL): each rank's host, cells between hosts outlined. */
+void page_heatmap(FILE *f, int n, const unsigned long long *bytes,
+                  const unsigned long long *messages, const int *host_of);
+
+/* ---- findings (page_findings.c) ---- */
+
+/* What the page knows of the run when it picks its findings. */
+struct page_facts {
+    const struct page_rank_time *ranks; /* N of them (profile), or NULL */
+    int n, hosts;
+    unsigned long long within, between; /* bytes within and between hosts (monitor) */
+};
+/* The three largest findings of the run, each with its number, where it is and a sentence
+ * on what to look at, as a list, largest first (by the seconds over ranks each costs). */
+void page_findings(FILE *f, sqlite3 *db, const struct page_facts *facts);
+
+#endif
