@@ -4,13 +4,26 @@
  * grid's rows (MPI_Allreduce on a Cart_sub communicator), and every 5 iterations
  * broadcasts a parameter along the columns. Several communicators, several message
  * sizes, collectives and point-to-point: what the profile and monitor modules report on.
+ * Between exchanges each rank relaxes its part of the grid; rank 0's part is half as large
+ * again as the others' (an uneven decomposition), so the others wait for it: the load
+ * imbalance the report and its page point at.
  * Usage: halo2d [ITERATIONS]
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define HALO 1024 /* doubles per halo: 8 KiB */
+#define HALO 1024     /* doubles per halo: 8 KiB */
+#define CELLS (1 << 19) /* the local grid's cells (rank 0: half as many again) */
+
+/* A few smoothing sweeps over the local grid; returns its middle cell. */
+static double relax(double *grid, int cells)
+{
+    for (int sweep = 0; sweep < 4; sweep++)
+        for (int i = 1; i < cells - 1; i++)
+            grid[i] = 0.25 * (grid[i - 1] + 2 * grid[i] + grid[i + 1]);
+    return grid[cells / 2];
+}
 
 int main(int argc, char **argv)
 {
@@ -27,6 +40,10 @@ int main(int argc, char **argv)
 
     double *out = malloc(4 * HALO * sizeof *out), *in = malloc(4 * HALO * sizeof *in);
     double value = rank, param = 1.0;
+    int cells = rank == 0 ? CELLS + CELLS / 2 : CELLS;
+    double *local_grid = calloc(cells, sizeof *local_grid);
+    for (int i = 0; i < cells; i++)
+        local_grid[i] = (double)(i % 97);
     for (int it = 0; it < iterations; it++) {
         for (int i = 0; i < 4 * HALO; i++)
             out[i] = value + i;
@@ -39,6 +56,7 @@ int main(int argc, char **argv)
                          in + (2 * dim + 1) * HALO, HALO, MPI_DOUBLE, hi, 1, grid,
                          MPI_STATUS_IGNORE);
         }
+        value += 1e-12 * relax(local_grid, cells);
         double local = 0, residual;
         for (int i = 0; i < 4 * HALO; i++)
             local += in[i] * 1e-6;
@@ -54,6 +72,7 @@ int main(int argc, char **argv)
                dims[1], iterations, total);
     free(out);
     free(in);
+    free(local_grid);
     MPI_Comm_free(&rows);
     MPI_Comm_free(&cols);
     MPI_Comm_free(&grid);

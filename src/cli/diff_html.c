@@ -139,8 +139,19 @@ static void matrix_heatmap(FILE *f, const struct diff *d, const char *kind)
     free(cells);
 }
 
+/* Each section's label columns (as the text view heads them): an empty name ends them. */
+static const char *const column_names[DIFF_SECTIONS][3] = {
+    {"figure", "", ""},
+    {"communicator", "operation", "bucket"},
+    {"call site", "operation", ""},
+    {"kind", "source -> destination", ""},
+    {"pattern", "region", ""}};
+
 static void table(FILE *f, const struct diff *d, int section, int top)
 {
+    int columns = 0;
+    while (columns < 3 && column_names[section][columns][0])
+        columns++;
     int shown = 0;
     for (int i = 0; i < d->nrows; i++) {
         const struct diff_row *r = &d->rows[i];
@@ -151,18 +162,27 @@ static void table(FILE *f, const struct diff *d, int section, int top)
         if (!shown++) {
             fputs("<h2>", f);
             html_text(f, section_titles[section]);
-            fputs("</h2>\n<table>\n<tr><th>what</th><th></th><th></th><th>A</th><th>B</th>"
-                  "<th>B - A</th><th>verdict</th></tr>\n",
-                  f);
+            fputs("</h2>\n<table>\n<tr>", f);
+            for (int k = 0; k < columns; k++) {
+                fputs("<th>", f);
+                html_text(f, column_names[section][k]);
+                fputs("</th>", f);
+            }
+            fputs("<th>A</th><th>B</th><th>B - A</th><th>verdict</th></tr>\n", f);
         }
         char a[32], b[32], delta[32];
         diff_format(r->mean_a, r->unit, 0, a, sizeof a);
         diff_format(r->mean_b, r->unit, 0, b, sizeof b);
         diff_format(r->delta, r->unit, 1, delta, sizeof delta);
         fputs("<tr>", f);
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < columns; k++) { /* the last column takes what is left */
             fputs("<td>", f);
             html_text(f, r->label[k]);
+            for (int more = k + 1; k == columns - 1 && more < 3; more++)
+                if (r->label[more][0]) {
+                    fputs(" ", f);
+                    html_text(f, r->label[more]);
+                }
             fputs("</td>", f);
         }
         const char *presence = diff_presence(d, r);

@@ -232,7 +232,7 @@ void page_heatmap(FILE *f, int n, const unsigned long long *bytes,
         }
     for (size_t c = 0; c < (size_t)cols * cols; c++)
         max = b[c] > max ? b[c] : max;
-    int cell = 640 / cols > 40 ? 40 : 640 / cols, left = 80, top = 50, side = cell * cols;
+    int cell = 640 / cols > 60 ? 60 : 640 / cols, left = 80, top = 50, side = cell * cols;
     int every = cols <= 16 ? 1 : cols <= 32 ? 4 : 8;
     svg_open(f, left + side + 170, top + side + 20, "communication matrix");
     fprintf(f, "<text x=\"%d\" y=\"14\" font-size=\"12\">receiver</text>\n", left);
