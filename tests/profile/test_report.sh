@@ -44,8 +44,8 @@ check_eq "a filter is a bound parameter, not SQL" "" "$(csv --comm "W0.0' OR '1'
 
 "$MPILENS" report run --html page.html > html.log
 check_eq "--html says where" "mpilens: HTML report in page.html" "$(tail -1 html.log)"
-check_eq "HTML page has two charts and the table" "2 1" \
-    "$(grep -c '<svg' page.html) $(grep -c '<td>d0.2</td><td>4</td><td>Bcast</td>' page.html)"
+check_eq "HTML page: the run's and the ranks' time bars, the sizes, and d0.2's Bcast" "3 1" \
+    "$(grep -c '<svg' page.html) $(grep -c '<td class="t">d0.2</td><td data-v="4">4</td><td class="t">Bcast</td>' page.html)"
 
 # Bad input: one line, exit 2.
 refused "missing file" "mpilens: report: $WORK/none.db: no such database; give the mpilens.db of a run (mpilens run prints where it is)" "$MPILENS" report "$WORK/none.db"
@@ -60,8 +60,8 @@ refused "unknown option" "mpilens: report: unknown or incomplete option '--frobn
 refused "no database" "mpilens: report: no database given; write mpilens report RUN_DIR/mpilens.db" "$MPILENS" report
 "$MPILENS" run -m profile -o tagged -- $MPIRUN -np 2 "$APPS/ring" 1 '<script>alert(1)</script>' > /dev/null 2>&1
 "$MPILENS" report tagged --html tagged.html > /dev/null
-check_eq "--html escapes what the run recorded (an argument <script>...)" "0 1" \
-    "$(grep -c '<script>' tagged.html) $(grep -c '&lt;script&gt;alert(1)&lt;/script&gt;' tagged.html)"
+check_eq "--html escapes what the run recorded (an argument <script>...): the page's own script only" \
+    "1 1" "$(grep -c '<script>' tagged.html) $(grep -c '&lt;script&gt;alert(1)&lt;/script&gt;' tagged.html)"
 out=$("$MPILENS" report run --csv --html /proc/x.html 2>&1 >/dev/null); status=$?
 check_eq "unwritable --html: exit 2" "2" "$status"
 check_eq "unwritable --html: message" "mpilens: report: --html /proc/x.html: cannot write the file (No such file or directory); choose a writable path" "$(tail -1 <<<"$out")"
