@@ -18,7 +18,6 @@
 
 #include "cli.h"
 #include "html.h"
-#include "matrix.h"
 #include "page.h"
 #include "rundb.h"
 
@@ -53,9 +52,8 @@ struct page {
     const char *run, *path;
     struct page_rank_time *ranks;
     int n;
-    struct matrix m; /* the monitor's matrix, m.n = 0 without one */
-    int *host_of, hosts;
-    unsigned long long within, between;
+    struct page_matrix m; /* the monitor's matrix, grouped; m.n = 0 without one */
+    int *host_of;
     double site_time; /* MPI time recorded at call sites, summed over ranks */
 };
 
@@ -89,41 +87,60 @@ static int read_ranks(struct page *p)
     return rundb_rank_times(p->db, -1, add_rank_time, p);
 }
 
+/* One cell of the monitor's matrix into its group's (and within or between hosts). */
+static void add_cell(int src, int dst, long long messages, long long bytes, void *ctx)
+{
+    struct page *p = ctx;
+    struct page_matrix *m = &p->m;
+    if (src < 0 || dst < 0 || src >= m->n || dst >= m->n)
+        return;
+    size_t c = (size_t)(src / m->block) * m->cols + dst / m->block;
+    m->bytes[c] += (unsigned long long)bytes;
+    m->messages[c] += (unsigned long long)messages;
+    if (!p->host_of)
+        return;
+    int crosses = p->host_of[src] != p->host_of[dst] || p->host_of[src] < 0;
+    if (crosses)
+        m->between_bytes += (unsigned long long)bytes;
+    else
+        m->within += (unsigned long long)bytes;
+    m->between[c] |= crosses && messages > 0;
+}
+
+/* The matrix in at most 64 x 64 groups of ranks, read cell by cell (never n x n in
+ * memory): point-to-point, or every kind when the run had no point-to-point traffic. */
 static void read_matrix(struct page *p)
 {
-    if (!rundb_matrix_has_cells(p->db))
+    struct page_matrix *m = &p->m;
+    int n = rundb_matrix_has_cells(p->db) ? rundb_matrix_ranks(p->db) : 0;
+    if (n <= 0)
         return;
-    struct matrix_query q = {.kind = "p2p", .metric = "bytes"};
-    if (matrix_load(p->db, &q, &p->m) != 0) {
-        p->m.n = 0;
-        return;
-    }
-    unsigned long long any = 0;
-    for (size_t i = 0; i < (size_t)p->m.n * p->m.n; i++)
-        any |= p->m.count[i];
-    if (!any) { /* no point-to-point traffic: the collectives' and one-sided */
-        free(p->m.count);
-        q.kind = "all";
-        if (matrix_load(p->db, &q, &p->m) != 0) {
-            p->m.n = 0;
-            return;
-        }
-    }
-    char hosts[1024];
-    p->hosts = rundb_host_summary(p->db, hosts, sizeof hosts);
-    p->host_of = p->hosts > 1 ? malloc((size_t)p->m.n * sizeof *p->host_of) : NULL;
-    if (p->host_of && rundb_rank_hosts(p->db, p->host_of, p->m.n) != 0) {
+    char hosts[1024], err[512];
+    m->hosts = rundb_host_summary(p->db, hosts, sizeof hosts);
+    p->host_of = m->hosts > 1 ? malloc((size_t)n * sizeof *p->host_of) : NULL;
+    if (p->host_of && rundb_rank_hosts(p->db, p->host_of, n) != 0) {
         free(p->host_of);
         p->host_of = NULL;
     }
-    for (int s = 0; p->host_of && s < p->m.n; s++)
-        for (int d = 0; d < p->m.n; d++) {
-            unsigned long long b = p->m.bytes[(size_t)s * p->m.n + d];
-            if (p->host_of[s] == p->host_of[d] && p->host_of[s] >= 0)
-                p->within += b;
-            else
-                p->between += b;
-        }
+    m->n = n;
+    m->block = (n + PAGE_MAX_ROWS - 1) / PAGE_MAX_ROWS;
+    m->cols = (n + m->block - 1) / m->block;
+    size_t cells = (size_t)m->cols * m->cols;
+    m->bytes = calloc(2 * cells, sizeof *m->bytes);
+    m->between = calloc(cells, 1);
+    static const char *const kinds[] = {"p2p", "all"};
+    for (int k = 0; k < 2 && m->bytes && m->between; k++) {
+        memset(m->bytes, 0, 2 * cells * sizeof *m->bytes);
+        memset(m->between, 0, cells);
+        m->messages = m->bytes + cells, m->within = m->between_bytes = 0, m->kind = kinds[k];
+        if (rundb_matrix_cells(p->db, kinds[k], NULL, add_cell, p, err, sizeof err) != 0)
+            break;
+        for (size_t c = 0; c < cells; c++)
+            if (m->messages[c])
+                return;
+    }
+    free(m->bytes), free(m->between);
+    m->bytes = NULL, m->between = NULL, m->n = 0; /* no traffic, or it cannot be read */
 }
 
 /* ---- summary, efficiency, ranks ---- */
@@ -412,23 +429,25 @@ static void callsites(struct page *p)
 
 static void matrix(struct page *p)
 {
-    if (p->m.n == 0)
+    const struct page_matrix *m = &p->m;
+    if (m->n == 0)
         return;
     unsigned long long bytes = 0, messages = 0;
-    for (size_t i = 0; i < (size_t)p->m.n * p->m.n; i++)
-        bytes += p->m.bytes[i], messages += p->m.count[i];
+    for (size_t c = 0; c < (size_t)m->cols * m->cols; c++)
+        bytes += m->bytes[c], messages += m->messages[c];
     fprintf(p->f,
             "<section id=\"matrix\"><h2>Communication matrix</h2>\n<p>Bytes each rank sent "
-            "to each (rows: senders; %llu messages, %llu bytes in all%s). Hover a cell for its "
-            "exact figures; <code>mpilens place</code> turns this matrix into a placement."
-            "</p>\n",
-            messages, bytes, p->m.n > 64 ? "; ranks grouped" : "");
+            "to each, %s (rows: senders; %llu messages, %llu bytes in all%s). Hover over a "
+            "cell for its exact figures; <code>mpilens place</code> turns this matrix into a "
+            "placement.</p>\n",
+            strcmp(m->kind, "p2p") == 0 ? "point-to-point" : "all kinds", messages, bytes,
+            m->block > 1 ? "; ranks in groups" : "");
     if (p->host_of)
         fprintf(p->f,
                 "<p>Within hosts: <b>%llu</b> bytes; between hosts: <b>%llu</b> bytes "
                 "(%d hosts; cells with traffic between hosts outlined in red).</p>\n",
-                p->within, p->between, p->hosts);
-    page_heatmap(p->f, p->m.n, p->m.bytes, p->m.count, p->host_of);
+                m->within, m->between_bytes, m->hosts);
+    page_heatmap(p->f, m);
     fputs("</section>\n", p->f);
 }
 
@@ -559,7 +578,7 @@ int page_write(sqlite3 *db, const char *run, const char *path)
                 fprintf(p.f, "<a href=\"#%s\">%s</a>", sections[i].id, sections[i].name);
         fputs("</nav>\n", p.f);
         summary(&p);
-        struct page_facts facts = {p.ranks, p.n, p.hosts, p.within, p.between};
+        struct page_facts facts = {p.ranks, p.n, p.m.hosts, p.m.within, p.m.between_bytes};
         fputs("<section id=\"findings\"><h2>Findings</h2>\n", p.f);
         page_findings(p.f, db, &facts);
         fputs("</section>\n", p.f);
@@ -578,8 +597,8 @@ int page_write(sqlite3 *db, const char *run, const char *path)
     report_rows_free(&cells);
     free(p.ranks);
     free(p.host_of);
-    if (p.m.n)
-        free(p.m.count);
+    free(p.m.bytes);
+    free(p.m.between);
     errno = why;
     return rc;
 }

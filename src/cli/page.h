@@ -35,11 +35,19 @@ void page_rank_bars(FILE *f, const struct page_rank_time *ranks, int n);
 void page_bar_chart(FILE *f, char (*labels)[128], const double *values, int n, const char *unit);
 /* Calls per message-size bucket, from the profile's cells. */
 void page_size_histogram(FILE *f, const struct report_rows *rows);
-/* The matrix (row: sender) of N ranks as a heatmap: one cell per pair up to 64 ranks, else
- * per pair of groups; each cell's title has its exact bytes and messages. HOST_OF (or
- * NULL): each rank's host, cells between hosts outlined. */
-void page_heatmap(FILE *f, int n, const unsigned long long *bytes,
-                  const unsigned long long *messages, const int *host_of);
+#define PAGE_MAX_ROWS 64 /* bars and heatmap rows beyond which ranks are grouped */
+/* The monitor's matrix as the page draws it: N ranks in groups of BLOCK consecutive ranks
+ * (1 up to 64 ranks), COLS x COLS cells (row: sender) of bytes and messages, BETWEEN[c] set
+ * where some of cell c's traffic crosses hosts (HOSTS > 1); KIND: "p2p" or "all". */
+struct page_matrix {
+    int n, block, cols, hosts;
+    unsigned long long *bytes, *messages, within, between_bytes;
+    char *between;
+    const char *kind;
+};
+/* The heatmap of PM: each cell's title has its exact bytes and messages; cells between
+ * hosts outlined. */
+void page_heatmap(FILE *f, const struct page_matrix *pm);
 
 /* ---- findings (page_findings.c) ---- */
 

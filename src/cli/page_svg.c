@@ -9,7 +9,7 @@
 #include "html.h"
 #include "page.h"
 
-#define MAX_ROWS 64 /* bars and heatmap rows beyond which ranks are grouped */
+#define MAX_ROWS PAGE_MAX_ROWS
 
 /* An <svg> W x H wide at most, narrower when the page is. */
 static void svg_open(FILE *f, int w, int h, const char *label)
@@ -211,25 +211,12 @@ static void ranks_label(int g, int block, int n, char *out, size_t len)
         snprintf(out, len, "rank %d", g);
 }
 
-void page_heatmap(FILE *f, int n, const unsigned long long *bytes,
-                  const unsigned long long *messages, const int *host_of)
+void page_heatmap(FILE *f, const struct page_matrix *pm)
 {
-    int block = (n + MAX_ROWS - 1) / MAX_ROWS, cols = (n + block - 1) / block;
-    unsigned long long *b = calloc((size_t)cols * cols + 1, sizeof *b);
-    unsigned long long *m = calloc((size_t)cols * cols + 1, sizeof *m);
-    char *between = calloc((size_t)cols * cols + 1, 1);
-    if (!b || !m || !between) {
-        free(b), free(m), free(between);
-        return;
-    }
+    int n = pm->n, block = pm->block, cols = pm->cols;
+    const unsigned long long *b = pm->bytes, *m = pm->messages;
+    const char *between = pm->between;
     unsigned long long max = 0;
-    for (int s = 0; s < n; s++)
-        for (int d = 0; d < n; d++) {
-            size_t c = (size_t)(s / block) * cols + d / block, i = (size_t)s * n + d;
-            b[c] += bytes[i], m[c] += messages[i];
-            if (host_of && host_of[s] != host_of[d] && messages[i])
-                between[c] = 1;
-        }
     for (size_t c = 0; c < (size_t)cols * cols; c++)
         max = b[c] > max ? b[c] : max;
     int cell = 640 / cols > 60 ? 60 : 640 / cols, left = 80, top = 50, side = cell * cols;
@@ -274,12 +261,11 @@ void page_heatmap(FILE *f, int n, const unsigned long long *bytes,
                 "<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>\n",
                 sx, top + k * 20, fill, sx + 22, top + k * 20 + 12, label);
     }
-    if (host_of)
+    if (pm->hosts > 1)
         fprintf(f,
                 "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" fill=\"none\" "
                 "stroke=\"#c0392b\"/><text x=\"%d\" y=\"%d\" font-size=\"11\">between hosts"
                 "</text>\n",
                 sx, top + 110, sx + 22, top + 122);
     fputs("</svg>\n", f);
-    free(b), free(m), free(between);
 }
