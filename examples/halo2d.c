@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define HALO 1024     /* doubles per halo: 8 KiB */
+#define HALO 1024       /* doubles per halo: 8 KiB */
 #define CELLS (1 << 19) /* the local grid's cells (rank 0: half as many again) */
 
 /* A few smoothing sweeps over the local grid; returns its middle cell. */

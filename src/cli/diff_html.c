@@ -140,12 +140,11 @@ static void matrix_heatmap(FILE *f, const struct diff *d, const char *kind)
 }
 
 /* Each section's label columns (as the text view heads them): an empty name ends them. */
-static const char *const column_names[DIFF_SECTIONS][3] = {
-    {"figure", "", ""},
-    {"communicator", "operation", "bucket"},
-    {"call site", "operation", ""},
-    {"kind", "source -> destination", ""},
-    {"pattern", "region", ""}};
+static const char *const column_names[DIFF_SECTIONS][3] = {{"figure", "", ""},
+                                                           {"communicator", "operation", "bucket"},
+                                                           {"call site", "operation", ""},
+                                                           {"kind", "source -> destination", ""},
+                                                           {"pattern", "region", ""}};
 
 static void table(FILE *f, const struct diff *d, int section, int top)
 {

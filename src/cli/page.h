@@ -61,4 +61,26 @@ struct page_facts {
  * on what to look at, as a list, largest first (by the seconds over ranks each costs). */
 void page_findings(FILE *f, sqlite3 *db, const struct page_facts *facts);
 
+/* ---- the page being written (page.c: the summary; page_detail.c: the detail) ---- */
+
+struct page {
+    FILE *f;
+    sqlite3 *db;
+    const char *run, *path;
+    struct page_rank_time *ranks; /* N of them (profile), or NULL */
+    int n;
+    struct page_matrix m; /* the monitor's matrix, grouped; m.n = 0 without one */
+    int *host_of;         /* each rank's host when there are several, or NULL */
+    double site_time;     /* MPI time recorded at call sites, summed over ranks */
+};
+/* S (NULL: nothing) escaped on P's page. */
+void page_text(struct page *p, const char *s);
+/* The detail sections (page_detail.c), each written only when the run has its data. */
+void page_communicators(struct page *p, const struct report_rows *cells);
+void page_sizes(struct page *p, const struct report_rows *cells);
+void page_callsites(struct page *p);
+void page_matrix_section(struct page *p);
+void page_waits(struct page *p);
+void page_trace(struct page *p);
+
 #endif

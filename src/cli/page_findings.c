@@ -79,46 +79,6 @@ static void startup(struct findings *all, const struct page_facts *facts)
              "before reading the shares, or look at the launcher and the network set-up.");
 }
 
-/* The (communicator, operation) with the most MPI time, Init and Finalize left out. */
-struct pair_sum {
-    char comm[64], op[48], kind[8];
-    int size;
-    double time, total;
-    int failed;
-    struct {
-        char comm[64], op[48], kind[8];
-        int size;
-        double time;
-    } * pairs;
-    int n;
-};
-
-static void add_total(const struct rundb_profile_total *t, void *ctx)
-{
-    struct pair_sum *s = ctx;
-    if (cli_startup_op(t->op) || s->failed)
-        return;
-    s->total += t->time;
-    int i = 0;
-    while (i < s->n && (strcmp(s->pairs[i].comm, t->comm) || strcmp(s->pairs[i].op, t->op)))
-        i++;
-    if (i == s->n) {
-        void *grown = realloc(s->pairs, (size_t)(s->n + 1) * sizeof *s->pairs);
-        if (!grown) {
-            s->failed = 1;
-            return;
-        }
-        s->pairs = grown;
-        memset(&s->pairs[i], 0, sizeof s->pairs[i]);
-        snprintf(s->pairs[i].comm, sizeof s->pairs[i].comm, "%s", t->comm);
-        snprintf(s->pairs[i].op, sizeof s->pairs[i].op, "%s", t->op);
-        snprintf(s->pairs[i].kind, sizeof s->pairs[i].kind, "%s", t->kind ? t->kind : "");
-        s->pairs[i].size = t->comm_size;
-        s->n++;
-    }
-    s->pairs[i].time += t->time;
-}
-
 struct site_of {
     const char *op;
     char text[160];
@@ -136,35 +96,31 @@ static void first_site(const struct rundb_callsite *c, void *ctx)
 
 static void costliest_operation(struct findings *all, sqlite3 *db)
 {
-    struct pair_sum s;
-    memset(&s, 0, sizeof s);
-    if (rundb_profile_totals(db, add_total, &s) == 0 && !s.failed && s.total > 0) {
-        int best = 0;
-        for (int i = 1; i < s.n; i++)
-            best = s.pairs[i].time > s.pairs[best].time ? i : best;
-        struct finding *f = s.n ? add(all, s.pairs[best].time, "Where the MPI time goes") : NULL;
-        if (f) {
-            struct site_of site = {s.pairs[best].op, ""};
-            rundb_callsites_top(db, -1, 50, first_site, &site);
-            snprintf(f->number, sizeof f->number, "%.0f %% of the MPI time",
-                     100 * s.pairs[best].time / s.total);
-            snprintf(f->where, sizeof f->where, "MPI_%s on %s (%d ranks): %.3f s over ranks%s",
-                     s.pairs[best].op, s.pairs[best].comm, s.pairs[best].size, s.pairs[best].time,
-                     site.text);
-            const char *kind = s.pairs[best].kind, *op = s.pairs[best].op;
-            snprintf(f->advice, sizeof f->advice, "%s",
-                     strcmp(op, "Barrier") == 0
-                         ? "Barriers rarely carry data: check whether this one is needed, or "
-                           "whether the time is the wait for a slower rank (load imbalance)."
-                     : strcmp(kind, "coll") == 0
-                         ? "Look at how often it runs and on how many ranks: fewer, larger "
-                           "collectives cost less; `mpilens tune` suggests the algorithm."
-                         : "Look at the message sizes and partners (matrix below): overlap the "
-                           "transfers with computing (nonblocking calls), or send fewer, "
-                           "larger messages.");
-        }
+    struct report_pair *pairs;
+    double total;
+    int n = report_mpi_pairs(db, &pairs, &total);
+    struct finding *f =
+        n > 0 && total > 0 ? add(all, pairs[0].time, "Where the MPI time goes") : NULL;
+    if (f) {
+        const struct report_pair *top = &pairs[0];
+        struct site_of site = {top->op, ""};
+        rundb_callsites_top(db, -1, 50, first_site, &site);
+        snprintf(f->number, sizeof f->number, "%.0f %% of the MPI time", 100 * top->time / total);
+        snprintf(f->where, sizeof f->where, "MPI_%s on %s (%d ranks): %.3f s over ranks%s", top->op,
+                 top->comm, top->size, top->time, site.text);
+        snprintf(f->advice, sizeof f->advice, "%s",
+                 strcmp(top->op, "Barrier") == 0
+                     ? "Barriers rarely carry data: check whether this one is needed, or "
+                       "whether the time is the wait for a slower rank (load imbalance)."
+                 : strcmp(top->kind, "coll") == 0
+                     ? "Look at how often it runs and on how many ranks: fewer, larger "
+                       "collectives cost less; `mpilens tune` suggests the algorithm."
+                     : "Look at the message sizes and partners (matrix below): overlap the "
+                       "transfers with computing (nonblocking calls), or send fewer, larger "
+                       "messages.");
     }
-    free(s.pairs);
+    if (n >= 0)
+        free(pairs);
 }
 
 /* The largest wait state: pattern and region, and the rank that waits most. */

@@ -45,6 +45,15 @@ struct report_phase {
     int ranks;
 };
 int report_phase_efficiencies(sqlite3 *db, struct report_phase **out);
+/* The MPI time of each (communicator, operation), summed over ranks and size buckets,
+ * Init and Finalize left out, the largest first: *OUT (malloc'ed) and their sum in *TOTAL;
+ * their number, or -1. */
+struct report_pair {
+    char comm[64], op[48], kind[8];
+    int size;
+    double time;
+};
+int report_mpi_pairs(sqlite3 *db, struct report_pair **out, double *total);
 /* The (up to) three call sites with the most MPI time, Init and Finalize left out, as
  * "file.c:12 Barrier 80 %"; their number. */
 int report_top_sites(sqlite3 *db, char text[3][96]);

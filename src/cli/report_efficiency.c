@@ -145,12 +145,8 @@ int report_top_sites(sqlite3 *db, char text[3][96])
 
 /* Where the MPI time goes: the time of each (communicator, operation) summed over ranks and
  * buckets, Init and Finalize left out (communication efficiency's largest contributors). */
-struct pair {
-    char name[112];
-    double time;
-};
 struct spent {
-    struct pair *pairs;
+    struct report_pair *pairs;
     int n, failed;
     double total;
 };
@@ -161,27 +157,45 @@ static void add_total(const struct rundb_profile_total *t, void *ctx)
     if (cli_startup_op(t->op) || s->failed)
         return;
     s->total += t->time;
-    char name[112];
-    snprintf(name, sizeof name, "%s %s", t->comm, t->op);
     for (int i = 0; i < s->n; i++)
-        if (strcmp(s->pairs[i].name, name) == 0) {
+        if (strcmp(s->pairs[i].comm, t->comm) == 0 && strcmp(s->pairs[i].op, t->op) == 0) {
             s->pairs[i].time += t->time;
             return;
         }
-    struct pair *grown = realloc(s->pairs, (size_t)(s->n + 1) * sizeof *grown);
+    struct report_pair *grown = realloc(s->pairs, (size_t)(s->n + 1) * sizeof *grown);
     if (!grown) {
         s->failed = 1;
         return;
     }
     s->pairs = grown;
-    snprintf(s->pairs[s->n].name, sizeof s->pairs[s->n].name, "%s", name);
-    s->pairs[s->n++].time = t->time;
+    struct report_pair *p = &s->pairs[s->n++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->comm, sizeof p->comm, "%s", t->comm);
+    snprintf(p->op, sizeof p->op, "%s", t->op);
+    snprintf(p->kind, sizeof p->kind, "%s", t->kind ? t->kind : "");
+    p->size = t->comm_size;
+    p->time = t->time;
 }
 
 static int by_time(const void *a, const void *b)
 {
-    double x = ((const struct pair *)a)->time, y = ((const struct pair *)b)->time;
+    double x = ((const struct report_pair *)a)->time, y = ((const struct report_pair *)b)->time;
     return (x < y) - (x > y);
+}
+
+int report_mpi_pairs(sqlite3 *db, struct report_pair **out, double *total)
+{
+    struct spent s = {NULL, 0, 0, 0};
+    *out = NULL;
+    *total = 0;
+    if (rundb_profile_totals(db, add_total, &s) != 0 || s.failed) {
+        free(s.pairs);
+        return -1;
+    }
+    qsort(s.pairs, (size_t)s.n, sizeof *s.pairs, by_time);
+    *out = s.pairs;
+    *total = s.total;
+    return s.n;
 }
 
 /* The load balance among each sub-communicator's members; the three lowest are shown. */
@@ -233,16 +247,17 @@ void report_print_efficiency(sqlite3 *db, FILE *out)
             "  communication efficiency %.3f  largest useful time / the run (%.6f s); most "
             "MPI: rank %d\n",
             e.communication, e.run, e.rank_mpi);
-    struct spent spent = {NULL, 0, 0, 0};
-    if (rundb_profile_totals(db, add_total, &spent) == 0 && !spent.failed && spent.total > 0) {
-        qsort(spent.pairs, (size_t)spent.n, sizeof *spent.pairs, by_time);
+    struct report_pair *pairs;
+    double total;
+    int npairs = report_mpi_pairs(db, &pairs, &total);
+    if (npairs > 0 && total > 0) {
         fprintf(out, "  where the MPI time goes:");
-        for (int i = 0; i < 3 && i < spent.n; i++)
-            fprintf(out, "%s %s %.0f %%", i ? "," : "", spent.pairs[i].name,
-                    100 * spent.pairs[i].time / spent.total);
+        for (int i = 0; i < 3 && i < npairs; i++)
+            fprintf(out, "%s %s %s %.0f %%", i ? "," : "", pairs[i].comm, pairs[i].op,
+                    100 * pairs[i].time / total);
         fprintf(out, "\n");
     }
-    free(spent.pairs);
+    free(pairs);
     char sites[3][96];
     int nsites = report_top_sites(db, sites);
     for (int i = 0; i < nsites; i++)

@@ -88,6 +88,14 @@ check_has "report names the hosts" "$("$MPILENS" report "$WORK/ring" 2>&1)" \
 matrix=$("$MPILENS" matrix "$WORK/ring" --kind p2p 2>&1)
 check_has "matrix: within and between hosts" "$matrix" \
     "within hosts 40 messages, 40960 bytes; between hosts 40 messages, 40960 bytes"
+page=$(grep -o 'Within hosts: <b>[0-9]*</b> bytes; between hosts: <b>[0-9]*</b> bytes ([0-9]* hosts' \
+    "$WORK/ring/report.html")
+check_eq "the run's page: within and between hosts apart" \
+    "Within hosts: <b>40960</b> bytes; between hosts: <b>40960</b> bytes (2 hosts" "$page"
+check_eq "the page's heatmap: the cells between hosts outlined (1 -> 2, 3 -> 0)" \
+    "rank 1 to rank 2|rank 3 to rank 0" \
+    "$(grep -o '<title>rank [0-9] to rank [0-9]: [0-9]* bytes, [0-9]* messages (between hosts)' \
+        "$WORK/ring/report.html" | sed 's/<title>//; s/:.*//' | paste -sd'|')"
 check_eq "Python: each rank's host" "node1 node1 node2 node2" \
     "$($PY -c 'import sys, mpilens; print(*mpilens.open(sys.argv[1]).ranks["host"])' "$WORK/ring")"
 

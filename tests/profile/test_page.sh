@@ -7,6 +7,8 @@
 #             the heatmap has 16 cells with the ring's exact bytes; an argument that is
 #             markup stays text;
 #   demo:     the demo's program (halo2d, rank 0 with more work): three findings;
+#   imbalance: rank 0 sleeping twice as long before each barrier: the imbalance and the
+#             barrier are among the findings;
 #   profile-only and monitor-only runs: only their sections;
 #   1024 ranks: a database as such a run leaves it (tests/tools/large_run_db.c, written by
 #             src/db's writers): the page stays under 5 MB and its DOM bounded;
@@ -74,8 +76,18 @@ r=$(look demo/report.html)
 console_clean demo
 fits demo "$r"
 check_eq "demo: three findings" 3 "$(field "$r" findings)"
-check_match "demo: the load imbalance is one of them" "$(field "$r" findingtext)" \
-    'Load imbalance: load balance 0\.[0-9]+; rank 0 computes'
+# a program of known imbalance (computing is sleeping: as long on a loaded machine): rank 0
+# computes twice as long before each barrier; the imbalance and the barrier are the findings
+out=$(timeout 120 "$MPILENS" run -m profile -o imbalance -- $MPIRUN -np 4 \
+    "$APPS/efficiency_app" imbalance 2>&1)
+check_has "imbalance: ran" "$out" "efficiency_app imbalance ok"
+r=$(look imbalance/report.html)
+# (a third when MPI_Init is slow, on a loaded machine: a profile gives three candidates)
+check_match "imbalance: two or three findings" "$(field "$r" findings)" '^[23]$' 
+check_match "imbalance: the load imbalance, rank 0 the busiest" "$(field "$r" findingtext)" \
+    'Load imbalance: load balance 0\.(5[6-9]|6[0-9]); rank 0 computes'
+check_match "imbalance: the barrier, and where it is" "$(field "$r" findingtext)" \
+    'MPI_Barrier on W0\.0 \(4 ranks\): [0-9.]+ s over ranks; most at efficiency_app\.c:[0-9]+ in imbalance'
 
 # each section only with its data
 timeout 120 "$MPILENS" run -m profile -o profonly -- $MPIRUN -np 4 "$APPS/ring" 2 > /dev/null 2>&1

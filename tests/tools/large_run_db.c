@@ -42,8 +42,8 @@ int main(int argc, char **argv)
     for (int r = 0; members && r < n; r++)
         members[r] = r;
     int world = 0;
-    rc |= !members || rundb_put_communicator(&run, "W0.0", n, "MPI_COMM_WORLD", members, NULL,
-                                             &world);
+    rc |= !members ||
+          rundb_put_communicator(&run, "W0.0", n, "MPI_COMM_WORLD", members, NULL, &world);
     rc |= rundb_put_phase(&run, 0, "run");
     for (int r = 0; r < n && rc == 0; r++) {
         double useful = r % 7 == 0 ? 1.5 : 1.0, sendrecv = 0.05, allreduce = 0.5 - 0.05 * (r % 7);
