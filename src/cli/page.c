@@ -36,7 +36,7 @@ static const char style[] =
     "@media print{nav{display:none}h2{page-break-after:avoid}svg{page-break-inside:avoid}}";
 
 /* Sorts a table.sortable by the column whose header is clicked: by data-v when the cell has
- * one (numbers), else by text; again reverses. */
+ * one (numbers), else by text; again reverses. Printing opens every folded part. */
 static const char script[] =
     "document.querySelectorAll('table.sortable th').forEach(function(th){"
     "th.title='click to sort';th.addEventListener('click',function(){"
@@ -44,7 +44,9 @@ static const char script[] =
     "th.dataset.dir=up?'up':'down';var rows=Array.prototype.slice.call(body.rows);"
     "rows.sort(function(a,b){var x=a.cells[i],y=b.cells[i],d=x.dataset.v!==undefined?"
     "parseFloat(x.dataset.v)-parseFloat(y.dataset.v):x.textContent.localeCompare(y.textContent);"
-    "return up?d:-d});rows.forEach(function(r){body.appendChild(r)})})});";
+    "return up?d:-d});rows.forEach(function(r){body.appendChild(r)})})});"
+    "window.addEventListener('beforeprint',function(){"
+    "document.querySelectorAll('details').forEach(function(d){d.open=true})});";
 
 void page_text(struct page *p, const char *s)
 {
@@ -52,6 +54,14 @@ void page_text(struct page *p, const char *s)
 }
 
 /* ---- what the page reads before it writes ---- */
+
+static void count_rank(int rank, double exec, double mpi_all, double start, void *ctx)
+{
+    int *n = ctx;
+    (void)exec, (void)mpi_all, (void)start;
+    if (rank >= *n && rank < 1 << 24)
+        *n = rank + 1;
+}
 
 static void add_rank_time(int rank, double exec, double mpi_all, double start, void *ctx)
 {
@@ -62,13 +72,12 @@ static void add_rank_time(int rank, double exec, double mpi_all, double start, v
     p->ranks[rank] = (struct page_rank_time){useful > 0 ? useful : 0, mpi > 0 ? mpi : 0, start};
 }
 
+/* Each rank's times (the ranks the profile recorded: a damaged count in the metadata makes
+ * no array). */
 static int read_ranks(struct page *p)
 {
-    if (!rundb_profile_has_rows(p->db))
-        return 0;
-    char value[64];
-    p->n = rundb_metadata_get(p->db, "Processes", value, sizeof value) ? atoi(value) : 0;
-    if (p->n <= 0 || p->n > 1 << 24)
+    if (!rundb_profile_has_rows(p->db) || rundb_rank_times(p->db, -1, count_rank, &p->n) != 0 ||
+        p->n == 0)
         return p->n = 0;
     p->ranks = calloc((size_t)p->n, sizeof *p->ranks);
     if (!p->ranks)
@@ -102,7 +111,7 @@ static void read_matrix(struct page *p)
 {
     struct page_matrix *m = &p->m;
     int n = rundb_matrix_has_cells(p->db) ? rundb_matrix_ranks(p->db) : 0;
-    if (n <= 0)
+    if (n <= 0 || n > 1 << 24) /* 2^24: a damaged count */
         return;
     char hosts[1024], err[512];
     m->hosts = rundb_host_summary(p->db, hosts, sizeof hosts);
