@@ -146,9 +146,9 @@ class Run:
             rows.append(("run", key.lower().replace(" ", "_"), float(value)))
         if self._has("phase_times"):  # per MPI_Pcontrol phase, from mpilens analyze
             phases = self._frame(
-                "SELECT p.phase, p.seconds, (SELECT COALESCE(SUM(w.seconds), 0) FROM waits w "
-                "WHERE w.pattern = 'MPI' AND w.phase = p.phase AND w.rank = p.rank) AS mpi "
-                "FROM phase_times p ORDER BY p.rowid")
+                "SELECT p.phase, p.seconds, p.computing, p.ideal, (SELECT COALESCE(SUM("
+                "w.seconds), 0) FROM waits w WHERE w.pattern = 'MPI' AND w.phase = p.phase "
+                "AND w.rank = p.rank) AS mpi FROM phase_times p ORDER BY p.rowid")
             phases["useful"] = (phases["seconds"] - phases["mpi"]).clip(lower=0)
             for name, of in phases.groupby("phase", sort=False):
                 most = of["useful"].max()
@@ -158,6 +158,10 @@ class Run:
                 rows += [(name, "parallel_efficiency", balance * communication),
                          (name, "load_balance", balance),
                          (name, "communication_efficiency", communication)]
+                ideal = of["ideal"].max()  # the phase on analyze's ideal network
+                if ideal > 0 and length > 0:
+                    rows += [(name, "serialization_efficiency", of["computing"].max() / ideal),
+                             (name, "transfer_efficiency", ideal / length)]
         return pd.DataFrame(rows, columns=["phase", "metric", "value"])
 
     @functools.cached_property

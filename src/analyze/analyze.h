@@ -125,10 +125,12 @@ struct analysis {
     uint32_t unknown_region;                /* stands for an event's undefined region id */
     int *phase_region, nphases, phases_cap; /* phase -> its user region; 0: outside */
     int phase_stack[64], phase_depth;
-    /* seconds each phase was this rank's innermost one (phase_seconds[nphases]), counted
-     * from phase_since, the last change of the innermost phase (the efficiency per phase) */
+    /* per phase while it was this rank's innermost one (the efficiency per phase), seconds:
+     * its real time, its computing and its time on the ideal clock (PHASE_REAL, _COMPUTING,
+     * _IDEAL: 3 x nphases), counted from phase_since and phase_ideal_since, the real and
+     * ideal clocks at the last change of the innermost phase */
     double *phase_seconds;
-    uint64_t phase_since;
+    uint64_t phase_since, phase_ideal_since;
     /* this rank's locations (its threads: thread 0 is location `rank`); states[i] is the
      * call state of my_locations[i], cur_p the one whose event is being replayed */
     uint64_t *my_locations;
@@ -146,6 +148,10 @@ struct analysis {
     struct wait_interval *intervals;
     size_t nintervals, intervals_cap;
 };
+
+#define PHASE_REAL(A, ph) (A)->phase_seconds[(ph)]
+#define PHASE_COMPUTING(A, ph) (A)->phase_seconds[(A)->nphases + (ph)]
+#define PHASE_IDEAL(A, ph) (A)->phase_seconds[2 * (A)->nphases + (ph)]
 
 /* A fresh analysis of this rank (MPI initialised). */
 void analysis_init(struct analysis *A);

@@ -108,7 +108,7 @@ void make_replay_comms(struct analysis *A)
         die("out of memory for %s regions", "the");
     A->regions[A->unknown_region].name = strdup("(undefined region)");
     A->severity = calloc((size_t)PATTERNS * (A->nregions + 1) * A->nphases, sizeof *A->severity);
-    A->phase_seconds = calloc((size_t)A->nphases, sizeof *A->phase_seconds);
+    A->phase_seconds = calloc((size_t)3 * A->nphases, sizeof *A->phase_seconds);
     if (!A->severity || !A->phase_seconds)
         die("out of memory for the severity table%s", "");
 }

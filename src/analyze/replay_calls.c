@@ -11,14 +11,38 @@
 
 #include "analyze.h"
 
-/* The time since the innermost phase last changed goes to that phase (at T, it changes). */
+static int innermost_phase(const struct analysis *A)
+{
+    return A->phase_depth > 0 && A->phase_depth <= 64 ? A->phase_stack[A->phase_depth - 1] : 0;
+}
+
+/* The time outside MPI since the last call's end, up to T, is computing: the ideal network
+ * keeps it (its clock advances), and the innermost phase counts it. */
+static void computed_until(struct analysis *A, uint64_t t)
+{
+    if (!A->ideal_started) {
+        A->ideal_from = A->defs.clock_offset; /* the trace's start */
+        A->ideal_started = 1;
+    }
+    uint64_t computed = t > A->ideal_from ? t - A->ideal_from : 0;
+    A->ideal += computed;
+    A->useful += computed;
+    A->ideal_from = t;
+    PHASE_COMPUTING(A, innermost_phase(A)) += computed * 1e-9;
+}
+
+/* The innermost phase changes at T (a user region's enter or leave): the time since the
+ * last change, real and on the ideal clock, goes to the phase that ends here. */
 static void phase_changes(struct analysis *A, uint64_t t)
 {
-    int innermost =
-        A->phase_depth > 0 && A->phase_depth <= 64 ? A->phase_stack[A->phase_depth - 1] : 0;
+    computed_until(A, t);
+    int innermost = innermost_phase(A);
     if (innermost > 0 && t > A->phase_since)
-        A->phase_seconds[innermost] += (t - A->phase_since) * 1e-9;
+        PHASE_REAL(A, innermost) += (t - A->phase_since) * 1e-9;
+    if (innermost > 0 && A->ideal > A->phase_ideal_since)
+        PHASE_IDEAL(A, innermost) += (A->ideal - A->phase_ideal_since) * 1e-9;
     A->phase_since = t;
+    A->phase_ideal_since = A->ideal;
 }
 
 void later(struct analysis *A, uint64_t remote, int pattern)
@@ -44,17 +68,8 @@ OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, v
         A->phase_depth++;
         return OTF2_CALLBACK_SUCCESS;
     }
-    /* the time since the last MPI call's end is computing: the ideal network keeps it */
-    if (!A->ideal_started) {
-        A->ideal_from = A->defs.clock_offset; /* the trace's start */
-        A->ideal_started = 1;
-    }
-    uint64_t computed = t > A->ideal_from ? t - A->ideal_from : 0;
-    A->ideal += computed;
-    A->useful += computed;
-    A->ideal_from = t;
-    A->cur_p->phase =
-        A->phase_depth > 0 && A->phase_depth <= 64 ? A->phase_stack[A->phase_depth - 1] : 0;
+    computed_until(A, t);
+    A->cur_p->phase = innermost_phase(A);
     A->cur_p->region = region < A->nregions ? region : A->unknown_region;
     A->cur_p->enter = t;
     A->cur_p->remote = 0;

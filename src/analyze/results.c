@@ -75,10 +75,11 @@ int write_results(struct analysis *A, const char *run, double traced, const uint
     struct wait_interval *spans =
         gather_bytes(A, A->intervals, A->nintervals * sizeof *A->intervals, &icounts, &idispls);
     MPI_Gather(&traced, 1, MPI_DOUBLE, times, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    /* each phase's time per rank (every rank has the same phases: global definitions) */
+    /* each phase's times per rank (every rank has the same phases: global definitions) */
+    int per_rank = 3 * A->nphases;
     double *phase_times =
-        A->rank == 0 ? calloc((size_t)A->size * A->nphases, sizeof *phase_times) : NULL;
-    MPI_Gather(A->phase_seconds, A->nphases, MPI_DOUBLE, phase_times, A->nphases, MPI_DOUBLE, 0,
+        A->rank == 0 ? calloc((size_t)A->size * per_rank, sizeof *phase_times) : NULL;
+    MPI_Gather(A->phase_seconds, per_rank, MPI_DOUBLE, phase_times, per_rank, MPI_DOUBLE, 0,
                MPI_COMM_WORLD);
     free(mine);
     if (A->rank != 0)
@@ -102,9 +103,11 @@ int write_results(struct analysis *A, const char *run, double traced, const uint
     for (int r = 0; r < A->size && rc == 0; r++)
         rc |= rundb_put_wait_time(&db, r, times[r]);
     for (int ph = 1; phase_times && ph < A->nphases && rc == 0; ph++)
-        for (int r = 0; r < A->size && rc == 0; r++)
-            rc |= rundb_put_phase_time(&db, A->regions[A->phase_region[ph]].name, r,
-                                       phase_times[(size_t)r * A->nphases + ph]);
+        for (int r = 0; r < A->size && rc == 0; r++) {
+            const double *of = &phase_times[(size_t)r * per_rank];
+            rc |= rundb_put_phase_time(&db, A->regions[A->phase_region[ph]].name, r, of[ph],
+                                       of[A->nphases + ph], of[2 * A->nphases + ph]);
+        }
     if (rc == 0 && ideal[1] > 0 && ideal[2] > 0) { /* serialization x transfer = comm. eff. */
         char value[32];
         snprintf(value, sizeof value, "%.6f", (double)ideal[0] / (double)ideal[1]);

@@ -245,17 +245,24 @@ static void efficiency(struct page *p)
     if (n > 0) {
         fputs("<h3>Per phase (MPI_Pcontrol regions)</h3>\n<table class=\"sortable\"><thead><tr>"
               "<th class=\"t\">phase</th><th>parallel</th><th>load balance</th>"
-              "<th>communication</th><th>length (s)</th></tr></thead><tbody>\n",
+              "<th>communication</th><th>serialization</th><th>transfer</th><th>length (s)</th>"
+              "</tr></thead><tbody>\n",
               p->f);
         for (int i = 0; i < n; i++) {
             fputs("<tr><td class=\"t\">", p->f);
             page_text(p, phases[i].name);
-            fprintf(p->f,
-                    "</td><td data-v=\"%.6f\">%.3f</td><td data-v=\"%.6f\">%.3f</td>"
-                    "<td data-v=\"%.6f\">%.3f</td><td data-v=\"%.6f\">%.6f</td></tr>\n",
-                    phases[i].parallel, phases[i].parallel, phases[i].load_balance,
-                    phases[i].load_balance, phases[i].communication, phases[i].communication,
-                    phases[i].length, phases[i].length);
+            fputs("</td>", p->f);
+            double v[] = {phases[i].parallel,      phases[i].load_balance, phases[i].communication,
+                          phases[i].serialization, phases[i].transfer,     phases[i].length};
+            for (int k = 0; k < 6; k++)
+                if (v[k] < 0) /* a replay without the phase's ideal time */
+                    fputs("<td data-v=\"-1\">-</td>", p->f);
+                else
+                    fprintf(p->f,
+                            k < 5 ? "<td data-v=\"%.6f\">%.3f</td>"
+                                  : "<td data-v=\"%.6f\">%.6f</td>",
+                            v[k], v[k]);
+            fputs("</tr>\n", p->f);
         }
         fputs("</tbody></table>\n", p->f);
     }

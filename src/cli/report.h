@@ -42,6 +42,7 @@ void report_print_efficiency(sqlite3 *db, FILE *out);
 struct report_phase {
     char name[128];
     double parallel, load_balance, communication, length; /* length: the longest rank's, s */
+    double serialization, transfer; /* on analyze's ideal network: SerE x TE = CommE */
     int ranks;
 };
 int report_phase_efficiencies(sqlite3 *db, struct report_phase **out);

@@ -63,55 +63,72 @@ int report_efficiency(sqlite3 *db, struct report_efficiency *e)
     return 0;
 }
 
-/* Per phase: its ranks' useful time (the phase's time less the MPI time in it). */
+/* Per phase: its ranks' useful time (the phase's time less the MPI time in it), and for
+ * the ideal network their computing and ideal time there; the metrics at the end. */
+struct phase_sums {
+    double sum_useful, max_useful, max_seconds, max_computing, max_ideal;
+};
 struct phases {
     struct report_phase *all;
+    struct phase_sums *sums;
     int n, failed;
 };
 
-static void add_phase_rank(const char *phase, int rank, double seconds, double mpi, void *ctx)
+static void add_phase_rank(const struct rundb_phase_rank *row, void *ctx)
 {
     struct phases *p = ctx;
-    (void)rank;
     int i = 0;
-    while (i < p->n && strcmp(p->all[i].name, phase) != 0)
+    while (i < p->n && strcmp(p->all[i].name, row->phase) != 0)
         i++;
-    if (i == p->n) {
-        struct report_phase *grown =
-            p->failed ? NULL : realloc(p->all, (size_t)(p->n + 1) * sizeof *grown);
-        if (!grown) {
-            p->failed = 1;
+    if (i == p->n && !p->failed) {
+        struct report_phase *grown = realloc(p->all, (size_t)(p->n + 1) * sizeof *grown);
+        if (grown)
+            p->all = grown;
+        struct phase_sums *more = realloc(p->sums, (size_t)(p->n + 1) * sizeof *more);
+        if (more)
+            p->sums = more;
+        p->failed = !grown || !more;
+        if (p->failed)
             return;
-        }
-        p->all = grown;
-        memset(&p->all[p->n], 0, sizeof *p->all);
-        snprintf(p->all[p->n++].name, sizeof p->all->name, "%s", phase);
+        memset(&p->all[i], 0, sizeof *p->all);
+        memset(&p->sums[i], 0, sizeof *p->sums);
+        snprintf(p->all[i].name, sizeof p->all->name, "%s", row->phase);
+        p->n++;
     }
-    struct report_phase *ph = &p->all[i];
-    double useful = seconds > mpi ? seconds - mpi : 0;
-    ph->load_balance += useful; /* the sum, until the end */
-    if (useful > ph->communication)
-        ph->communication = useful; /* the largest, until the end */
-    if (seconds > ph->length)
-        ph->length = seconds;
-    ph->ranks++;
+    if (p->failed)
+        return;
+    struct phase_sums *s = &p->sums[i];
+    double useful = row->seconds > row->mpi ? row->seconds - row->mpi : 0;
+    s->sum_useful += useful;
+    s->max_useful = useful > s->max_useful ? useful : s->max_useful;
+    s->max_seconds = row->seconds > s->max_seconds ? row->seconds : s->max_seconds;
+    s->max_computing = row->computing > s->max_computing ? row->computing : s->max_computing;
+    s->max_ideal = row->ideal > s->max_ideal ? row->ideal : s->max_ideal;
+    p->all[i].ranks++;
 }
 
 int report_phase_efficiencies(sqlite3 *db, struct report_phase **out)
 {
-    struct phases p = {NULL, 0, 0};
+    struct phases p = {NULL, NULL, 0, 0};
     *out = NULL;
     if (rundb_phase_useful(db, add_phase_rank, &p) != 0 || p.failed) {
         free(p.all);
+        free(p.sums);
         return -1;
     }
     for (int i = 0; i < p.n; i++) {
         struct report_phase *ph = &p.all[i];
-        double sum = ph->load_balance, largest = ph->communication;
-        ph->load_balance = largest > 0 ? sum / ph->ranks / largest : 1;
-        ph->communication = ph->length > 0 ? largest / ph->length : 1;
+        const struct phase_sums *s = &p.sums[i];
+        ph->load_balance = s->max_useful > 0 ? s->sum_useful / ph->ranks / s->max_useful : 1;
+        ph->communication = s->max_seconds > 0 ? s->max_useful / s->max_seconds : 1;
         ph->parallel = ph->load_balance * ph->communication;
+        ph->length = s->max_seconds;
+        /* on the ideal network: the largest computing / the phase's ideal length, and that
+         * length / the real one (-1: a database without them) */
+        ph->serialization = s->max_ideal > 0 ? s->max_computing / s->max_ideal : -1;
+        ph->transfer = s->max_ideal > 0 && s->max_seconds > 0 ? s->max_ideal / s->max_seconds : -1;
     }
+    free(p.sums);
     *out = p.all;
     return p.n;
 }
@@ -290,12 +307,17 @@ void report_print_efficiency(sqlite3 *db, FILE *out)
     int nphases = report_phase_efficiencies(db, &phases);
     for (int i = 0; i < nphases; i++) {
         if (i == 0)
-            fprintf(out, "  per phase (MPI_Pcontrol regions; parallel = load balance x "
-                         "communication):\n");
-        fprintf(out,
-                "    %-20.20s parallel %.3f  load balance %.3f  communication %.3f  (%.6f s)\n",
-                phases[i].name, phases[i].parallel, phases[i].load_balance, phases[i].communication,
-                phases[i].length);
+            fprintf(out,
+                    "  per phase (MPI_Pcontrol regions; serialization and transfer from the "
+                    "replay):\n    %-20s %8s %8s %6s %6s %8s %10s\n",
+                    "PHASE", "PARALLEL", "BALANCE", "COMM", "SERIAL", "TRANSFER", "LENGTH s");
+        fprintf(out, "    %-20.20s %8.3f %8.3f %6.3f", phases[i].name, phases[i].parallel,
+                phases[i].load_balance, phases[i].communication);
+        if (phases[i].serialization >= 0)
+            fprintf(out, " %6.3f %8.3f", phases[i].serialization, phases[i].transfer);
+        else
+            fprintf(out, " %6s %8s", "-", "-");
+        fprintf(out, " %10.6f\n", phases[i].length);
     }
     free(phases);
     fprintf(out, "  (useful time: between MPI_Init and MPI_Finalize, outside MPI calls)\n");
@@ -321,11 +343,12 @@ void report_print_efficiency_csv(sqlite3 *db, FILE *out)
     struct report_phase *phases;
     int nphases = report_phase_efficiencies(db, &phases);
     for (int i = 0; i < nphases; i++) {
-        static const char *const names[] = {"parallel_efficiency", "load_balance",
-                                            "communication_efficiency", "run_seconds"};
-        double values[] = {phases[i].parallel, phases[i].load_balance, phases[i].communication,
-                           phases[i].length};
-        for (int m = 0; m < 4; m++) {
+        static const char *const names[] = {"parallel_efficiency",      "load_balance",
+                                            "communication_efficiency", "run_seconds",
+                                            "serialization_efficiency", "transfer_efficiency"};
+        double values[] = {phases[i].parallel, phases[i].load_balance,  phases[i].communication,
+                           phases[i].length,   phases[i].serialization, phases[i].transfer};
+        for (int m = 0; m < (phases[i].serialization >= 0 ? 6 : 4); m++) {
             fprintf(out, "%s,%.6f,", names[m], values[m]);
             cli_csv_field(out, phases[i].name);
             fputc('\n', out);

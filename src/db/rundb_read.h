@@ -185,12 +185,16 @@ int rundb_waits_top(sqlite3 *db, int rank, int limit,
                     void (*each)(const char *pattern, const char *region, int rank, double seconds,
                                  void *ctx),
                     void *ctx);
-/* Per user region (phase) and rank, in the order analyze wrote them: the time the phase
- * was the rank's innermost one and its MPI time in it (tables phase_times, waits); 0 (no
- * rows when the run was analyzed before phase_times existed), or -1. */
-int rundb_phase_useful(sqlite3 *db,
-                       void (*each)(const char *phase, int rank, double seconds, double mpi,
-                                    void *ctx),
+/* Per user region (phase) and rank, in the order analyze wrote them (tables phase_times,
+ * waits): the time the phase was the rank's innermost one, its MPI time there, its
+ * computing there and its time on analyze's ideal network, seconds. 0 (no rows when the
+ * run was analyzed before phase_times existed), or -1. */
+struct rundb_phase_rank {
+    const char *phase;
+    int rank;
+    double seconds, mpi, computing, ideal;
+};
+int rundb_phase_useful(sqlite3 *db, void (*each)(const struct rundb_phase_rank *row, void *ctx),
                        void *ctx);
 /* Per user region (MPI_Pcontrol phase): MPI time and waiting time (the top-level patterns),
  * largest waiting first. 0, or -1. */

@@ -57,9 +57,7 @@ int rundb_waits_by_phase(sqlite3 *db, int rank,
     return rundb_query_end(st);
 }
 
-int rundb_phase_useful(sqlite3 *db,
-                       void (*each)(const char *phase, int rank, double seconds, double mpi,
-                                    void *ctx),
+int rundb_phase_useful(sqlite3 *db, void (*each)(const struct rundb_phase_rank *row, void *ctx),
                        void *ctx)
 {
     if (!rundb_has_table(db, "phase_times")) /* analyzed before phase_times existed */
@@ -68,11 +66,15 @@ int rundb_phase_useful(sqlite3 *db,
         rundb_query(db,
                     "SELECT p.phase, p.rank, p.seconds, (SELECT COALESCE(SUM(w.seconds), 0) "
                     "FROM waits w WHERE w.pattern = 'MPI' AND w.phase = p.phase AND w.rank = "
-                    "p.rank) FROM phase_times p ORDER BY p.rowid",
+                    "p.rank), p.computing, p.ideal FROM phase_times p ORDER BY p.rowid",
                     "");
-    while (st && sqlite3_step(st) == SQLITE_ROW)
-        each((const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1),
-             sqlite3_column_double(st, 2), sqlite3_column_double(st, 3), ctx);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        const char *phase = (const char *)sqlite3_column_text(st, 0);
+        struct rundb_phase_rank row = {phase ? phase : "",           sqlite3_column_int(st, 1),
+                                       sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
+                                       sqlite3_column_double(st, 4), sqlite3_column_double(st, 5)};
+        each(&row, ctx);
+    }
     return rundb_query_end(st);
 }
 

@@ -453,14 +453,16 @@ int rundb_put_lib_matrix(struct rundb *run, const char *kind, int src, int dst, 
 
 int rundb_waits_create(struct rundb *run)
 {
-    return exec(run, "DROP TABLE IF EXISTS waits; DROP TABLE IF EXISTS wait_times;"
-                     "DROP TABLE IF EXISTS wait_intervals; DROP TABLE IF EXISTS phase_times;"
-                     "CREATE TABLE waits (pattern TEXT, region TEXT, rank INTEGER, seconds REAL, "
-                     "phase TEXT);"
-                     "CREATE TABLE wait_times (rank INTEGER PRIMARY KEY, seconds REAL);"
-                     "CREATE TABLE wait_intervals (rank INTEGER, pattern TEXT, region TEXT, "
-                     "start INTEGER,  end INTEGER);"
-                     "CREATE TABLE phase_times (phase TEXT, rank INTEGER, seconds REAL);");
+    return exec(run,
+                "DROP TABLE IF EXISTS waits; DROP TABLE IF EXISTS wait_times;"
+                "DROP TABLE IF EXISTS wait_intervals; DROP TABLE IF EXISTS phase_times;"
+                "CREATE TABLE waits (pattern TEXT, region TEXT, rank INTEGER, seconds REAL, "
+                "phase TEXT);"
+                "CREATE TABLE wait_times (rank INTEGER PRIMARY KEY, seconds REAL);"
+                "CREATE TABLE wait_intervals (rank INTEGER, pattern TEXT, region TEXT, "
+                "start INTEGER,  end INTEGER);"
+                "CREATE TABLE phase_times (phase TEXT, rank INTEGER, seconds REAL, computing REAL, "
+                "ideal REAL);");
 }
 
 int rundb_put_wait(struct rundb *run, const char *pattern, const char *region, int rank,
@@ -495,13 +497,17 @@ int rundb_put_wait_interval(struct rundb *run, int rank, const char *pattern, co
     return rundb_step(st);
 }
 
-int rundb_put_phase_time(struct rundb *run, const char *phase, int rank, double seconds)
+int rundb_put_phase_time(struct rundb *run, const char *phase, int rank, double seconds,
+                         double computing, double ideal)
 {
-    sqlite3_stmt *st = statement(run, ST_PHASE_TIME, "INSERT INTO phase_times VALUES (?, ?, ?)");
+    sqlite3_stmt *st =
+        statement(run, ST_PHASE_TIME, "INSERT INTO phase_times VALUES (?, ?, ?, ?, ?)");
     if (st) {
         sqlite3_bind_text(st, 1, phase, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(st, 2, rank);
         sqlite3_bind_double(st, 3, seconds);
+        sqlite3_bind_double(st, 4, computing);
+        sqlite3_bind_double(st, 5, ideal);
     }
     return rundb_step(st);
 }

@@ -95,7 +95,9 @@ int rundb_put_wait(struct rundb *run, const char *pattern, const char *region, i
 int rundb_put_wait_interval(struct rundb *run, int rank, const char *pattern, const char *region,
                             int64_t start, int64_t end);
 int rundb_put_wait_time(struct rundb *run, int rank, double seconds);
-/* RANK's time with PHASE (a user region) as its innermost phase, in table phase_times. */
-int rundb_put_phase_time(struct rundb *run, const char *phase, int rank, double seconds);
+/* RANK's time with PHASE (a user region) as its innermost phase, in table phase_times:
+ * real, computing (outside MPI) and on analyze's ideal network, seconds. */
+int rundb_put_phase_time(struct rundb *run, const char *phase, int rank, double seconds,
+                         double computing, double ideal);
 
 #endif

@@ -72,12 +72,20 @@ check_eq "phase chain: load balance >= 0.9 ($lb)" yes "$(within "${lb:-0}" 0.9 1
 check_eq "phase chain: communication efficiency near 1/4 ($ce)" yes "$(within "${ce:-9}" 0.17 0.27)"
 check_eq "phase chain: parallel efficiency = load balance x communication efficiency" yes \
     "$(within "$(awk -v p="${pe:-9}" -v l="$lb" -v c="$ce" 'BEGIN { d = p - l * c; print d < 0 ? -d : d }')" 0 0.000002)"
-check_match "the report's lines per phase" "$("$MPILENS" report phases --efficiency)" \
-    '^    chain +parallel 0\.[0-9]{3}  load balance [01]\.[0-9]{3}  communication 0\.[0-9]{3}  \([0-9.]+ s\)$'
-check_eq "Python: the phases' rows" "imbalance chain" "$(PYTHONPATH="$SRC/python" /usr/bin/python3 -c '
+se=$(phase "$csv" serialization_efficiency chain) te=$(phase "$csv" transfer_efficiency chain)
+check_eq "phase chain: serialization efficiency near 1/4 ($se)" yes "$(within "${se:-9}" 0.17 0.33)"
+check_eq "phase chain: transfer efficiency >= 0.85 ($te)" yes "$(within "${te:-0}" 0.85 1.0)"
+se=$(phase "$csv" serialization_efficiency imbalance)
+check_eq "phase imbalance: serialization efficiency >= 0.85 (the barrier waits for rank 0) ($se)" \
+    yes "$(within "${se:-0}" 0.85 1.0)"
+check_match "the report's table per phase" "$("$MPILENS" report phases --efficiency)" \
+    '^    chain +0\.[0-9]{3} +[01]\.[0-9]{3} +0\.[0-9]{3} +0\.[0-9]{3} +[01]\.[0-9]{3} +[0-9]+\.[0-9]{6}$'
+check_eq "Python: the phases' rows, five metrics each" "imbalance 5 chain 5" \
+    "$(PYTHONPATH="$SRC/python" /usr/bin/python3 -c '
 import sys, mpilens
 e = mpilens.open(sys.argv[1]).efficiency
-print(*e[e.phase != "run"].phase.unique())' phases)"
+e = e[e.phase != "run"]
+print(*["%s %d" % (p, len(e[e.phase == p])) for p in e.phase.unique()])' phases)"
 check_match "the call sites with the most MPI time" "$("$MPILENS" report phases --efficiency)" \
     '^  call sites with the most MPI time: efficiency_app\.c:[0-9]+ (Recv|Barrier) [0-9]+ %'
 text=$("$MPILENS" report imbalance)
