@@ -127,8 +127,14 @@ void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out)
             o.max_start, o.rank_start, o.sum_start / n);
     char hosts[1024];
     int nhosts = rundb_host_summary(db, hosts, sizeof hosts);
-    if (nhosts > 1) /* one host: nothing to say */
+    if (nhosts > 1) { /* one host: nothing to say; many: the first that fit a line */
+        char *cut = strlen(hosts) > 60 ? hosts + 60 : NULL;
+        while (cut && cut > hosts && strncmp(cut, ", ", 2) != 0)
+            cut--;
+        if (cut && cut > hosts)
+            snprintf(cut, sizeof hosts - (size_t)(cut - hosts), ", ...");
         fprintf(out, "  hosts           %d: %s\n", nhosts, hosts);
+    }
 }
 
 static void print_row(const struct rundb_profile_cell *r, int with_comm, FILE *out)

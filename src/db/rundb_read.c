@@ -364,8 +364,8 @@ int rundb_host_summary(sqlite3 *db, char *out, size_t len)
         return 0;
     char sql[256];
     snprintf(sql, sizeof sql,
-             "SELECT host, rank FROM %s ORDER BY host IN (SELECT host FROM %s "
-             "WHERE rank = 0) DESC, host, rank",
+             "SELECT t.host, t.rank FROM %s t JOIN (SELECT host, MIN(rank) AS first FROM %s "
+             "GROUP BY host) f ON f.host IS t.host ORDER BY f.first, t.rank",
              table, table);
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {

@@ -125,7 +125,8 @@ int rundb_matrix_ranks(sqlite3 *db);
  * not recorded), and in *SAME 1 when every host recorded the same one. The number of
  * hosts (0: a database without hosts). */
 int rundb_run_hosts(sqlite3 *db, char (*hosts)[64], int max, char *topology, size_t len, int *same);
-/* The hosts the ranks ran on, with their ranks ("node1 (ranks 0-1), node2 (ranks 2-3)"),
+/* The hosts the ranks ran on, with their ranks ("node1 (ranks 0-1), node2 (ranks 2-3)"), in
+ * the order of their first rank,
  * from the profile's ranks table, else the monitor's monitor_hosts, into OUT; the number of
  * hosts (0: none recorded). */
 int rundb_host_summary(sqlite3 *db, char *out, size_t len);
