@@ -2,11 +2,13 @@
  * other nodes kept brought over first (node_local.c), then the ranks' saved records merged
  * (recover.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "page.h"
 
 static const char usage[] =
     "usage: mpilens recover DIR [-- LAUNCHER ARGS...]\n"
@@ -64,5 +66,12 @@ int cli_recover(int argc, char **argv)
         printf("mpilens: %d module(s) finished what they left for after the job (the trace's "
                "conversion); results in %s\n",
                completed, argv[1]);
+    char page[4200]; /* the run's page, as mpilens run would have written it */
+    int paged = r > 0 || completed > 0 ? page_write_run(argv[1], page, sizeof page) : 1;
+    if (paged == 0)
+        printf("mpilens: the run's page: %s\n", page);
+    else if (paged < 0)
+        fprintf(stderr, "mpilens: recover: the run's page %s could not be written (%s)\n", page,
+                strerror(errno));
     return 0;
 }

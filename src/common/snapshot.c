@@ -143,11 +143,33 @@ static int write_file(const char *tmp, const char *how)
  * records changed between its counting and writing passes, and the next try usually
  * finds them still. */
 #define SAVE_TRIES 3
+/* The directory of PATH made again: the first rank to finish with an empty DIR/partial
+ * removes it (finish), and a rank that had not saved yet (512 ranks on 2 cores: its first
+ * periodic tick comes late) then found none. Async-signal-safe. */
+static void make_dir_of(const char *path)
+{
+    char dir[4200];
+    size_t n = strlen(path);
+    if (n >= sizeof dir)
+        return;
+    memcpy(dir, path, n + 1);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        mkdir(dir, 0777);
+    }
+}
+
 static int write_file_tries(const char *tmp, const char *how)
 {
     int ok = 0;
-    for (int i = 0; i < SAVE_TRIES && ok == 0; i++)
+    for (int i = 0; i < SAVE_TRIES && ok == 0; i++) {
         ok = write_file(tmp, how);
+        if (ok < 0 && atomic_load(&failed_errno) == ENOENT && i + 1 < SAVE_TRIES) {
+            make_dir_of(tmp); /* another rank's finish removed it: made again, tried again */
+            ok = 0;
+        }
+    }
     if (ok > 0)
         atomic_store(&failed_errno, 0); /* a failed try mended: nothing to say */
     return ok;

@@ -138,7 +138,8 @@ check_eq "plain LD_PRELOAD run: saved files, no database yet" "0 1" \
     "$([ -f plain/mpilens.db ] && echo 1 || echo 0) $([ -n "$(ls plain/partial)" ] && echo 1 || echo 0)"
 out=$("$MPILENS" recover plain 2>&1); status=$?
 check_eq "mpilens recover: status 0" 0 $status
-check_eq "mpilens recover says where" "mpilens: 2 module(s) recovered; incomplete results in plain/mpilens.db" "$out"
+check_eq "mpilens recover says where, and writes the page" "mpilens: 2 module(s) recovered; incomplete results in plain/mpilens.db
+mpilens: the run's page: plain/report.html" "$out"
 incomplete plain 3
 # Without the CLI, the trace too: recover writes it.
 if [ -n "$TRACED" ]; then

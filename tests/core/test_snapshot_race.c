@@ -11,7 +11,10 @@
  *    thread: its save is left, whole, and the interrupted one does not replace it; a second
  *    SIGURG saves again (the handlers stay);
  *  - retry: a writer that fails once (its records changed between its passes: another
- *    thread) is tried again, and the file is there.
+ *    thread) is tried again, and the file is there;
+ *  - remade: the directory was removed before the rank's first save (another rank's
+ *    normal end found it empty: 512 ranks on 2 cores, whose first periodic tick came
+ *    late); the save makes it again and the file is there.
  * No MPI: the snapshot code itself, with real files, each case in a process of its own.
  * Waits are on events (bounded), never on a time a busy machine could exceed.
  */
@@ -30,7 +33,7 @@
 #define CHUNKS 32
 #define CHUNK 32
 
-enum mode { PERIODIC, THREADS, NESTED, RETRY };
+enum mode { PERIODIC, THREADS, NESTED, RETRY, REMADE };
 static enum mode mode;
 static pthread_t main_thread;
 static char final_path[512];
@@ -146,9 +149,16 @@ static void run_case(const char *dir)
         raise(SIGURG);
         check_file("nested: a second SIGURG saves again", 'c',
                    "stopped by a signal to mpilens run");
-    } else {
+    } else if (mode == RETRY) {
         mpilens_snapshot_save("MPI_Abort");
         check_file("retry: a writer that failed once is tried again", 'b', "MPI_Abort");
+    } else {
+        char partial[600];
+        snprintf(partial, sizeof partial, "%s/partial", dir);
+        if (rmdir(partial) != 0) /* as another rank's end does when it finds it empty */
+            exit(1);
+        mpilens_snapshot_save("MPI_Abort");
+        check_file("remade: a save after the directory went makes it again", 'a', "MPI_Abort");
     }
     fflush(stdout);
     _exit(failures ? 1 : 0);
@@ -156,8 +166,8 @@ static void run_case(const char *dir)
 
 int main(void)
 {
-    const char *names[] = {"periodic", "threads", "nested", "retry"};
-    for (int m = PERIODIC; m <= RETRY; m++) {
+    const char *names[] = {"periodic", "threads", "nested", "retry", "remade"};
+    for (int m = PERIODIC; m <= REMADE; m++) {
         char dir[] = "/tmp/mpilens-snapshot-race-XXXXXX";
         if (!mkdtemp(dir))
             return 1;
