@@ -75,6 +75,9 @@ timeout 180 "$MPILENS" analyze demo > analyze-demo.log 2>&1
 r=$(look demo/report.html)
 console_clean demo
 fits demo "$r"
+check_eq "demo: every section but the trace's export link (the demo's own step)" \
+    "summary findings efficiency ranks communicators sizes callsites matrix waits trace" \
+    "$(field "$r" sections)"
 check_eq "demo: three findings" 3 "$(field "$r" findings)"
 # a program of known imbalance (computing is sleeping: as long on a loaded machine): rank 0
 # computes twice as long before each barrier; the imbalance and the barrier are the findings

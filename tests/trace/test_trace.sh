@@ -98,9 +98,9 @@ check_has "preloaded: rank 0 says how the archive comes" "$out" \
 check_eq "preloaded: one saved file per rank, the note, no archive yet" "4 yes no" \
     "$(ls plain/partial | grep -c '^trace\.') $(exists plain/trace/CONVERT-PENDING) $(exists plain/trace/traces.otf2)"
 out=$("$MPILENS" recover plain 2>&1); status=$?
-check_eq "mpilens recover converts it: status 0, one line" \
-    "0 mpilens: 1 module(s) finished what they left for after the job (the trace's conversion); results in plain" \
-    "$status $out"
+check_eq "mpilens recover converts it: status 0, one line, and the run's page" \
+    "0 mpilens: 1 module(s) finished what they left for after the job (the trace's conversion); results in plain
+mpilens: the run's page: plain/report.html" "$status $out"
 check_eq "... into the same events; the note and the logs gone" "$(events_of ring) no no" \
     "$(events_of plain) $(exists plain/trace/CONVERT-PENDING) $(exists plain/trace/log)"
 MPILENS_OUTPUT=$WORK/plain2 MPILENS_MODULES=trace:convert=after mpi 4 "$APPS/ring" 3 > /dev/null 2>&1
