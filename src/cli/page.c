@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +23,7 @@
 static const char style[] =
     "body{font-family:sans-serif;margin:1em auto;max-width:1200px;padding:0 1em;color:#222}"
     "h1{font-size:1.5em;margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.6em}"
-    ".sub{color:#555;overflow-wrap:anywhere}nav a{margin-right:1em}"
+    "nav a{margin-right:1em}"
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
     "padding:2px 8px;text-align:right}th{background:#f2f2f2}td.t,th.t{text-align:left;"
     "overflow-wrap:anywhere}table.sortable th{cursor:pointer}.wide{overflow-x:auto}"
@@ -168,8 +167,8 @@ static void summary(struct page *p)
         page_text(p, value);
         fputs("</td></tr>\n", p->f);
     }
-    struct report_efficiency e;
-    if (p->n && report_efficiency(p->db, &e) == 0) {
+    if (p->has_eff) {
+        const struct report_efficiency e = p->eff;
         double mpi = 0, run = 0, start = 0;
         for (int r = 0; r < p->n; r++)
             mpi += p->ranks[r].mpi, run += p->ranks[r].useful + p->ranks[r].mpi,
@@ -207,9 +206,7 @@ static void metric_row(FILE *f, const char *name, double v, const char *meaning)
 
 static void efficiency(struct page *p)
 {
-    struct report_efficiency e;
-    if (!p->n || report_efficiency(p->db, &e) != 0)
-        return;
+    const struct report_efficiency e = p->eff;
     fputs("<section id=\"efficiency\"><h2>Efficiency</h2>\n<p>The POP metrics, each between 0 "
           "and 1 (below 0.8 in orange; docs/efficiency.md). Useful time: a rank's time "
           "between MPI_Init and MPI_Finalize outside MPI calls.</p>\n<table>\n<thead><tr>"
@@ -273,8 +270,6 @@ static void efficiency(struct page *p)
 
 static void ranks(struct page *p)
 {
-    if (!p->n)
-        return;
     fputs("<section id=\"ranks\"><h2>Time per rank</h2>\n<p>Useful time (green), MPI "
           "(orange) and MPI_Init + MPI_Finalize (grey) of each rank: a longer green bar is a "
           "rank the others wait for.</p>\n",
@@ -283,61 +278,74 @@ static void ranks(struct page *p)
     fputs("</section>\n", p->f);
 }
 
+static void findings(struct page *p)
+{
+    struct page_facts facts = {
+        p->ranks, p->n, p->m.hosts, p->m.within, p->m.between_bytes, p->has_eff ? &p->eff : NULL};
+    fputs("<section id=\"findings\"><h2>Findings</h2>\n", p->f);
+    page_findings(p->f, p->db, &facts);
+    fputs("</section>\n", p->f);
+}
+
+/* The sections in the page's order: the navigation's name (NULL: not listed) and writer. */
+static const struct section {
+    const char *id, *name;
+    void (*write)(struct page *p);
+} sections[] = {{"summary", "summary", summary},
+                {"findings", "findings", findings},
+                {"efficiency", "efficiency", efficiency},
+                {"ranks", "ranks", ranks},
+                {"communicators", "profile", page_communicators},
+                {"sizes", NULL, page_sizes},
+                {"callsites", "call sites", page_callsites},
+                {"matrix", "matrix", page_matrix_section},
+                {"waits", "wait states", page_waits},
+                {"trace", "trace", page_trace}};
+#define SECTIONS (sizeof sections / sizeof *sections)
+
 int page_write(sqlite3 *db, const char *run, const char *path)
 {
     struct page p;
     memset(&p, 0, sizeof p);
     p.db = db, p.run = run, p.path = path;
-    struct report_rows cells = {NULL, 0};
     struct report_query q = {.rank = -1, .bucket = -1, .top = -1, .sort = "time"};
     if (read_ranks(&p) != 0 ||
-        (rundb_profile_has_rows(db) && report_query_rows(db, &q, &cells) != 0)) {
+        (rundb_profile_has_rows(db) && report_query_rows(db, &q, &p.cells) != 0)) {
         free(p.ranks);
         errno = errno ? errno : EIO;
         return -1;
     }
+    p.has_eff = p.n > 0 && report_efficiency(db, &p.eff) == 0;
     read_matrix(&p);
     p.site_time = rundb_profile_has_rows(db) ? rundb_callsites_time(db, -1) : 0;
+    char anchor[4096];
+    page_trace_anchor(run, anchor, sizeof anchor);
+    /* which sections the run has data for, decided once, in the order of sections[] */
+    const int present[SECTIONS] = {1,
+                                   1,
+                                   p.has_eff,
+                                   p.n > 0,
+                                   p.cells.count > 0,
+                                   1,
+                                   p.site_time > 0,
+                                   p.m.n > 0,
+                                   rundb_table_has_rows(db, "wait_times"),
+                                   access(anchor, R_OK) == 0};
     p.f = html_open_page(path, "mpilens report", style);
     if (p.f) {
-        char anchor[4096];
-        snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", run);
-        /* the sections the run has data for, as page_write's calls below decide */
-        const struct {
-            const char *id, *name;
-            int present;
-        } sections[] = {{"summary", "summary", 1},
-                        {"findings", "findings", 1},
-                        {"efficiency", "efficiency", p.n > 0},
-                        {"ranks", "ranks", p.n > 0},
-                        {"communicators", "profile", cells.count > 0},
-                        {"callsites", "call sites", p.site_time > 0},
-                        {"matrix", "matrix", p.m.n > 0},
-                        {"waits", "wait states", rundb_table_has_rows(db, "wait_times")},
-                        {"trace", "trace", access(anchor, R_OK) == 0}};
         fputs("<nav>", p.f);
-        for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
-            if (sections[i].present)
+        for (size_t i = 0; i < SECTIONS; i++)
+            if (present[i] && sections[i].name)
                 fprintf(p.f, "<a href=\"#%s\">%s</a>", sections[i].id, sections[i].name);
         fputs("</nav>\n", p.f);
-        summary(&p);
-        struct page_facts facts = {p.ranks, p.n, p.m.hosts, p.m.within, p.m.between_bytes};
-        fputs("<section id=\"findings\"><h2>Findings</h2>\n", p.f);
-        page_findings(p.f, db, &facts);
-        fputs("</section>\n", p.f);
-        efficiency(&p);
-        ranks(&p);
-        page_communicators(&p, &cells);
-        page_sizes(&p, &cells);
-        page_callsites(&p);
-        page_matrix_section(&p);
-        page_waits(&p);
-        page_trace(&p);
+        for (size_t i = 0; i < SECTIONS; i++)
+            if (present[i])
+                sections[i].write(&p);
         fprintf(p.f, "<script>%s</script>\n</body></html>\n", script);
     }
     int rc = p.f ? html_close_page(p.f, path) : -1;
     int why = errno;
-    report_rows_free(&cells);
+    report_rows_free(&p.cells);
     free(p.ranks);
     free(p.host_of);
     free(p.m.bytes);

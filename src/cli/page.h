@@ -55,7 +55,8 @@ void page_heatmap(FILE *f, const struct page_matrix *pm);
 struct page_facts {
     const struct page_rank_time *ranks; /* N of them (profile), or NULL */
     int n, hosts;
-    unsigned long long within, between; /* bytes within and between hosts (monitor) */
+    unsigned long long within, between;  /* bytes within and between hosts (monitor) */
+    const struct report_efficiency *eff; /* the run's efficiencies (profile), or NULL */
 };
 /* The three largest findings of the run, each with its number, where it is and a sentence
  * on what to look at, as a list, largest first (by the seconds over ranks each costs). */
@@ -63,24 +64,31 @@ void page_findings(FILE *f, sqlite3 *db, const struct page_facts *facts);
 
 /* ---- the page being written (page.c: the summary; page_detail.c: the detail) ---- */
 
+/* What page_write read once; the sections write from it. */
 struct page {
     FILE *f;
     sqlite3 *db;
     const char *run, *path;
     struct page_rank_time *ranks; /* N of them (profile), or NULL */
     int n;
-    struct page_matrix m; /* the monitor's matrix, grouped; m.n = 0 without one */
-    int *host_of;         /* each rank's host when there are several, or NULL */
-    double site_time;     /* MPI time recorded at call sites, summed over ranks */
+    struct report_efficiency eff; /* valid when has_eff (report_efficiency) */
+    int has_eff;
+    struct report_rows cells; /* the profile's cells (none without a profile) */
+    struct page_matrix m;     /* the monitor's matrix, grouped; m.n = 0 without one */
+    int *host_of;             /* each rank's host when there are several, or NULL */
+    double site_time;         /* MPI time recorded at call sites, summed over ranks */
 };
 /* S (NULL: nothing) escaped on P's page. */
 void page_text(struct page *p, const char *s);
-/* The detail sections (page_detail.c), each written only when the run has its data. */
-void page_communicators(struct page *p, const struct report_rows *cells);
-void page_sizes(struct page *p, const struct report_rows *cells);
+/* The detail sections (page_detail.c); page_write calls each only when the run has its
+ * data (its table of sections), but for the sizes, which decide for themselves. */
+void page_communicators(struct page *p);
+void page_sizes(struct page *p);
 void page_callsites(struct page *p);
 void page_matrix_section(struct page *p);
 void page_waits(struct page *p);
 void page_trace(struct page *p);
+/* RUN's trace archive (the anchor file), which the trace section names. */
+void page_trace_anchor(const char *run, char *out, size_t len);
 
 #endif

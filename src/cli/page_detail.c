@@ -62,10 +62,9 @@ static void op_table(struct page *p, struct op_row *rows, int n, double mpi, int
                 limit, n);
 }
 
-void page_communicators(struct page *p, const struct report_rows *cells)
+void page_communicators(struct page *p)
 {
-    if (cells->count == 0)
-        return;
+    const struct report_rows *cells = &p->cells;
     struct op_row *rows = calloc((size_t)cells->count, sizeof *rows);
     if (!rows)
         return;
@@ -111,9 +110,10 @@ void page_communicators(struct page *p, const struct report_rows *cells)
     free(startup);
 }
 
-void page_sizes(struct page *p, const struct report_rows *cells)
+void page_sizes(struct page *p)
 {
-    long long calls = 0;
+    const struct report_rows *cells = &p->cells;
+    long long calls = 0; /* not in the navigation: the section decides itself */
     for (int i = 0; i < cells->count; i++)
         calls += cells->rows[i].volume > 0 ? cells->rows[i].calls : 0;
     if (calls == 0)
@@ -129,11 +129,11 @@ static void site_row(const struct rundb_callsite *c, void *ctx)
 {
     struct page *p = ctx;
     double mpi = p->site_time;
-    const char *file = c->file && *c->file ? c->file : "?", *slash = strrchr(file, '/');
+    const char *file = c->file && *c->file ? c->file : "?";
     fprintf(p->f, "<tr><td data-v=\"%d\">%d</td><td class=\"t\" title=\"", c->id, c->id);
     page_text(p, file);
     fputs("\">", p->f);
-    page_text(p, slash ? slash + 1 : file);
+    page_text(p, report_file_name(c->file));
     fprintf(p->f, ":%d</td><td class=\"t\">", c->line);
     page_text(p, c->function ? c->function : "?");
     fputs("</td><td class=\"t\">", p->f);
@@ -148,8 +148,6 @@ static void site_row(const struct rundb_callsite *c, void *ctx)
 
 void page_callsites(struct page *p)
 {
-    if (!(p->site_time > 0))
-        return;
     fputs("<section id=\"callsites\"><h2>Call sites</h2>\n<p>The 20 lines of the application "
           "with the most MPI time, summed over ranks (file:line from the debug information; "
           "? without -g).</p>\n<div class=\"wide\"><table class=\"sortable\"><thead><tr>"
@@ -166,8 +164,6 @@ void page_callsites(struct page *p)
 void page_matrix_section(struct page *p)
 {
     const struct page_matrix *m = &p->m;
-    if (m->n == 0)
-        return;
     unsigned long long bytes = 0, messages = 0;
     for (size_t c = 0; c < (size_t)m->cols * m->cols; c++)
         bytes += m->bytes[c], messages += m->messages[c];
@@ -210,8 +206,6 @@ static void keep_wait(const char *pattern, const char *region, int rank, double 
 
 void page_waits(struct page *p)
 {
-    if (!rundb_table_has_rows(p->db, "wait_times"))
-        return;
     double total = rundb_waits_total(p->db, -1);
     struct wait_rows *top = calloc(1, sizeof *top);
     if (top)
@@ -245,12 +239,15 @@ void page_waits(struct page *p)
     free(top);
 }
 
+void page_trace_anchor(const char *run, char *out, size_t len)
+{
+    snprintf(out, len, "%s/trace/traces.otf2", run);
+}
+
 void page_trace(struct page *p)
 {
     char anchor[4096], json[4096];
-    snprintf(anchor, sizeof anchor, "%s/trace/traces.otf2", p->run);
-    if (access(anchor, R_OK) != 0)
-        return;
+    page_trace_anchor(p->run, anchor, sizeof anchor);
     snprintf(json, sizeof json, "%s/trace.json", p->run);
     fputs("<section id=\"trace\"><h2>Trace</h2>\n<p>The OTF2 trace is in <code>", p->f);
     page_text(p, anchor);

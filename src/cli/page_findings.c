@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "html.h"
 #include "page.h"
 
@@ -36,19 +35,12 @@ static struct finding *add(struct findings *all, double cost, const char *title)
 
 static void load_imbalance(struct findings *all, const struct page_facts *facts)
 {
-    if (!facts->ranks || facts->n < 2)
+    const struct report_efficiency *e = facts->eff;
+    if (!e || e->ranks < 2 || e->load_balance >= 0.95)
         return;
-    double sum = 0, max = 0;
-    int busiest = 0;
-    for (int r = 0; r < facts->n; r++) {
-        sum += facts->ranks[r].useful;
-        if (facts->ranks[r].useful > max)
-            max = facts->ranks[r].useful, busiest = r;
-    }
-    double mean = sum / facts->n, balance = max > 0 ? mean / max : 1;
-    if (balance >= 0.95)
-        return;
-    struct finding *f = add(all, facts->n * (max - mean), "Load imbalance");
+    double max = e->max_useful, mean = e->average_useful, balance = e->load_balance;
+    int busiest = e->rank_useful;
+    struct finding *f = add(all, e->ranks * (max - mean), "Load imbalance");
     if (!f)
         return;
     snprintf(f->number, sizeof f->number, "load balance %.2f", balance);
@@ -89,8 +81,7 @@ static void first_site(const struct rundb_callsite *c, void *ctx)
     struct site_of *s = ctx;
     if (s->text[0] || !c->operation || strcmp(c->operation, s->op) != 0)
         return;
-    const char *file = c->file && *c->file ? c->file : "?", *slash = strrchr(file, '/');
-    snprintf(s->text, sizeof s->text, "; most at %s:%d%s%s", slash ? slash + 1 : file, c->line,
+    snprintf(s->text, sizeof s->text, "; most at %s:%d%s%s", report_file_name(c->file), c->line,
              c->function ? " in " : "", c->function ? c->function : "");
 }
 
@@ -181,16 +172,15 @@ static void largest_wait(struct findings *all, sqlite3 *db)
     snprintf(f->advice, sizeof f->advice, "%s", wait_advice(w.pattern));
 }
 
-static void serialization(struct findings *all, sqlite3 *db)
+static void serialization(struct findings *all, const struct report_efficiency *e)
 {
-    struct report_efficiency e;
-    if (report_efficiency(db, &e) != 0 || e.serialization < 0 || e.serialization >= 0.8)
+    if (!e || e->serialization < 0 || e->serialization >= 0.8)
         return;
     struct finding *f =
-        add(all, (1 - e.serialization) * e.run * e.ranks, "Ranks wait for each other in turn");
+        add(all, (1 - e->serialization) * e->run * e->ranks, "Ranks wait for each other in turn");
     if (!f)
         return;
-    snprintf(f->number, sizeof f->number, "serialization efficiency %.2f", e.serialization);
+    snprintf(f->number, sizeof f->number, "serialization efficiency %.2f", e->serialization);
     snprintf(f->where, sizeof f->where,
              "even on an ideal network the dependencies between ranks leave them idle");
     snprintf(f->advice, sizeof f->advice,
@@ -230,7 +220,7 @@ void page_findings(FILE *f, sqlite3 *db, const struct page_facts *facts)
     startup(&all, facts);
     costliest_operation(&all, db);
     largest_wait(&all, db);
-    serialization(&all, db);
+    serialization(&all, facts->eff);
     between_hosts(&all, facts);
     qsort(all.at, (size_t)all.n, sizeof *all.at, by_cost);
     if (all.n == 0) {

@@ -78,6 +78,9 @@ int report_print_waits(sqlite3 *db, int rank, FILE *out);
 int report_print_callsites(sqlite3 *db, int rank, int top, int csv, FILE *out);
 /* The same as an HTML page with a chart of the waiting time per pattern; 0 or -1. */
 int report_write_waits_html(sqlite3 *db, int rank, const char *path);
+/* A call site's FILE as shown (report_sites.c): its last component (a path is long; the
+ * line number says the rest), "?" without debug information. */
+const char *report_file_name(const char *file);
 /* "0-128", "129-1K", "32M+" */
 void report_bucket_label(long long lo, long long hi, char *out, size_t len);
 /* "12 B", "3.2 KiB" ... */

@@ -146,8 +146,7 @@ static void add_site(const struct rundb_callsite *c, void *ctx)
     struct top_sites *t = ctx;
     if (t->n >= 3 || !c->operation || cli_startup_op(c->operation) || t->total <= 0)
         return;
-    const char *file = c->file && *c->file ? c->file : "?", *slash = strrchr(file, '/');
-    snprintf(t->text[t->n++], sizeof t->text[0], "%s:%d %s %.0f %%", slash ? slash + 1 : file,
+    snprintf(t->text[t->n++], sizeof t->text[0], "%s:%d %s %.0f %%", report_file_name(c->file),
              c->line, c->operation, 100 * c->time / t->total);
 }
 

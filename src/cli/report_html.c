@@ -3,11 +3,8 @@
  * --waits, is page.c's.)
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "html.h"
 #include "page.h"
@@ -31,13 +28,11 @@ static void add_bar(const char *label, double value, void *ctx)
 
 int report_write_waits_html(sqlite3 *db, int rank, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f =
+        html_open_page(path, "mpilens wait states", "body{font-family:sans-serif;margin:2em}");
     if (!f)
         return -1;
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mpilens wait "
-          "states</title>\n<style>body{font-family:sans-serif;margin:2em}</style></head><body>\n"
-          "<h1>mpilens wait states</h1>\n<h2>Waiting time per pattern</h2>\n",
-          f);
+    fputs("<h2>Waiting time per pattern</h2>\n", f);
     struct bars chart = {.n = 0};
     rundb_waits_by_pattern(db, rank, add_bar, &chart);
     if (chart.n)

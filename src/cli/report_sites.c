@@ -12,11 +12,12 @@
 
 #include "report.h"
 
-/* FILE's last component (a path is long; the line number says the rest). */
-static const char *base_name(const char *file)
+const char *report_file_name(const char *file)
 {
-    const char *slash = file ? strrchr(file, '/') : NULL;
-    return slash ? slash + 1 : file ? file : "";
+    if (!file || !*file)
+        return "?";
+    const char *slash = strrchr(file, '/');
+    return slash ? slash + 1 : file;
 }
 
 struct sites {
@@ -39,7 +40,7 @@ static void print_site(const struct rundb_callsite *c, void *ctx)
                 c->object);
     } else {
         char where[64], volume[32];
-        snprintf(where, sizeof where, "%s:%d", file && *file ? base_name(file) : "?", line);
+        snprintf(where, sizeof where, "%s:%d", report_file_name(file), line);
         report_bytes(bytes, volume, sizeof volume);
         fprintf(t->out, "%4d %-16.16s %-19.19s %-12.12s %8lld %10.6f %5.1f\n", id, fn ? fn : "?",
                 where, op ? op : "?", calls, time, share);
