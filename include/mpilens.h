@@ -104,6 +104,11 @@ void mpilens_site_range(unsigned long *lo, unsigned long *span) __attribute__((w
  * other thread makes MPI calls); NULL when a site needs more than the stored address (the
  * MPI library's Fortran bindings are loaded): then call mpilens_site(). */
 void **mpilens_caller_slot(void) __attribute__((weak));
+/* A call site that is not an address in a loaded object: a Python line (the call came
+ * through a Python extension such as mpi4py: docs/python.md). Its text,
+ * "python:FILE:FUNCTION:LINE" (FILE "python" and FUNCTION "(why)" when no frame could be
+ * read), or NULL for an ordinary address. */
+const char *mpilens_site_label(void *site) __attribute__((weak));
 /* MPI-4 sessions (src/core/sessions.c): a program that never calls MPI_Init is recorded
  * like one that does. The module whose MPI_Session_init wrapper runs first, while MPI's world
  * model is not initialized, claims the run (ME: an address of its own) and starts it

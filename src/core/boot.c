@@ -1,13 +1,18 @@
-/* boot.c: what happens when libmpilens is loaded, before main().
+/* boot.c: what happens when libmpilens is loaded, before main(), or at the first MPI call.
  *
- * In a process that has an MPI library (not in mpirun, which inherits LD_PRELOAD too):
- * resolve every PMPI_X of the library, note where the library's code lies (to tell its
- * own PMPI_ calls from a module's), load the configured modules in stack order, and fill
- * the dispatch tables of dispatch.h. Any error stops the process here, before the
- * application does any work.
+ * In a process that has an MPI library: resolve every PMPI_X of the library, note where
+ * the library's code lies (to tell its own PMPI_ calls from a module's), load the
+ * configured modules in stack order, and fill the dispatch tables of dispatch.h. A program
+ * linked with MPI boots before main(). A process without an MPI library at that moment
+ * (mpirun, which inherits LD_PRELOAD too; an interpreter whose MPI binding will dlopen the
+ * library later; a program that never uses MPI) is left alone: nothing is read or loaded
+ * until its first MPI call, which boots then (find_library.c finds a library loaded
+ * RTLD_LOCAL). A configuration error stops the process here, before the application's
+ * first MPI call does anything.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +21,7 @@
 #include "core.h"
 #include "dispatch.h"
 #include "lens_functions.h"
+#include "mpi_objects.h"
 
 LENS_HIDDEN __thread struct lens_context lens_ctx __attribute__((tls_model("initial-exec")));
 LENS_HIDDEN __thread void *lens_caller __attribute__((tls_model("initial-exec")));
@@ -24,8 +30,13 @@ LENS_HIDDEN uintptr_t lens_self_lo, lens_self_span;
 struct lens_module *lens_modules;
 int lens_nmodules;
 char lens_libdir[4096];
+static char self_path[4096]; /* libmpilens.so itself */
+char lens_mpi_path[4096];    /* the MPI library found, or "" */
 
-static int boot_state; /* 0 not yet, 1 in progress, 2 done */
+enum { NOT_YET, STARTING, DONE, NO_LIBRARY_YET };
+static int boot_state;
+static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t boot_thread; /* the thread that is starting (while STARTING) */
 static double boot_seconds;
 
 static double seconds_now(void)
@@ -42,6 +53,8 @@ void *mpilens_site(void *return_address)
                      ? lens_caller /* entered through a runner, or below a chained module:
                                       the site stored on entry */
                      : return_address;
+    if (LENS_UNLIKELY(lens_npython > 0))
+        site = lens_python_caller(site);
     if (LENS_UNLIKELY(lens_nbindings > 0))
         return lens_fortran_caller(site);
     return site;
@@ -51,20 +64,24 @@ void mpilens_site_range(unsigned long *lo, unsigned long *span)
 {
     uintptr_t l, s;
     lens_chain_site_range((uintptr_t)__builtin_return_address(0), &l, &s);
-    *lo = lens_nbindings > 0 ? 0 : l;
-    *span = lens_nbindings > 0 ? ~0ul : s;
+    int every = lens_nbindings > 0 || lens_npython > 0; /* a binding's sites need naming */
+    *lo = every ? 0 : l;
+    *span = every ? ~0ul : s;
 }
 
 void **mpilens_caller_slot(void)
 {
-    return lens_nbindings > 0 ? NULL : &lens_caller;
+    return lens_nbindings > 0 || lens_npython > 0 ? NULL : &lens_caller;
 }
 
 void *mpilens_caller(void)
 {
+    void *site = lens_caller;
+    if (LENS_UNLIKELY(lens_npython > 0))
+        site = lens_python_caller(site); /* a call from Python: its line */
     if (LENS_UNLIKELY(lens_nbindings > 0))
-        return lens_fortran_caller(lens_caller); /* a Fortran call: the application's line */
-    return lens_caller;
+        return lens_fortran_caller(site); /* a Fortran call: the application's line */
+    return site;
 }
 
 double mpilens_boot_seconds(void)
@@ -76,6 +93,7 @@ static void find_own_directory(void)
 {
     Dl_info info;
     if (dladdr((void *)&lens_boot, &info) && info.dli_fname) {
+        snprintf(self_path, sizeof self_path, "%s", info.dli_fname);
         snprintf(lens_libdir, sizeof lens_libdir, "%s", info.dli_fname);
         char *slash = strrchr(lens_libdir, '/');
         if (slash)
@@ -85,20 +103,43 @@ static void find_own_directory(void)
     }
 }
 
-/* Resolves the library's functions; returns 0 if this process has no MPI library. */
-static int resolve_library(void)
+/* The library's own symbol NAME: through HANDLE when the library was found among the
+ * loaded objects, else the next definition after libmpilens in the global scope. */
+static void *library_symbol(void *handle, const char *name)
 {
+    return lens_real_dlsym(handle ? handle : RTLD_NEXT, name);
+}
+
+/* Resolves the library's functions; returns 0 if this process has no MPI library. Before
+ * main() only the global scope is asked (a linked or preloaded library); at the first MPI
+ * call (SEARCH) a library an interpreter's binding loaded RTLD_LOCAL is found too. */
+static int resolve_library(int search)
+{
+    void *handle = NULL;
+    lens_mpi_path[0] = '\0';
+    if (!library_symbol(NULL, "PMPI_Init")) {
+        if (!search)
+            return 0;
+        handle = lens_mpi_library_handle(self_path, lens_mpi_path, sizeof lens_mpi_path);
+        if (!handle)
+            return 0;
+    }
     for (int k = 0; k < lens_function_count; k++) {
         char pname[128];
         snprintf(pname, sizeof pname, "P%s", lens_function_names[k]);
-        void *fn = dlsym(RTLD_NEXT, pname);
+        void *fn = library_symbol(handle, pname);
         if (!fn)
-            fn = dlsym(RTLD_NEXT, lens_function_names[k]);
+            fn = library_symbol(handle, lens_function_names[k]);
         lens_slots[k].real = (lens_voidfn)fn;
     }
     int init = lens_function_index("MPI_Init");
     if (init < 0 || !lens_slots[init].real)
         return 0;
+    const char *missing = NULL;
+    if (lens_mpi_objects_resolve(library_symbol, handle, &missing) != 0)
+        lens_die("the MPI library (%s) has no %s: mpilens was built for another MPI; rebuild it "
+                 "against the MPI the program uses (scripts/build.sh)",
+                 lens_mpi_path[0] ? lens_mpi_path : "linked", missing);
     struct code_range lib = lens_code_around((void *)lens_slots[init].real);
     struct code_range self = lens_code_around((void *)&lens_boot);
     lens_lib_lo = lib.lo;
@@ -106,6 +147,7 @@ static int resolve_library(void)
     lens_self_lo = self.lo;
     lens_self_span = self.span;
     lens_find_bindings();
+    lens_find_python();
     return 1;
 }
 
@@ -186,15 +228,26 @@ static void call_module_inits(void)
     }
 }
 
-void lens_boot(void)
+/* Boots (SEARCH: at an MPI call, when the library may have been dlopened since). */
+static void boot(int search)
 {
-    if (boot_state != 0)
+    int state = __atomic_load_n(&boot_state, __ATOMIC_ACQUIRE);
+    if (state == DONE ||
+        (state == STARTING && pthread_equal(boot_thread, pthread_self())))
+        return; /* booted, or a call made while this thread boots (lens_preboot says it) */
+    pthread_mutex_lock(&boot_lock);
+    if (boot_state == DONE || (boot_state == NO_LIBRARY_YET && !search)) {
+        pthread_mutex_unlock(&boot_lock);
         return;
-    boot_state = 1;
+    }
+    boot_thread = pthread_self();
+    __atomic_store_n(&boot_state, STARTING, __ATOMIC_RELEASE);
     double start = seconds_now();
     find_own_directory();
-    if (!resolve_library()) {
-        boot_state = 2; /* not an MPI process: stay out of the way */
+    if (!resolve_library(search)) {
+        /* not an MPI process (yet): stay out of the way */
+        __atomic_store_n(&boot_state, NO_LIBRARY_YET, __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&boot_lock);
         return;
     }
     route_all_to_library();
@@ -212,20 +265,26 @@ void lens_boot(void)
     free(bottom);
     call_module_inits();
     boot_seconds = seconds_now() - start;
-    boot_state = 2;
+    __atomic_store_n(&boot_state, DONE, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&boot_lock);
+}
+
+void lens_boot(void)
+{
+    boot(1);
 }
 
 void lens_preboot(int k)
 {
     lens_voidfn trampoline = lens_slots[k].top.fn;
-    lens_boot();
+    boot(1);
     if (lens_slots[k].top.fn == trampoline)
         lens_die("%s was called%s: no MPI library to pass it to (is the program linked "
                  "with MPI?)",
-                 lens_function_names[k], boot_state == 1 ? " while mpilens was starting" : "");
+                 lens_function_names[k], boot_state == STARTING ? " while mpilens was starting" : "");
 }
 
 __attribute__((constructor)) static void lens_constructor(void)
 {
-    lens_boot();
+    boot(0);
 }

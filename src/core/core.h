@@ -30,9 +30,25 @@ extern LENS_HIDDEN int lens_nbindings;
 LENS_HIDDEN void lens_find_bindings(void);
 LENS_HIDDEN void *lens_fortran_caller(void *site);
 
+/* Python call sites (python_sites.c): the extension modules' code, found at boot; the site
+ * of the Python line that called the extension when SITE lies in one, else SITE. */
+extern LENS_HIDDEN int lens_npython;
+LENS_HIDDEN void lens_find_python(void);
+LENS_HIDDEN void *lens_python_caller(void *site);
+
 extern LENS_HIDDEN struct lens_module *lens_modules; /* lens_modules[0] is level 1 */
 extern LENS_HIDDEN int lens_nmodules;
 extern LENS_HIDDEN char lens_libdir[4096]; /* directory of libmpilens.so */
+/* The MPI library when it was found among the loaded objects (find_library.c), else "". */
+extern LENS_HIDDEN char lens_mpi_path[4096];
+
+/* The loaded MPI library (find_library.c): a handle on the loaded object other than SELF
+ * that defines PMPI_Init itself, its path in PATH; NULL if there is none. Whether the
+ * object holding ADDR is such a library. */
+LENS_HIDDEN void *lens_mpi_library_handle(const char *self, char *path, size_t len);
+LENS_HIDDEN int lens_is_mpi_library_object(const void *addr);
+/* glibc's own dlsym (dlsym_route.c: libmpilens defines dlsym). */
+LENS_HIDDEN void *lens_real_dlsym(void *handle, const char *name);
 
 /* Loads spec's .so and finds the MPI functions it wraps. 0, or -1 and err. */
 LENS_HIDDEN int lens_module_load(struct lens_module *mod, char *err);

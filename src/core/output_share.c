@@ -27,17 +27,8 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "mpi_objects.h"
 
-#ifdef OPEN_MPI
-#pragma weak ompi_mpi_comm_world
-#pragma weak ompi_mpi_char
-#pragma weak ompi_mpi_byte
-#pragma weak ompi_mpi_int
-#pragma weak ompi_mpi_uint64_t
-#pragma weak ompi_mpi_op_min
-#pragma weak ompi_mpi_info_null
-#pragma weak ompi_mpi_comm_null
-#endif
 
 enum { SHARES = 0, SENDS = 1, STAYS = 2 }; /* a rank's part: its host's first rank SENDS */
 #define CHUNK (4u << 20)
@@ -46,7 +37,7 @@ static char chunk[CHUNK]; /* bss: no allocation can fail mid-transfer */
 
 static unsigned char *part; /* per rank of MPI_COMM_WORLD; NULL: every rank shares */
 static int world_rank, world_size;
-static MPI_Comm host_comm = MPI_COMM_NULL, share_comm = MPI_COMM_NULL;
+static MPI_Comm host_comm, share_comm; /* made by lens_output_share_check */
 static int keep_all; /* this rank does not share, and cannot send: its files stay */
 
 #define CALL(name, type) ((type)lens_library(#name))

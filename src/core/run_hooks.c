@@ -22,17 +22,11 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "mpi_objects.h"
 #include "dispatch.h"
 #include "lens_functions.h"
 #include "run_claim.h"
 
-/* Open MPI's MPI_COMM_WORLD and MPI_CHAR are addresses of objects in libmpi. Weak
- * references keep libmpilens free of a link-time dependency on libmpi: mpirun inherits
- * LD_PRELOAD too and must not load the MPI library because of us. */
-#ifdef OPEN_MPI
-#pragma weak ompi_mpi_comm_world
-#pragma weak ompi_mpi_char
-#endif
 
 typedef int (*init_fn)(int *, char ***);
 typedef int (*init_thread_fn)(int *, char ***, int, int *);

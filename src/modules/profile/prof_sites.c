@@ -10,6 +10,9 @@
  * (function, file, line) from the object's debug information with libdw (elfutils) and
  * writes the tables callsites and callsite_profile into mpilens.db (docs/database.md).
  * Calls made when the table is full are counted in the metadata (`Call sites dropped`).
+ * A call from Python (mpi4py) has a Python line for its site, not an address: the core's
+ * label (mpilens_site_label, "python:FILE:FUNCTION:LINE") travels in place of the object's
+ * path, with offset 0, and names itself at rank 0.
  * A run that ends without MPI_Finalize keeps its sites too: the profile's snapshot carries
  * the cells in the same form (objects resolved from a table of the loaded objects made at
  * MPI_Init, as dladdr may not run in a signal handler), and the recovery writes them.
@@ -127,9 +130,12 @@ static char *pack(int rank, int *len)
         if (!c->key || !c->calls)
             continue;
         void *site = (void *)(uintptr_t)(c->key & 0x00ffffffffffffffull);
-        Dl_info info;
-        const char *path = dladdr(site, &info) && info.dli_fname ? info.dli_fname : "?";
-        uintptr_t base = info.dli_fbase ? (uintptr_t)info.dli_fbase : 0;
+        Dl_info info = {0};
+        const char *label = mpilens_site_label ? mpilens_site_label(site) : NULL;
+        const char *path = label                                          ? label
+                           : dladdr(site, &info) && info.dli_fname ? info.dli_fname
+                                                                   : "?";
+        uintptr_t base = label ? (uintptr_t)site : info.dli_fbase ? (uintptr_t)info.dli_fbase : 0;
         struct wire_site w = {(uint64_t)((uintptr_t)site - base),
                               rank,
                               (int32_t)(c->key >> 56),
@@ -207,9 +213,11 @@ uint64_t prof_sites_emit(struct mpilens_emitter *e, int rank)
         for (int k = 0; k < nsite_objects && !o; k++)
             if (a >= site_objects[k].lo && a < site_objects[k].hi)
                 o = &site_objects[k];
-        const char *path = o ? o->path : "?";
+        /* a Python line's label is static text in the core: safe here */
+        const char *label = !o && mpilens_site_label ? mpilens_site_label((void *)a) : NULL;
+        const char *path = o ? o->path : label ? label : "?";
         size_t len = strlen(path);
-        struct wire_site w = {(uint64_t)(a - (o ? o->base : 0)),
+        struct wire_site w = {(uint64_t)(a - (o ? o->base : label ? a : 0)),
                               rank,
                               (int32_t)(c->key >> 56),
                               (int32_t)len,
@@ -291,12 +299,32 @@ static const char *inlined_function(Dwfl_Module *mod, Dwarf_Addr addr)
     return name;
 }
 
+/* A Python line's label, "python:FILE:FUNCTION:LINE" (mpilens_site_label): 1 if PATH is
+ * one, named into N. */
+static int name_python_site(const char *path, struct site_name *n)
+{
+    if (strncmp(path, "python:", 7) != 0)
+        return 0;
+    const char *line = strrchr(path, ':');
+    const char *function = line;
+    while (function > path + 6 && function[-1] != ':')
+        function--;
+    if (function <= path + 7)
+        return 0;
+    snprintf(n->file, sizeof n->file, "%.*s", (int)(function - 1 - (path + 7)), path + 7);
+    snprintf(n->function, sizeof n->function, "%.*s", (int)(line - function), function);
+    n->line = atoi(line + 1);
+    return 1;
+}
+
 static void name_site(Dwfl **dwfl, const char *path, uint64_t offset, struct site_name *n)
 {
     static const Dwfl_Callbacks callbacks = {.find_debuginfo = dwfl_standard_find_debuginfo,
                                              .section_address = dwfl_offline_section_address};
     memset(n, 0, sizeof *n);
     snprintf(n->function, sizeof n->function, "?");
+    if (name_python_site(path, n))
+        return;
     if (!*dwfl && !(*dwfl = dwfl_begin(&callbacks)))
         return;
     Dwfl_Module *mod = module_of(*dwfl, path);
