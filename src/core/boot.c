@@ -110,9 +110,21 @@ static void *library_symbol(void *handle, const char *name)
     return lens_real_dlsym(handle ? handle : RTLD_NEXT, name);
 }
 
+/* Why the library found cannot be measured (another MPI than the one mpilens was built
+ * for: its handles and constants mean other things), or "". */
+static char foreign[1024];
+
+#ifdef OPEN_MPI
+#define BUILT_FOR "Open MPI"
+#else
+#define BUILT_FOR "MPICH"
+#endif
+
 /* Resolves the library's functions; returns 0 if this process has no MPI library. Before
  * main() only the global scope is asked (a linked or preloaded library); at the first MPI
- * call (SEARCH) a library an interpreter's binding loaded RTLD_LOCAL is found too. */
+ * call (SEARCH) a library an interpreter's binding loaded RTLD_LOCAL is found too. A
+ * library of another MPI than the one mpilens was built for is resolved too (its calls go
+ * straight to it), with the reason in `foreign`. */
 static int resolve_library(int search)
 {
     void *handle = NULL;
@@ -135,11 +147,22 @@ static int resolve_library(int search)
     int init = lens_function_index("MPI_Init");
     if (init < 0 || !lens_slots[init].real)
         return 0;
+    Dl_info info;
+    if (!lens_mpi_path[0] && dladdr((void *)lens_slots[init].real, &info) && info.dli_fname)
+        snprintf(lens_mpi_path, sizeof lens_mpi_path, "%s", info.dli_fname);
+    /* Objects through the global scope when the library is there: a program linked with
+     * it may hold copies of them (copy relocations) that the library itself then uses. */
     const char *missing = NULL;
-    if (lens_mpi_objects_resolve(library_symbol, handle, &missing) != 0)
-        lens_die("the MPI library (%s) has no %s: mpilens was built for another MPI; rebuild it "
-                 "against the MPI the program uses (scripts/build.sh)",
-                 lens_mpi_path[0] ? lens_mpi_path : "linked", missing);
+    int open_mpi = library_symbol(handle, "ompi_mpi_comm_world") != NULL;
+    foreign[0] = '\0';
+    if (open_mpi != (strcmp(BUILT_FOR, "Open MPI") == 0) ||
+        lens_mpi_objects_resolve(lens_real_dlsym, handle ? handle : RTLD_DEFAULT, &missing) != 0)
+        snprintf(foreign, sizeof foreign,
+                 "this program uses %s (%s%s%s) and mpilens was built for " BUILT_FOR "; its "
+                 "MPI calls go straight to the library (build mpilens against it: "
+                 "scripts/build.sh %s)",
+                 open_mpi ? "Open MPI" : "another MPI than Open MPI", lens_mpi_path,
+                 missing ? ", which has no " : "", missing ? missing : "", open_mpi ? "openmpi" : "mpich");
     struct code_range lib = lens_code_around((void *)lens_slots[init].real);
     struct code_range self = lens_code_around((void *)&lens_boot);
     lens_lib_lo = lib.lo;
@@ -151,12 +174,13 @@ static int resolve_library(int search)
     return 1;
 }
 
-/* Every call goes straight to the library (used while modules load, and with none). */
+/* Every call goes straight to the library (used while modules load, and with none); a
+ * function the library lacks keeps its pre-boot trampoline, which says so if called. */
 static void route_all_to_library(void)
 {
-    for (int k = 0; k < lens_function_count; k++) {
-        lens_slots[k].top = (struct lens_hop){lens_slots[k].real, 0, 1};
-    }
+    for (int k = 0; k < lens_function_count; k++)
+        if (lens_slots[k].real)
+            lens_slots[k].top = (struct lens_hop){lens_slots[k].real, 0, 1};
 }
 
 /* hops[l] for each function: the first module after level l that wraps it, or the library. */
@@ -251,6 +275,12 @@ static void boot(int search)
         return;
     }
     route_all_to_library();
+    if (foreign[0]) { /* never fail the application: it runs unmeasured, said once */
+        lens_say("nothing measured: %s", foreign);
+        __atomic_store_n(&boot_state, DONE, __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&boot_lock);
+        return;
+    }
     load_modules();
     lens_voidfn *bottom = malloc(lens_function_count * sizeof *bottom);
     for (int k = 0; k < lens_function_count; k++)
