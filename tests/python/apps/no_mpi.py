@@ -1,0 +1,2 @@
+# no_mpi.py: a Python program that never loads MPI.
+print("no MPI here", sum(range(10)))
