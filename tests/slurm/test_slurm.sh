@@ -72,4 +72,19 @@ else
         "mpilens: srun started 4 tasks but each is alone in MPI_COMM_WORLD (4 separate 1-process jobs): srun's --mpi plugin does not match MPICH; run srun --mpi=pmi2 (srun --mpi=list shows what Slurm has)"
 fi
 check_eq "wrong plugin: said once" "1" "$(grep -c "^mpilens: srun" <<<"$out")"
+
+# 6. Python through srun (issue 58): srun python3 script.py, mpi4py loading MPI at run time
+# (Debian's mpi4py is built against Open MPI: the Open MPI build only).
+if [ "$MPI_FLAVOR" = openmpi ]; then
+    out=$(timeout 120 "$MPILENS" run -m profile,monitor -o py -- \
+          $SRUN -n 4 /usr/bin/python3 "$SRC/tests/python/apps/ring.py" 2>&1)
+    check_has "srun python3: the program ran" "$out" "0 {'rank': 3} 6 2"
+    check_has "srun python3: closing line" "$out" "mpilens: results in $WORK/py (status 0)"
+    check_eq "srun python3: 10 x 1 KiB and the pickle to the right neighbour" "0 1 11 10264" \
+        "$(sqlite3 -separator ' ' py/mpilens.db "SELECT src, dst, messages, bytes
+           FROM monitor_matrix WHERE kind = 'p2p' AND src = 0 AND dst = 1")"
+    check_match "srun python3: call sites are the script's lines" \
+        "$("$MPILENS" report py --callsites --csv | awk -F, '$5 == "Recv" {print $3 ":" $4}')" \
+        "/tests/python/apps/ring.py:12$"
+fi
 finish
