@@ -93,6 +93,19 @@ check_match "mpi4py ring: analyze replays the trace" "$out" "^status 0$"
 check_match "mpi4py ring: the wait states are in the database" \
     "$(sqlite3 pyring/mpilens.db 'SELECT COUNT(*) FROM waits' 2>&1)" "^[0-9]+$"
 
+# --- communicators and requests: the Python program's profile is its C twin's
+profile() { "$MPILENS" report "$1" --csv | awk -F, 'NR > 1 && $4 !~ /Init|Finalize/ {print $1, $2, $4, $9, $13}' | sort; }
+timeout 120 "$MPILENS" run -m profile -o pycomms -- $MPIRUN -np 4 $PY comms.py >/dev/null 2>&1
+timeout 120 "$MPILENS" run -m profile -o ccomms -- $MPIRUN -np 4 "$APPS/comms_twin" >/dev/null 2>&1
+check_eq "Split, Dup, Create_cart named as in C; Waitall charged to W0.0" "W0.0 4 Irecv 4 256
+W0.0 4 Isend 4 256
+W0.0 4 Waitall 4 0
+a0.3 4 Allreduce 1 128
+d0.2 4 Allreduce 1 128
+s0.1 2 Allreduce 1 64
+s1.1 2 Allreduce 1 64" "$(profile pycomms)"
+check_eq "... identical to the C program's profile" "$(profile ccomms)" "$(profile pycomms)"
+
 # --- the other ways Python jobs start
 out=$(timeout 120 "$MPILENS" run -m profile -o module -- $MPIRUN -np 2 $PY -m mpi4py late.py 2>/dev/null)
 check_eq "python3 -m mpi4py, MPI loaded inside a function called late" "late True 2
