@@ -5,7 +5,7 @@
  * same for every line of the program. The call site a Python user can read is the Python
  * frame that called the extension: its file, line and function. The core reads it from the
  * interpreter of the calling thread when the stored site lies in an extension module's code
- * (those loaded when mpilens boots, which is at the binding's first MPI call).
+ * (which objects are extensions is learnt as calls come from them).
  *
  * What is safe (docs/python.md): mpi4py releases the GIL around most MPI calls, so the
  * frame is read without taking it and without asking the interpreter for anything that
@@ -35,12 +35,20 @@
 #include "core.h"
 #include "dispatch.h"
 
-#define MAX_EXTENSIONS 16
+#define MAX_OBJECTS 64
 #define MAX_SITES 1024
 #define CACHE 4096 /* a power of two */
 
-LENS_HIDDEN int lens_npython;
-static struct code_range extensions[MAX_EXTENSIONS];
+LENS_HIDDEN int lens_npython; /* 1: the process has a Python interpreter */
+
+/* The code of the objects sites were seen in, each an extension module or not (found as
+ * calls come: numpy alone loads dozens of extensions before mpi4py). Appended under
+ * `lock`, read without it (an entry is written before the count that shows it). */
+static struct {
+    struct code_range code;
+    int extension;
+} objects[MAX_OBJECTS];
+static int nobjects;
 
 struct python_site {
     char label[1024]; /* "python:FILE:FUNCTION:LINE" (mpilens.h) */
@@ -54,21 +62,6 @@ static int is_extension(const char *path)
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     return strstr(base, ".cpython-") || strstr(base, ".abi3.") || strstr(path, "/mpi4py/");
-}
-
-static int collect_extensions(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    (void)data;
-    if (!info->dlpi_name || !is_extension(info->dlpi_name))
-        return 0;
-    for (int i = 0; i < info->dlpi_phnum && lens_npython < MAX_EXTENSIONS; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
-            extensions[lens_npython++] =
-                (struct code_range){0, info->dlpi_addr + ph->p_vaddr, ph->p_memsz};
-    }
-    return 0;
 }
 
 /* A site with a fixed text (no frame could be read), interned like the others. */
@@ -249,19 +242,36 @@ static void *fixed_site(const char *why)
 
 void lens_find_python(void)
 {
-    dl_iterate_phdr(collect_extensions, NULL);
     snprintf(sites[MAX_SITES].label, sizeof sites[MAX_SITES].label,
              "python:python:(more than %d Python call sites):0", MAX_SITES);
-    if (lens_npython)
+    if (lens_real_dlsym(RTLD_DEFAULT, "PyGILState_GetThisThreadState")) {
+        lens_npython = 1;
         find_interpreter();
+    }
+}
+
+/* Whether SITE lies in a Python extension module's code. */
+static int in_extension(void *site)
+{
+    int n = __atomic_load_n(&nobjects, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++)
+        if ((uintptr_t)site - objects[i].code.lo < objects[i].code.span)
+            return objects[i].extension;
+    Dl_info info;
+    int extension = dladdr(site, &info) && info.dli_fname && is_extension(info.dli_fname);
+    pthread_mutex_lock(&lock);
+    if (nobjects < MAX_OBJECTS) { /* else asked again next time: slower, still right */
+        objects[nobjects].code = lens_code_around(site);
+        objects[nobjects].extension = extension;
+        __atomic_store_n(&nobjects, nobjects + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lock);
+    return extension;
 }
 
 void *lens_python_caller(void *site)
 {
-    for (int i = 0; i < lens_npython; i++)
-        if ((uintptr_t)site - extensions[i].lo < extensions[i].span)
-            return frame_site();
-    return site;
+    return in_extension(site) ? frame_site() : site;
 }
 
 const char *mpilens_site_label(void *site)

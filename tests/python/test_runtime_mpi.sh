@@ -106,6 +106,16 @@ s0.1 2 Allreduce 1 64
 s1.1 2 Allreduce 1 64" "$(profile pycomms)"
 check_eq "... identical to the C program's profile" "$(profile ccomms)" "$(profile pycomms)"
 
+# --- Python threads calling MPI at once (MPI_THREAD_MULTIPLE)
+out=$(timeout 180 "$MPILENS" run -m profile,monitor -o pythreads -- $MPIRUN -np 2 $PY threads.py \
+      2>/dev/null | sort)
+check_eq "4 Python threads: the program ran" "threads ok 0
+threads ok 1" "$out"
+check_eq "4 Python threads: 4 x 500 messages of 128 B each way" \
+    "p2p,0,1,2000,256000 p2p,1,0,2000,256000 " "$(m pythreads)"
+check_eq "4 Python threads: one call site, the worker's line" "Sendrecv@threads.py:17:worker:4000" \
+    "$("$MPILENS" report pythreads --callsites --csv | awk -F, '$5 == "Sendrecv" {print $5 "@" $3 ":" $4 ":" $2 ":" $6}' | sed 's|@.*/|@|')"
+
 # --- the other ways Python jobs start
 out=$(timeout 120 "$MPILENS" run -m profile -o module -- $MPIRUN -np 2 $PY -m mpi4py late.py 2>/dev/null)
 check_eq "python3 -m mpi4py, MPI loaded inside a function called late" "late True 2
