@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# build.sh [openmpi|mpich]: configure and build mpilens against one MPI, in build/ (Open
-# MPI, the primary) or build-mpich/. Prints the build directory on stdout.
+# build.sh [openmpi|mpich] [DIR]: configure and build mpilens against one MPI, in build/
+# (Open MPI, the primary) or build-mpich/, or in DIR (relative: to the source tree; the
+# Debian 13 builds of scripts/test.sh). Prints the build directory on stdout.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 flavor=${1:-openmpi}
@@ -9,6 +10,7 @@ case "$flavor" in
     mpich) dir=$top/build-mpich; cc=mpicc.mpich ;;
     *) echo "mpilens: build.sh: unknown MPI '$flavor'; use openmpi or mpich" >&2; exit 2 ;;
 esac
+if [ $# -ge 2 ]; then dir=$top/$2; fi
 cmake -S "$top" -B "$dir" -DMPILENS_MPICC=$cc -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$dir" -j "$(nproc)" >/dev/null
 echo "$dir"

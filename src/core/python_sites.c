@@ -96,9 +96,14 @@ static void find_interpreter(void)
 /* The frame layout of the interpreter mpilens was built with. */
 #if PY_VERSION_HEX >= 0x030D0000
 static _PyInterpreterFrame *current_frame(PyThreadState *t) { return t->current_frame; }
+static PyTypeObject *code_type; /* PyCode_Type, looked up: libmpilens links no Python */
 static PyCodeObject *frame_code(_PyInterpreterFrame *f)
 {
-    return PyCode_Check(f->f_executable) ? (PyCodeObject *)f->f_executable : NULL;
+    if (!code_type)
+        code_type = lens_real_dlsym(RTLD_DEFAULT, "PyCode_Type");
+    return f->f_executable && Py_TYPE(f->f_executable) == code_type
+               ? (PyCodeObject *)f->f_executable
+               : NULL;
 }
 #define FRAME_IS_C(f) ((f)->owner == FRAME_OWNED_BY_CSTACK)
 #elif PY_VERSION_HEX >= 0x030C0000
