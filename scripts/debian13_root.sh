@@ -8,14 +8,15 @@
 # path. Root only (debootstrap, chroot).
 set -euo pipefail
 # deps.sh's packages, with Debian 13's names (clang 19; SimGrid's library without its
-# tools package, which trixie does not have).
+# tools package, which trixie does not have; six, which its python3-otf2 needs and does not
+# pull in).
 PACKAGES=(build-essential cmake python3 gfortran openmpi-bin libopenmpi-dev mpich libmpich-dev
           libsqlite3-dev sqlite3 valgrind pkg-config libhwloc-dev hwloc libscotch-dev zlib1g-dev
           libopenblas-dev liblapacke-dev libopen-trace-format2-dev otf2-tools libdw-dev
           clang libclang-rt-19-dev chromium libsimgrid-dev
           python3-pandas python3-matplotlib python3-pytest python3-otf2
           python3-mpi4py python3-numpy python3-dev python3-venv python3-pip python3-setuptools
-          python3-wheel tmux man-db slurm-wlm iproute2 util-linux procps file)
+          python3-wheel python3-six tmux man-db slurm-wlm iproute2 util-linux procps file)
 MIRROR=${MPILENS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 cache=${MPILENS_CACHE:-/var/cache/mpilens}
 hash=$( (cat "$0"; echo "$MIRROR") | sha256sum | cut -c1-12)

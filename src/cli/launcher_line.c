@@ -5,7 +5,8 @@
  * mpilens's variables reach other nodes (run.c, node_local.c).
  *
  * The application is the first word that is not an option or an option's value. Which
- * options take values, and how many, is known for Open MPI's mpirun/mpiexec, MPICH's
+ * options take values, and how many, is known for Open MPI's mpirun/mpiexec (4.1's ORTE and
+ * 5's PRRTE: --prtemca, --output...), MPICH's
  * Hydra and Slurm's srun (a value joined with '=' is part of its option); an option not
  * in the tables is taken as a flag. If that first word is not an executable (an unknown
  * option's value), the first later word that is an executable file named with a path is
@@ -21,8 +22,9 @@
 #include "cli.h"
 
 /* Options followed by two words (Open MPI's MCA parameters, Hydra's environment). */
-static const char *const two_values[] = {"--mca",  "-mca",  "--gmca", "-gmca",
-                                         "--omca", "-genv", "-env",   NULL};
+static const char *const two_values[] = {"--mca",     "-mca",      "--gmca",     "-gmca",
+                                         "--omca",    "--prtemca", "-prtemca",   "--pmixmca",
+                                         "-pmixmca",  "-genv",     "-env",       NULL};
 /* Options followed by one word: mpirun's and Hydra's, ... */
 static const char *const one_value[] = {
     /* Open MPI */
@@ -33,6 +35,10 @@ static const char *const one_value[] = {
     "-wd", "--prefix", "--path", "--rankfile", "-rf", "--output-filename", "--stdin", "--tune",
     "-am", "--am", "--timeout", "--launch-agent", "--personality", "--preload-files", "--app",
     "--report-uri", "--hnp",
+    /* Open MPI 5's mpirun (PRRTE) */
+    "--output", "--display", "--runtime-options", "--pset", "--add-hostfile", "--add-host",
+    "--dvm", "--dvm-uri", "--num-connect-retries", "--pid", "--tmpdir", "--gpu-support",
+    "--debug-daemons-file",
     /* Hydra */
     "-hosts", "-f", "-launcher", "-launcher-exec", "-bootstrap", "-bootstrap-exec", "-rmk", "-ppn",
     "-genvlist", "-envlist", "-configfile", "-iface", "-binding", "-demux", "-errfile-pattern",

@@ -11,6 +11,14 @@
 #include <time.h>
 
 #include "cli.h"
+
+/* How this build's Open MPI takes a rankfile: Open MPI 5's mpirun (PRRTE) calls --rankfile
+ * deprecated (a warning of 8 lines per run) and takes --map-by rankfile:file=FILE. */
+#if defined(MPILENS_OMPI_MAJOR) && MPILENS_OMPI_MAJOR >= 5
+#define RANKFILE_OPTION "--map-by rankfile:file="
+#else
+#define RANKFILE_OPTION "--rankfile "
+#endif
 #include "ompi_prof.h"
 #include "triples.h"
 #include "place.h"
@@ -34,7 +42,8 @@ static const char usage[] =
     "  --ompi-prof PREFIX read Open MPI monitoring's PREFIX.RANK.prof files (pml level:\n"
     "                     user and internal messages, collectives as the library sent them)\n"
     "  --oversubscribe    allow more ranks than cores (k ranks per core)\n"
-    "  -o FILE            write FILE (Open MPI rankfile: mpirun --rankfile FILE), FILE.mpich\n"
+    "  -o FILE            write FILE (Open MPI rankfile: mpirun " RANKFILE_OPTION "FILE),\n"
+    "                     FILE.mpich\n"
     "                     (Hydra hosts, one line per rank: mpiexec -f FILE.mpich),\n"
     "                     FILE.slurm (one host per rank: SLURM_HOSTFILE=FILE.slurm srun\n"
     "                     --distribution=arbitrary) and FILE.order (split keys)\n"
@@ -217,7 +226,7 @@ static int write_outputs(const char *path, const struct place_topo *t, const int
         return fail("-o %s: writing the output files failed (%s); nothing was kept", path,
                     strerror(why));
     }
-    printf("mpilens: wrote %s (mpirun --rankfile %s), %s.mpich (mpiexec -f), %s.slurm "
+    printf("mpilens: wrote %s (mpirun " RANKFILE_OPTION "%s), %s.mpich (mpiexec -f), %s.slurm "
            "(SLURM_HOSTFILE, srun --distribution=arbitrary) and %s.order\n",
            path, path, path, path, path);
     return 0;

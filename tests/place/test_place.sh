@@ -52,7 +52,11 @@ check_eq "--oversubscribe: the rankfile puts two ranks on each of the 2 cores" "
     "$(sed -n 's/^rank [0-3]=[^ ]* slot=//p' over | sort | tr '\n' ' ' | sed 's/ $//')"
 if [ "$MPI_FLAVOR" = openmpi ]; then # the rankfile is Open MPI's; this machine's own topology
     "$MPILENS" place run --oversubscribe -o here > /dev/null
-    out=$($MPIRUN --rankfile here -np 4 hostname 2>&1); status=$?
+    # the option `place` names: Open MPI 5 (PRRTE) calls --rankfile deprecated
+    option=$("$MPILENS" place run --oversubscribe -o here2 | sed -n 's/.*(mpirun \(.*\)here2).*/\1/p')
+    if [ "${OMPI_MAJOR:-4}" -ge 5 ]; then want="--map-by rankfile:file="; else want="--rankfile "; fi
+    check_eq "place names Open MPI $OMPI_MAJOR's rankfile option" "$want" "$option"
+    out=$($MPIRUN $option""here -np 4 hostname 2>&1); status=$?
     check_eq "--oversubscribe on this machine: mpirun accepts the rankfile" "0 4" "$status $(grep -c . <<<"$out")"
 fi
 echo "<not xml" > bad.xml

@@ -66,7 +66,7 @@ $(grep '^status' <<<"$out")"
 fi
 
 # --- mpi4py: the ring under profile, monitor and trace
-plain=$(timeout 120 $MPIRUN -np 4 $PY ring.py 2>&1; echo "status $?")
+plain=$(timeout 120 $MPIRUN -np 4 $PY ring.py 2>/dev/null; echo "status $?")
 out=$(timeout 120 "$MPILENS" run -m profile,monitor,trace -o pyring -- $MPIRUN -np 4 $PY ring.py \
       2>pyring.err; echo "status $?")
 check_eq "mpi4py ring: output and status identical to the run without mpilens" \
