@@ -55,4 +55,7 @@ unshare --mount --propagation private bash -c '
 touch "$partial/.complete"
 rm -rf "$root"
 mv "$partial" "$root"
+for old in "$cache"/trixie-*; do # roots of earlier package lists
+    [ "$old" = "$root" ] || rm -rf "$old"
+done
 echo "$root"

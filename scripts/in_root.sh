@@ -2,8 +2,9 @@
 # in_root.sh ROOT DIR CMD...: runs CMD inside the Debian root ROOT (scripts/debian13_root.sh),
 # in DIR, which is the same directory as outside (bind-mounted at its own path, so a build
 # made inside names the same paths). /proc, /sys and /dev are the machine's, /tmp is a
-# private tmpfs; the mounts live in a private mount namespace that ends with the command,
-# so nothing is left mounted however it ends. Root only.
+# private tmpfs; the root is a mount of its own (unshare --propagation, which the emulated
+# cluster uses, needs its / to be one). The mounts live in a private mount namespace that
+# ends with the command, so nothing is left mounted however it ends. Root only.
 set -euo pipefail
 root=$1 dir=$(cd "$2" && pwd)
 shift 2
@@ -11,6 +12,7 @@ exec unshare --mount --propagation private bash -c '
     set -e
     root=$1 dir=$2
     shift 2
+    mount --bind "$root" "$root" # a mount point: tests make mount namespaces of their own
     mount -t proc proc "$root/proc"
     mount --rbind /sys "$root/sys"
     mount --rbind /dev "$root/dev"

@@ -1,7 +1,7 @@
 /* launch_check.c: the first stumble under a batch system, explained. When srun's --mpi
- * plugin does not match the MPI library, MPICH starts every task as a job of its own (each
- * alone in MPI_COMM_WORLD, each succeeding) and Open MPI aborts in MPI_Init. Before
- * MPI_Init we look for the Open MPI case (srun gave PMI-1/2, no PMIx); after it, for a
+ * plugin does not match the MPI library, MPICH and Open MPI 5 start every task as a job of
+ * its own (each alone in MPI_COMM_WORLD, each succeeding) and Open MPI 4 aborts in MPI_Init.
+ * Before MPI_Init we look for the Open MPI 4 case (srun gave PMI-1/2, no PMIx); after it, for a
  * world of one process where the launcher started several. One line, from the launcher's
  * task 0 only, naming the plugin to use.
  */
@@ -40,7 +40,8 @@ static int first_task(void)
 
 void lens_launch_check_before_init(void)
 {
-#if defined(OPEN_MPI)
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5 /* 5 starts each task as a singleton: said
+                                                   after MPI_Init, as for MPICH */
     if (getenv("SLURM_STEP_ID") && getenv("PMI_FD") && !getenv("PMIX_RANK") && first_task())
         fprintf(stderr,
                 "mpilens: srun gave this Open MPI program PMI-2 (--mpi=pmi2), which it cannot "

@@ -98,12 +98,13 @@ AGENT
     done
 }
 
-# on DIR NODE CMD...: CMD in the node's namespaces (network, hostname, mounts, clock).
+# on DIR NODE CMD...: CMD in the node's namespaces (network, hostname, mounts, clock) and
+# under its root (-r: entering a mount namespace would leave a chroot, scripts/in_root.sh).
 on() {
     local dir=$1 node=$2; shift 2
     local pidfile=$dir/$node.pid
     [ -s "$pidfile" ] || { echo "cluster.sh: no node $node in $dir" >&2; exit 1; }
-    exec nsenter -t "$(cat "$pidfile")" -n -u -m -T --wd="$PWD" -- "$@"
+    exec nsenter -t "$(cat "$pidfile")" -n -u -m -T -r --wd="$PWD" -- "$@"
 }
 
 # rsh DIR [-opts...] NODE WORDS...: as ssh runs a command: the words joined, run by sh, in
@@ -115,7 +116,7 @@ rsh() {
     node=${node#*@}
     local pidfile=$dir/$node.pid
     [ -s "$pidfile" ] || { echo "cluster.sh: no node $node in $dir" >&2; exit 255; }
-    exec nsenter -t "$(cat "$pidfile")" -n -u -m -T -- \
+    exec nsenter -t "$(cat "$pidfile")" -n -u -m -T -r --wd=/ -- \
         env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
         USER=root LOGNAME=root SHELL=/bin/sh /bin/sh -c "$*"
 }

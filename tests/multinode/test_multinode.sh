@@ -1,7 +1,7 @@
 # test_multinode.sh: the same results on two nodes as on one (tests/multinode/cluster.sh:
 # two emulated nodes, their CLOCK_MONOTONIC 3 s ahead and 3 s behind this machine's, each
 # with its own /tmp). Open MPI crosses them through its rsh agent, MPICH's Hydra through
-# -launcher ssh -launcher-exec. Checked: the traced ring's events on one clock (every
+# -launcher ssh -launcher-exec (Open MPI 5's PRRTE: --prtemca plm_ssh_agent). Checked: the traced ring's events on one clock (every
 # offset within its measured error, no receive before its send, the Barrier's leaves after
 # its last enter, in OTF2's own reader and in ours); analyze replays across the nodes with
 # the recorded launcher line; a node-local -o ends complete with status 0, and a job that
@@ -21,7 +21,12 @@ on() { local node=$1; shift; "$NODES" on "$CLUSTER" "$node" "$@"; }
 PY=/usr/bin/python3
 export PYTHONPATH=$SRC/python
 
-if [ "$MPI_FLAVOR" = openmpi ]; then
+if [ "$MPI_FLAVOR" = openmpi ] && [ "${OMPI_MAJOR:-4}" -ge 5 ]; then
+    # PRRTE: its rsh agent is plm_ssh_agent, and --oversubscribe would pack every rank onto
+    # the first host (the hosts' slots are given, so it is not needed)
+    LAUNCH="${MPIRUN/ --oversubscribe/} --prtemca plm_ssh_agent $CLUSTER/rsh"
+    HOSTS="--host node1:2,node2:2"
+elif [ "$MPI_FLAVOR" = openmpi ]; then
     LAUNCH="$MPIRUN --mca plm_rsh_agent $CLUSTER/rsh"
     HOSTS="--host node1:2,node2:2"
 else
@@ -51,7 +56,7 @@ order=$($PY - "$WORK/ring" "${error:-0}" <<'EOF'
 import sys, mpilens
 run, err = mpilens.open(sys.argv[1]), float(sys.argv[2]) * 1e-9 + 2e-6
 ev = run.events()
-print("ranks", sorted(ev["rank"].unique()))
+print("ranks", sorted(int(r) for r in ev["rank"].unique()))
 m = run.messages()
 print("messages", len(m), "early receives", int((m["latency"] < -err).sum()))
 print("smallest latency %.1f us, error %.1f us" % (m["latency"].min() * 1e6, err * 1e6),
@@ -102,7 +107,7 @@ check_eq "Python: each rank's host" "node1 node1 node2 node2" \
 # analyze, with the launcher line mpilens run recorded (the rsh agent's value included)
 out=$(on node1 timeout 180 "$MPILENS" analyze "$WORK/ring" 2>&1)
 check_match "analyze across nodes, no --launcher" "$out" \
-    "replayed the trace of 4 ranks with: .*(plm_rsh_agent $CLUSTER/rsh|-launcher-exec $CLUSTER/rsh) .*node1:2,node2:2"
+    "replayed the trace of 4 ranks with: .*(plm_rsh_agent $CLUSTER/rsh|plm_ssh_agent $CLUSTER/rsh|-launcher-exec $CLUSTER/rsh) .*node1:2,node2:2"
 waits=$("$MPILENS" report --waits "$WORK/ring" 2>&1)
 check_match "wait states stored" "$waits" '^ +Late Sender +[0-9.]+'
 
@@ -116,7 +121,7 @@ check_eq "node-local: where the ranks wrote" "node2 2 3" "$(on node1 cat /tmp/lo
 ranks=$(on node1 $PY -c '
 import mpilens
 run = mpilens.open("/tmp/local")
-print(sorted(run.events()["rank"].unique()), len(run.ranks))' 2>&1)
+print(sorted(int(r) for r in run.events()["rank"].unique()), len(run.ranks))' 2>&1)
 check_eq "node-local: every rank's events and profile" "[0, 1, 2, 3] 4" "$ranks"
 out=$(on node1 "$MPILENS" report /tmp/local 2>&1)
 check_lacks "node-local: nothing marked missing" "$out" "nothing saved"
@@ -162,8 +167,10 @@ check_eq "the mapping names both hosts, two ranks each" "2 2" "$hosts"
 host_of() { sed -n "s/^rank $1=\([^ ]*\) .*/\1/p" "$WORK/map"; }
 check_eq "partners 0 and 3 share a host" "$(host_of 0)" "$(host_of 3)"
 check_eq "partners 1 and 2 share a host" "$(host_of 1)" "$(host_of 2)"
-if [ "$MPI_FLAVOR" = openmpi ]; then
-    MAPPED="$LAUNCH --rankfile $WORK/map"
+if [ "$MPI_FLAVOR" = openmpi ]; then # the rankfile option place names (Open MPI 5: --map-by)
+    MAPPED="$LAUNCH $(sed -n "s|.*(mpirun \(.*\)$WORK/map), .*|\1|p" <<<"$out")$WORK/map"
+    # PRRTE maps a rankfile onto the hosts allocated: name them
+    [ "${OMPI_MAJOR:-4}" -ge 5 ] && MAPPED+=" $HOSTS"
 else
     MAPPED="$LAUNCH -f $WORK/map.mpich"
 fi

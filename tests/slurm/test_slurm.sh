@@ -64,14 +64,19 @@ check_eq "time limit: every rank's ring messages kept" "4" \
 
 # 5. the wrong plugin: one line that names the right one.
 out=$(timeout 60 $MPILENS run -m profile -o wrong -- srun --mpi=$wrong -n 4 "$APPS/world_size" 2>&1)
-if [ "$MPI_FLAVOR" = openmpi ]; then
+if [ "$MPI_FLAVOR" = openmpi ] && [ "${OMPI_MAJOR:-4}" -ge 5 ]; then # singletons, as MPICH
+    check_has "wrong plugin: explained" "$out" \
+        "mpilens: srun started 4 tasks but each is alone in MPI_COMM_WORLD (4 separate 1-process jobs): srun's --mpi plugin does not match Open MPI; run srun --mpi=pmix (srun --mpi=list shows what Slurm has)"
+elif [ "$MPI_FLAVOR" = openmpi ]; then
     check_has "wrong plugin: explained" "$out" \
         "mpilens: srun gave this Open MPI program PMI-2 (--mpi=pmi2), which it cannot use (it aborts in MPI_Init): run it with srun --mpi=pmix"
 else
     check_has "wrong plugin: explained" "$out" \
         "mpilens: srun started 4 tasks but each is alone in MPI_COMM_WORLD (4 separate 1-process jobs): srun's --mpi plugin does not match MPICH; run srun --mpi=pmi2 (srun --mpi=list shows what Slurm has)"
 fi
-check_eq "wrong plugin: said once" "1" "$(grep -c "^mpilens: srun" <<<"$out")"
+said=$(grep -c "^mpilens: srun" <<<"$out")
+check_eq "wrong plugin: said once" "1" "$said"
+[ "$said" = 1 ] || printf -- '--- the run said\n%s\n---\n' "$out"
 
 # 6. Python through srun (issue 58): srun python3 script.py, mpi4py loading MPI at run time
 # (Debian's mpi4py is built against Open MPI: the Open MPI build only).
