@@ -46,7 +46,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
     return registered(MPILENS_DOWN(Comm_idup)(comm, newcomm, req), newcomm, 'i', lens_comm(comm));
 }
 
-#if MPI_VERSION >= 4
+#ifdef MPILENS_HAS_SESSIONS /* MPI-4 (CMakeLists.txt: Open MPI 5 says 3.1) */
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *req)
 {
     return registered(MPILENS_DOWN(Comm_idup_with_info)(comm, info, newcomm, req), newcomm, 'o',
@@ -54,7 +54,7 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
 }
 #endif
 
-#if MPI_VERSION >= 4
+#ifdef MPILENS_HAS_SESSIONS /* MPI-4 (CMakeLists.txt: Open MPI 5 says 3.1) */
 /* MPI-4's communicators made from a group (of a session's process set, or any) */
 int MPI_Comm_create_from_group(MPI_Group group, const char *tag, MPI_Info info,
                                MPI_Errhandler handler, MPI_Comm *newcomm)

@@ -46,7 +46,7 @@
  * thread level the session's info asks ("thread_level", else MPI_THREAD_SINGLE), and ends it
  * through FINALIZE (its own MPI_Finalize: results written) once the last session is
  * finalized (include/mpilens.h, mpilens_session_claim). */
-#if MPI_VERSION >= 4
+#ifdef MPILENS_HAS_SESSIONS /* MPI-4 (CMakeLists.txt: Open MPI 5 says 3.1) */
 #include <string.h>
 static char lens_session_me; /* this module, to the core */
 static inline int lens_session_level(MPI_Info info)

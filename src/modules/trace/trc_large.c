@@ -8,7 +8,7 @@
 #include "trc.h"
 #include "trc_wrap.h"
 
-#if MPI_VERSION >= 4 /* the _c functions (Open MPI 4.1's mpi.h has none) */
+#ifdef MPILENS_HAS_LARGE_COUNT /* the _c functions (Open MPI 4.1 and 5.0 have none) */
 
 /* COUNT elements of TYPE in bytes (a count above 2^31 included). */
 static uint64_t large_bytes(MPI_Count count, MPI_Datatype type)
