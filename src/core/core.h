@@ -47,7 +47,11 @@ extern LENS_HIDDEN char lens_mpi_path[4096];
  * object holding ADDR is such a library. */
 LENS_HIDDEN void *lens_mpi_library_handle(const char *self, char *path, size_t len);
 LENS_HIDDEN int lens_is_mpi_library_object(const void *addr);
-/* glibc's own dlsym (dlsym_route.c: libmpilens defines dlsym). */
+/* glibc's own dlsym (glibc_dlsym.c; libmpilens defines dlsym: dlsym_route.c), found on
+ * first use; lens_glibc_dlsym is NULL until then. */
+typedef void *(*lens_dlsym_fn)(void *, const char *);
+extern LENS_HIDDEN lens_dlsym_fn lens_glibc_dlsym;
+LENS_HIDDEN lens_dlsym_fn lens_dlsym_setup(void);
 LENS_HIDDEN void *lens_real_dlsym(void *handle, const char *name);
 
 /* Loads spec's .so and finds the MPI functions it wraps. 0, or -1 and err. */

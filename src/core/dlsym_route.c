@@ -23,28 +23,6 @@
 #include "core.h"
 #include "lens_functions.h"
 
-typedef void *(*dlsym_fn)(void *, const char *);
-LENS_HIDDEN dlsym_fn lens_glibc_dlsym;
-
-/* glibc's dlsym (2.34 moved it into libc under a new version). */
-LENS_HIDDEN dlsym_fn lens_dlsym_setup(void)
-{
-    if (!lens_glibc_dlsym) {
-        void *fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-        if (!fn)
-            fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-        if (!fn)
-            lens_die("cannot find the C library's dlsym (glibc 2.17 or later is needed)");
-        lens_glibc_dlsym = (dlsym_fn)fn;
-    }
-    return lens_glibc_dlsym;
-}
-
-void *lens_real_dlsym(void *handle, const char *name)
-{
-    return lens_dlsym_setup()(handle, name);
-}
-
 /* Whether ADDR is in the MPI library, remembered per object (a module's loader asks ~400
  * names of each module through its handle). */
 static int in_mpi_library(const void *addr)
