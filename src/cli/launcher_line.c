@@ -22,9 +22,9 @@
 #include "cli.h"
 
 /* Options followed by two words (Open MPI's MCA parameters, Hydra's environment). */
-static const char *const two_values[] = {"--mca",     "-mca",      "--gmca",     "-gmca",
-                                         "--omca",    "--prtemca", "-prtemca",   "--pmixmca",
-                                         "-pmixmca",  "-genv",     "-env",       NULL};
+static const char *const two_values[] = {"--mca",    "-mca",      "--gmca",   "-gmca",
+                                         "--omca",   "--prtemca", "-prtemca", "--pmixmca",
+                                         "-pmixmca", "-genv",     "-env",     NULL};
 /* Options followed by one word: mpirun's and Hydra's, ... */
 static const char *const one_value[] = {
     /* Open MPI */
@@ -36,8 +36,8 @@ static const char *const one_value[] = {
     "-am", "--am", "--timeout", "--launch-agent", "--personality", "--preload-files", "--app",
     "--report-uri", "--hnp",
     /* Open MPI 5's mpirun (PRRTE) */
-    "--output", "--display", "--runtime-options", "--pset", "--add-hostfile", "--add-host",
-    "--dvm", "--dvm-uri", "--num-connect-retries", "--pid", "--tmpdir", "--gpu-support",
+    "--output", "--display", "--runtime-options", "--pset", "--add-hostfile", "--add-host", "--dvm",
+    "--dvm-uri", "--num-connect-retries", "--pid", "--tmpdir", "--gpu-support",
     "--debug-daemons-file",
     /* Hydra */
     "-hosts", "-f", "-launcher", "-launcher-exec", "-bootstrap", "-bootstrap-exec", "-rmk", "-ppn",

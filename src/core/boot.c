@@ -31,7 +31,7 @@ struct lens_module *lens_modules;
 int lens_nmodules;
 char lens_libdir[4096];
 static char self_path[4096]; /* libmpilens.so itself */
-char lens_mpi_path[4096];    /* the MPI library found, or "" */
+static char mpi_path[4096];  /* the MPI library found (said when it is not measured) */
 
 enum { NOT_YET, STARTING, DONE, NO_LIBRARY_YET };
 static int boot_state;
@@ -128,11 +128,11 @@ static char foreign[1024];
 static int resolve_library(int search)
 {
     void *handle = NULL;
-    lens_mpi_path[0] = '\0';
+    mpi_path[0] = '\0';
     if (!library_symbol(NULL, "PMPI_Init")) {
         if (!search)
             return 0;
-        handle = lens_mpi_library_handle(self_path, lens_mpi_path, sizeof lens_mpi_path);
+        handle = lens_mpi_library_handle(self_path, mpi_path, sizeof mpi_path);
         if (!handle)
             return 0;
     }
@@ -148,8 +148,8 @@ static int resolve_library(int search)
     if (init < 0 || !lens_slots[init].real)
         return 0;
     Dl_info info;
-    if (!lens_mpi_path[0] && dladdr((void *)lens_slots[init].real, &info) && info.dli_fname)
-        snprintf(lens_mpi_path, sizeof lens_mpi_path, "%s", info.dli_fname);
+    if (!mpi_path[0] && dladdr((void *)lens_slots[init].real, &info) && info.dli_fname)
+        snprintf(mpi_path, sizeof mpi_path, "%s", info.dli_fname);
     /* Objects through the global scope when the library is there: a program linked with
      * it may hold copies of them (copy relocations) that the library itself then uses. */
     const char *missing = NULL;
@@ -161,8 +161,9 @@ static int resolve_library(int search)
                  "this program uses %s (%s%s%s) and mpilens was built for " BUILT_FOR "; its "
                  "MPI calls go straight to the library (build mpilens against it: "
                  "scripts/build.sh %s)",
-                 open_mpi ? "Open MPI" : "another MPI than Open MPI", lens_mpi_path,
-                 missing ? ", which has no " : "", missing ? missing : "", open_mpi ? "openmpi" : "mpich");
+                 open_mpi ? "Open MPI" : "another MPI than Open MPI", mpi_path,
+                 missing ? ", which has no " : "", missing ? missing : "",
+                 open_mpi ? "openmpi" : "mpich");
     struct code_range lib = lens_code_around((void *)lens_slots[init].real);
     struct code_range self = lens_code_around((void *)&lens_boot);
     lens_lib_lo = lib.lo;
@@ -256,8 +257,7 @@ static void call_module_inits(void)
 static void boot(int search)
 {
     int state = __atomic_load_n(&boot_state, __ATOMIC_ACQUIRE);
-    if (state == DONE ||
-        (state == STARTING && pthread_equal(boot_thread, pthread_self())))
+    if (state == DONE || (state == STARTING && pthread_equal(boot_thread, pthread_self())))
         return; /* booted, or a call made while this thread boots (lens_preboot says it) */
     pthread_mutex_lock(&boot_lock);
     if (boot_state == DONE || (boot_state == NO_LIBRARY_YET && !search)) {
@@ -311,7 +311,8 @@ void lens_preboot(int k)
     if (lens_slots[k].top.fn == trampoline)
         lens_die("%s was called%s: no MPI library to pass it to (is the program linked "
                  "with MPI?)",
-                 lens_function_names[k], boot_state == STARTING ? " while mpilens was starting" : "");
+                 lens_function_names[k],
+                 boot_state == STARTING ? " while mpilens was starting" : "");
 }
 
 __attribute__((constructor)) static void lens_constructor(void)

@@ -39,14 +39,11 @@ LENS_HIDDEN void *lens_python_caller(void *site);
 extern LENS_HIDDEN struct lens_module *lens_modules; /* lens_modules[0] is level 1 */
 extern LENS_HIDDEN int lens_nmodules;
 extern LENS_HIDDEN char lens_libdir[4096]; /* directory of libmpilens.so */
-/* The MPI library when it was found among the loaded objects (find_library.c), else "". */
-extern LENS_HIDDEN char lens_mpi_path[4096];
-
 /* The loaded MPI library (find_library.c): a handle on the loaded object other than SELF
  * that defines PMPI_Init itself, its path in PATH; NULL if there is none. Whether the
- * object holding ADDR is such a library. */
+ * object loaded from PATH is such a library. */
 LENS_HIDDEN void *lens_mpi_library_handle(const char *self, char *path, size_t len);
-LENS_HIDDEN int lens_is_mpi_library_object(const void *addr);
+LENS_HIDDEN int lens_is_mpi_library(const char *path);
 /* glibc's own dlsym (glibc_dlsym.c; libmpilens defines dlsym: dlsym_route.c), found on
  * first use; lens_glibc_dlsym is NULL until then. */
 typedef void *(*lens_dlsym_fn)(void *, const char *);

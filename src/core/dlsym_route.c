@@ -44,10 +44,11 @@ static int in_mpi_library(const void *addr)
     pthread_mutex_unlock(&lock);
     if (yes >= 0)
         return yes;
-    yes = lens_is_mpi_library_object(addr);
+    yes = lens_is_mpi_library(info.dli_fname);
     pthread_mutex_lock(&lock);
-    seen[nseen++ % 32].base = info.dli_fbase;
-    seen[(nseen - 1) % 32].yes = yes;
+    unsigned at = nseen++ % 32;
+    seen[at].base = info.dli_fbase;
+    seen[at].yes = yes;
     pthread_mutex_unlock(&lock);
     return yes;
 }

@@ -35,11 +35,19 @@ static int collect_paths(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-/* Whether ADDR lies in the object loaded from PATH (the object itself defines it). */
-static int defined_in(void *addr, const char *path)
+/* A handle on the object loaded from PATH if it is an MPI library (it defines PMPI_Init
+ * itself, not through a library it links), else NULL. */
+static void *mpi_library_at(const char *path)
 {
+    void *handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+    if (!handle)
+        return NULL;
     Dl_info info;
-    return addr && dladdr(addr, &info) && info.dli_fname && strcmp(info.dli_fname, path) == 0;
+    void *init = lens_real_dlsym(handle, "PMPI_Init");
+    if (init && dladdr(init, &info) && info.dli_fname && strcmp(info.dli_fname, path) == 0)
+        return handle;
+    dlclose(handle);
+    return NULL;
 }
 
 void *lens_mpi_library_handle(const char *self_path, char *path, size_t len)
@@ -48,32 +56,18 @@ void *lens_mpi_library_handle(const char *self_path, char *path, size_t len)
     dl_iterate_phdr(collect_paths, &all); /* dlopen only after: the walk holds a lock */
     void *found = NULL;
     for (int i = 0; i < all.count && !found; i++) {
-        if (strcmp(all.paths[i], self_path) == 0)
-            continue;
-        void *handle = dlopen(all.paths[i], RTLD_LAZY | RTLD_NOLOAD);
-        if (!handle)
-            continue;
-        if (defined_in(lens_real_dlsym(handle, "PMPI_Init"), all.paths[i])) {
-            found = handle;
+        if (strcmp(all.paths[i], self_path) != 0 && (found = mpi_library_at(all.paths[i])))
             snprintf(path, len, "%s", all.paths[i]);
-        } else {
-            dlclose(handle);
-        }
     }
     for (int i = 0; i < all.count; i++)
         free(all.paths[i]);
     return found;
 }
 
-int lens_is_mpi_library_object(const void *addr)
+int lens_is_mpi_library(const char *path)
 {
-    Dl_info info;
-    if (!addr || !dladdr(addr, &info) || !info.dli_fname || info.dli_fname[0] != '/')
-        return 0;
-    void *handle = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-    if (!handle)
-        return 0;
-    int yes = defined_in(lens_real_dlsym(handle, "PMPI_Init"), info.dli_fname);
-    dlclose(handle);
-    return yes;
+    void *handle = path && path[0] == '/' ? mpi_library_at(path) : NULL;
+    if (handle)
+        dlclose(handle);
+    return handle != NULL;
 }

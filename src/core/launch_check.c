@@ -40,8 +40,8 @@ static int first_task(void)
 
 void lens_launch_check_before_init(void)
 {
-#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5 /* 5 starts each task as a singleton: said
-                                                   after MPI_Init, as for MPICH */
+/* Open MPI 5 starts each task as a singleton: said after MPI_Init, as for MPICH */
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5
     if (getenv("SLURM_STEP_ID") && getenv("PMI_FD") && !getenv("PMIX_RANK") && first_task())
         fprintf(stderr,
                 "mpilens: srun gave this Open MPI program PMI-2 (--mpi=pmi2), which it cannot "

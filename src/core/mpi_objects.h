@@ -17,23 +17,30 @@
 #include "lens_hidden.h"
 
 #ifdef OPEN_MPI
-#define LENS_MPI_OBJECTS(X)                                                                        \
-    X(comm_world, communicator) X(comm_null, communicator) X(char, datatype) X(byte, datatype)    \
-    X(int, datatype) X(uint64_t, datatype) X(op_min, op) X(info_null, info)
+/* clang-format off */
+#define LENS_MPI_OBJECTS(X) \
+    X(comm_world, communicator) X(comm_null, communicator) \
+    X(char, datatype) X(byte, datatype) X(int, datatype) X(uint64_t, datatype) \
+    X(op_min, op) X(info_null, info)
+/* clang-format on */
 enum {
 #define LENS_OBJECT_INDEX(name, kind) LENS_OMPI_##name,
     LENS_MPI_OBJECTS(LENS_OBJECT_INDEX) LENS_OMPI_COUNT
 #undef LENS_OBJECT_INDEX
 };
 extern LENS_HIDDEN void *lens_ompi_objects[LENS_OMPI_COUNT];
-#define ompi_mpi_comm_world (*(struct ompi_predefined_communicator_t *)lens_ompi_objects[LENS_OMPI_comm_world])
-#define ompi_mpi_comm_null (*(struct ompi_predefined_communicator_t *)lens_ompi_objects[LENS_OMPI_comm_null])
+#define ompi_mpi_comm_world                                                                        \
+    (*(struct ompi_predefined_communicator_t *)lens_ompi_objects[LENS_OMPI_comm_world])
+#define ompi_mpi_comm_null                                                                         \
+    (*(struct ompi_predefined_communicator_t *)lens_ompi_objects[LENS_OMPI_comm_null])
 #define ompi_mpi_char (*(struct ompi_predefined_datatype_t *)lens_ompi_objects[LENS_OMPI_char])
 #define ompi_mpi_byte (*(struct ompi_predefined_datatype_t *)lens_ompi_objects[LENS_OMPI_byte])
 #define ompi_mpi_int (*(struct ompi_predefined_datatype_t *)lens_ompi_objects[LENS_OMPI_int])
-#define ompi_mpi_uint64_t (*(struct ompi_predefined_datatype_t *)lens_ompi_objects[LENS_OMPI_uint64_t])
+#define ompi_mpi_uint64_t                                                                          \
+    (*(struct ompi_predefined_datatype_t *)lens_ompi_objects[LENS_OMPI_uint64_t])
 #define ompi_mpi_op_min (*(struct ompi_predefined_op_t *)lens_ompi_objects[LENS_OMPI_op_min])
-#define ompi_mpi_info_null (*(struct ompi_predefined_info_t *)lens_ompi_objects[LENS_OMPI_info_null])
+#define ompi_mpi_info_null                                                                         \
+    (*(struct ompi_predefined_info_t *)lens_ompi_objects[LENS_OMPI_info_null])
 #endif
 
 /* Looks the objects up with LOOKUP (dlsym on the library's handle, or RTLD_NEXT); 0, or -1

@@ -29,7 +29,6 @@
 #include "core.h"
 #include "mpi_objects.h"
 
-
 enum { SHARES = 0, SENDS = 1, STAYS = 2 }; /* a rank's part: its host's first rank SENDS */
 #define CHUNK (4u << 20)
 static char chunk[CHUNK]; /* bss: no allocation can fail mid-transfer */

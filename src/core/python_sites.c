@@ -64,8 +64,29 @@ static int is_extension(const char *path)
     return strstr(base, ".cpython-") || strstr(base, ".abi3.") || strstr(path, "/mpi4py/");
 }
 
+/* The index of the site named LABEL, added if new (`lock` held); MAX_SITES, the entry that
+ * says so, once the table is full. */
+static int intern(const char *label)
+{
+    for (int i = 0; i < nsites; i++)
+        if (strcmp(sites[i].label, label) == 0)
+            return i;
+    if (nsites == MAX_SITES)
+        return MAX_SITES;
+    snprintf(sites[nsites].label, sizeof sites[nsites].label, "%s", label);
+    return nsites++;
+}
+
 /* A site with a fixed text (no frame could be read), interned like the others. */
-static void *fixed_site(const char *why);
+static void *fixed_site(const char *why)
+{
+    char label[1024];
+    snprintf(label, sizeof label, "python:python:(%s):0", why);
+    pthread_mutex_lock(&lock);
+    int i = intern(label);
+    pthread_mutex_unlock(&lock);
+    return &sites[i];
+}
 
 #ifdef MPILENS_HAVE_PYTHON
 #define Py_BUILD_CORE 1
@@ -95,7 +116,10 @@ static void find_interpreter(void)
 
 /* The frame layout of the interpreter mpilens was built with. */
 #if PY_VERSION_HEX >= 0x030D0000
-static _PyInterpreterFrame *current_frame(PyThreadState *t) { return t->current_frame; }
+static _PyInterpreterFrame *current_frame(PyThreadState *t)
+{
+    return t->current_frame;
+}
 static PyTypeObject *code_type; /* PyCode_Type, looked up: libmpilens links no Python */
 static PyCodeObject *frame_code(_PyInterpreterFrame *f)
 {
@@ -107,12 +131,24 @@ static PyCodeObject *frame_code(_PyInterpreterFrame *f)
 }
 #define FRAME_IS_C(f) ((f)->owner == FRAME_OWNED_BY_CSTACK)
 #elif PY_VERSION_HEX >= 0x030C0000
-static _PyInterpreterFrame *current_frame(PyThreadState *t) { return t->cframe->current_frame; }
-static PyCodeObject *frame_code(_PyInterpreterFrame *f) { return f->f_code; }
+static _PyInterpreterFrame *current_frame(PyThreadState *t)
+{
+    return t->cframe->current_frame;
+}
+static PyCodeObject *frame_code(_PyInterpreterFrame *f)
+{
+    return f->f_code;
+}
 #define FRAME_IS_C(f) ((f)->owner == FRAME_OWNED_BY_CSTACK)
 #else
-static _PyInterpreterFrame *current_frame(PyThreadState *t) { return t->cframe->current_frame; }
-static PyCodeObject *frame_code(_PyInterpreterFrame *f) { return f->f_code; }
+static _PyInterpreterFrame *current_frame(PyThreadState *t)
+{
+    return t->cframe->current_frame;
+}
+static PyCodeObject *frame_code(_PyInterpreterFrame *f)
+{
+    return f->f_code;
+}
 #define FRAME_IS_C(f) 0
 #endif
 
@@ -154,18 +190,22 @@ static struct {
     int site; /* index in sites, or -1: skip to the caller */
 } cache[CACHE];
 
-static int intern(const char *label)
+/* The site of CODE at instruction LASTI, named now (`lock` held); -1 for a frame of
+ * mpi4py's own Python code or of the import machinery (MPI_Init runs when mpi4py.MPI is
+ * imported): the caller is the frame below. */
+static int name_frame(PyCodeObject *code, int lasti)
 {
-    for (int i = 0; i < nsites; i++)
-        if (strcmp(sites[i].label, label) == 0)
-            return i;
-    if (nsites == MAX_SITES)
-        return MAX_SITES;
-    snprintf(sites[nsites].label, sizeof sites[nsites].label, "%s", label);
-    return nsites++;
+    char file[512], function[256], label[1024];
+    copy_text(code->co_filename, file, sizeof file);
+    copy_text(code->co_qualname, function, sizeof function);
+    if (strstr(file, "/mpi4py/") || strncmp(file, "<frozen importlib", 17) == 0)
+        return -1;
+    snprintf(label, sizeof label, "python:%s:%s:%d", file, function,
+             addr2line(code, lasti * (int)sizeof(_Py_CODEUNIT)));
+    return intern(label);
 }
 
-/* The site of frame F, from the cache or named now (with the lock held). */
+/* The site of frame F, from the cache or named now (`lock` held); -1: skip to its caller. */
 static int site_of_frame(_PyInterpreterFrame *f, PyCodeObject *code)
 {
     int lasti = _PyInterpreterFrame_LASTI(f);
@@ -175,24 +215,13 @@ static int site_of_frame(_PyInterpreterFrame *f, PyCodeObject *code)
         if (cache[at].code == code && cache[at].lasti == lasti)
             return cache[at].site;
         if (!cache[at].code) {
-            char file[512], function[256], label[1024];
-            copy_text(code->co_filename, file, sizeof file);
-            copy_text(code->co_qualname, function, sizeof function);
-            int site = -1;
-            /* mpi4py's own Python code, and the import machinery (MPI_Init runs when
-             * mpi4py.MPI is imported): the caller is the frame below */
-            if (!strstr(file, "/mpi4py/") && strncmp(file, "<frozen importlib", 17) != 0) {
-                int line = addr2line(code, lasti * (int)sizeof(_Py_CODEUNIT));
-                snprintf(label, sizeof label, "python:%s:%s:%d", file, function, line);
-                site = intern(label);
-            }
             cache[at].code = code;
             cache[at].lasti = lasti;
-            cache[at].site = site;
-            return site;
+            cache[at].site = name_frame(code, lasti);
+            return cache[at].site;
         }
     }
-    return -2; /* the cache's neighbourhood is full: named without being kept */
+    return name_frame(code, lasti); /* the cache's neighbourhood is full: not kept */
 }
 
 static void *frame_site(void)
@@ -206,17 +235,8 @@ static void *frame_site(void)
     int site = -1;
     for (_PyInterpreterFrame *f = current_frame(t); f && site == -1; f = f->previous) {
         PyCodeObject *code = frame_code(f);
-        if (!code || FRAME_IS_C(f) || _PyFrame_IsIncomplete(f))
-            continue;
-        site = site_of_frame(f, code);
-        if (site == -2) { /* rare: name it without the cache */
-            char file[512], function[256], label[1024];
-            copy_text(code->co_filename, file, sizeof file);
-            copy_text(code->co_qualname, function, sizeof function);
-            snprintf(label, sizeof label, "python:%s:%s:%d", file, function,
-                     addr2line(code, _PyInterpreterFrame_LASTI(f) * (int)sizeof(_Py_CODEUNIT)));
-            site = intern(label);
-        }
+        if (code && !FRAME_IS_C(f) && !_PyFrame_IsIncomplete(f))
+            site = site_of_frame(f, code);
     }
     pthread_mutex_unlock(&lock);
     if (site < 0)
@@ -230,20 +250,6 @@ static void *frame_site(void)
     return fixed_site("mpilens was built without Python's headers (python3-dev)");
 }
 #endif
-
-static void *fixed_site(const char *why)
-{
-    char label[1024];
-    snprintf(label, sizeof label, "python:python:(%s):0", why);
-    pthread_mutex_lock(&lock);
-    int i = 0;
-    while (i < nsites && strcmp(sites[i].label, label) != 0)
-        i++;
-    if (i == nsites && nsites < MAX_SITES)
-        snprintf(sites[nsites++].label, sizeof sites[i].label, "%s", label);
-    pthread_mutex_unlock(&lock);
-    return &sites[i < MAX_SITES ? i : MAX_SITES];
-}
 
 void lens_find_python(void)
 {

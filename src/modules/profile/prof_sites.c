@@ -132,7 +132,7 @@ static char *pack(int rank, int *len)
         void *site = (void *)(uintptr_t)(c->key & 0x00ffffffffffffffull);
         Dl_info info = {0};
         const char *label = mpilens_site_label ? mpilens_site_label(site) : NULL;
-        const char *path = label                                          ? label
+        const char *path = label                                   ? label
                            : dladdr(site, &info) && info.dli_fname ? info.dli_fname
                                                                    : "?";
         uintptr_t base = label ? (uintptr_t)site : info.dli_fbase ? (uintptr_t)info.dli_fbase : 0;
@@ -216,8 +216,9 @@ uint64_t prof_sites_emit(struct mpilens_emitter *e, int rank)
         /* a Python line's label is static text in the core: safe here */
         const char *label = !o && mpilens_site_label ? mpilens_site_label((void *)a) : NULL;
         const char *path = o ? o->path : label ? label : "?";
+        uintptr_t base = o ? o->base : label ? a : 0; /* a label's offset is 0 */
         size_t len = strlen(path);
-        struct wire_site w = {(uint64_t)(a - (o ? o->base : label ? a : 0)),
+        struct wire_site w = {(uint64_t)(a - base),
                               rank,
                               (int32_t)(c->key >> 56),
                               (int32_t)len,
