@@ -16,7 +16,7 @@ PACKAGES=(build-essential cmake python3 gfortran openmpi-bin libopenmpi-dev mpic
           clang libclang-rt-19-dev chromium libsimgrid-dev
           python3-pandas python3-matplotlib python3-pytest python3-otf2
           python3-mpi4py python3-numpy python3-dev python3-venv python3-pip python3-setuptools
-          python3-wheel python3-six tmux man-db slurm-wlm iproute2 util-linux procps file)
+          python3-wheel python3-six tmux man-db slurm-wlm libslurm-dev iproute2 util-linux procps file)
 MIRROR=${MPILENS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 cache=${MPILENS_CACHE:-/var/cache/mpilens}
 hash=$( (cat "$0"; echo "$MIRROR") | sha256sum | cut -c1-12)

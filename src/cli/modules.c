@@ -59,6 +59,10 @@ static void describe(const char *dir, const char *file, int verbose)
         free(name);
         return;
     }
+    if (lens_own_symbol(handle, "slurm_spank_init")) { /* the Slurm plugin: not a module */
+        free(name);
+        return;
+    }
     int wrapped = 0;
     for (int k = 0; k < lens_function_count; k++)
         wrapped += lens_own_symbol(handle, lens_function_names[k]) != NULL;

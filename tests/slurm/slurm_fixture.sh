@@ -6,7 +6,8 @@
 # SLURM_CONF. If a daemon cannot start, the test fails with its log's last lines (it is
 # not skipped). On an emulated cluster (CLUSTER and NODES set: tests/multinode/cluster.sh)
 # slurmctld runs on node1 and one slurmd on each node, each at its node's address; the
-# test then runs Slurm's commands on node1 ($SLURM_AT).
+# test then runs Slurm's commands on node1 ($SLURM_AT). SLURM_PLUGSTACK, when set, names
+# the plugstack.conf of the Slurm (SPANK plugins: tests/slurm/test_always_on.sh).
 SLURM_DIR=$WORK/slurm
 SLURM_PIDS=()
 SLURM_AT=() # the command prefix that reaches slurmctld: nothing, or "NODES on CLUSTER node1"
@@ -121,6 +122,7 @@ InactiveLimit=0
 MinJobAge=10
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
+${SLURM_PLUGSTACK:+PlugStackConfig=$SLURM_PLUGSTACK}
 $(printf '%s\n' "${node_lines[@]}")
 PartitionName=test Nodes=$nodes Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8
 CONF

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "prof.h"
+#include "tick_clock.h"
 #include "status_bytes.h"
 
 int prof_on;
@@ -299,15 +300,7 @@ static uint64_t start_ticks, start_ns;
 
 void prof_clock_start(void)
 {
-#if defined(__x86_64__)
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[4096];
-    while (f && !prof_use_tsc && fgets(line, sizeof line, f))
-        if (strncmp(line, "flags", 5) == 0)
-            prof_use_tsc = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
-    if (f)
-        fclose(f);
-#endif
+    prof_use_tsc = lens_tsc_constant();
     start_ns = clock_ns();
     start_ticks = prof_now();
 }

@@ -21,9 +21,6 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <unistd.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +30,7 @@
 #include "rundb_write.h"
 #include "mpilens_snapshot.h"
 #include "run_output.h"
+#include "site_names.h"
 #include "tree_merge.h"
 
 #define SITES 4096 /* a power of two */
@@ -251,104 +249,6 @@ int prof_sites_check(const char *data, size_t len, uint64_t count)
     return at == len ? 0 : -1;
 }
 
-/* Function, file and line of OFFSET in the object at PATH, from its debug information. */
-struct site_name {
-    char function[256], file[512];
-    int line;
-};
-
-/* The objects reported to libdw so far (each once: offline, they are laid out one after
- * the other, and each keeps its bias). */
-static struct {
-    char path[4096];
-    Dwfl_Module *mod;
-} objects[64];
-static int nobjects;
-
-static Dwfl_Module *module_of(Dwfl *dwfl, const char *path)
-{
-    for (int i = 0; i < nobjects; i++)
-        if (strcmp(objects[i].path, path) == 0)
-            return objects[i].mod;
-    dwfl_report_begin_add(dwfl);
-    Dwfl_Module *mod = dwfl_report_offline(dwfl, path, path, -1);
-    dwfl_report_end(dwfl, NULL, NULL);
-    if (nobjects < 64) {
-        snprintf(objects[nobjects].path, sizeof objects[nobjects].path, "%s", path);
-        objects[nobjects++].mod = mod;
-    }
-    return mod;
-}
-
-/* The innermost function around ADDR in the source, an inlined one included (a static
- * helper inlined into main() is named as the helper, as the programmer wrote it); NULL
- * without debug information. */
-static const char *inlined_function(Dwfl_Module *mod, Dwarf_Addr addr)
-{
-    Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
-    Dwarf_Die *scopes = NULL;
-    int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
-    const char *name = NULL;
-    for (int i = 0; i < n && !name; i++) {
-        int tag = dwarf_tag(&scopes[i]);
-        Dwarf_Attribute attr;
-        if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram)
-            name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
-    }
-    free(scopes);
-    return name;
-}
-
-/* A Python line's label, "python:FILE:FUNCTION:LINE" (mpilens_site_label): 1 if PATH is
- * one, named into N. */
-static int name_python_site(const char *path, struct site_name *n)
-{
-    if (strncmp(path, "python:", 7) != 0)
-        return 0;
-    const char *line = strrchr(path, ':');
-    const char *function = line;
-    while (function > path + 6 && function[-1] != ':')
-        function--;
-    if (function <= path + 7)
-        return 0;
-    snprintf(n->file, sizeof n->file, "%.*s", (int)(function - 1 - (path + 7)), path + 7);
-    snprintf(n->function, sizeof n->function, "%.*s", (int)(line - function), function);
-    n->line = atoi(line + 1);
-    return 1;
-}
-
-static void name_site(Dwfl **dwfl, const char *path, uint64_t offset, struct site_name *n)
-{
-    static const Dwfl_Callbacks callbacks = {.find_debuginfo = dwfl_standard_find_debuginfo,
-                                             .section_address = dwfl_offline_section_address};
-    memset(n, 0, sizeof *n);
-    snprintf(n->function, sizeof n->function, "?");
-    if (name_python_site(path, n))
-        return;
-    if (!*dwfl && !(*dwfl = dwfl_begin(&callbacks)))
-        return;
-    Dwfl_Module *mod = module_of(*dwfl, path);
-    if (!mod)
-        return;
-    Dwarf_Addr bias = 0;
-    if (!dwfl_module_getelf(mod, &bias))
-        return;
-    Dwarf_Addr addr = bias + offset - 1; /* inside the call instruction, not after it */
-    const char *fn = inlined_function(mod, addr);
-    if (!fn)
-        fn = dwfl_module_addrname(mod, addr);
-    if (fn)
-        snprintf(n->function, sizeof n->function, "%s", fn);
-    Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
-    int lineno = 0;
-    const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
-    if (file) {
-        snprintf(n->file, sizeof n->file, "%s", file);
-        n->line = lineno;
-    }
-}
-
 /* Rank 0 (or the CLI's recovery): the ranks' cells of BLOB named and written into RUN, in
  * the caller's transaction. */
 int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob, int summary)
@@ -358,7 +258,7 @@ int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob, int 
     const char *all = blob->all ? blob->all : "";
     size_t len = blob->len;
     int rc = 0;
-    Dwfl *dwfl = NULL;
+    struct lens_site_namer *namer = lens_site_namer_new();
     for (size_t at = 0; rc == 0 && at + sizeof(struct wire_site) <= len;) {
         struct wire_site w;
         memcpy(&w, all + at, sizeof w);
@@ -370,8 +270,8 @@ int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob, int 
         at += (size_t)w.path_len;
         int64_t id = rundb_callsite_id(run, object, w.offset);
         if (id < 0) {
-            struct site_name n;
-            name_site(&dwfl, object, w.offset, &n);
+            struct lens_site_name n;
+            lens_site_name(namer, object, w.offset, &n);
             id = rundb_put_callsite(run, object, w.offset, n.function, n.file, n.line);
             rc |= id < 0;
         }
@@ -382,9 +282,7 @@ int prof_sites_write(struct rundb *run, const struct prof_sites_blob *blob, int 
             rc |= rundb_put_callsite_profile(run, w.rank, id, w.op, w.calls, w.seconds, w.max_s,
                                              w.min_s, w.volume);
     }
-    if (dwfl)
-        dwfl_end(dwfl);
-    nobjects = 0;
+    lens_site_namer_free(namer);
     char lost[32];
     snprintf(lost, sizeof lost, "%llu", (unsigned long long)blob->lost);
     if (rc == 0 && !summary)

@@ -1,0 +1,124 @@
+/* sum_json.c: the JSON text of the record (sum_json.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sum_json.h"
+
+static void put(struct sum_json *j, const char *s, size_t n)
+{
+    if (j->failed)
+        return;
+    if (j->len + n + 1 > j->cap) {
+        size_t cap = j->cap ? j->cap : 4096;
+        while (cap < j->len + n + 1)
+            cap *= 2;
+        char *text = realloc(j->text, cap);
+        if (!text) {
+            j->failed = 1;
+            return;
+        }
+        j->text = text;
+        j->cap = cap;
+    }
+    memcpy(j->text + j->len, s, n);
+    j->len += n;
+    j->text[j->len] = '\0';
+}
+
+static __attribute__((format(printf, 2, 3))) void putf(struct sum_json *j, const char *fmt, ...)
+{
+    char buf[64];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    put(j, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+static void quoted(struct sum_json *j, const char *s)
+{
+    put(j, "\"", 1);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            put(j, "\\", 1);
+            put(j, s, 1);
+        } else if (c < 0x20) {
+            putf(j, "\\u%04x", c);
+        } else {
+            put(j, s, 1);
+        }
+    }
+    put(j, "\"", 1);
+}
+
+/* The separator and the key of the next member. */
+static void member(struct sum_json *j, const char *key)
+{
+    if (!j->first)
+        put(j, ", ", 2);
+    j->first = 0;
+    if (key) {
+        quoted(j, key);
+        put(j, ": ", 2);
+    }
+}
+
+void sum_json_open(struct sum_json *j, const char *key, char bracket)
+{
+    if (j->len)
+        member(j, key);
+    put(j, &bracket, 1);
+    j->first = 1;
+}
+
+void sum_json_close(struct sum_json *j, char bracket)
+{
+    put(j, &bracket, 1);
+    j->first = 0;
+}
+
+void sum_json_string(struct sum_json *j, const char *key, const char *value)
+{
+    member(j, key);
+    if (value)
+        quoted(j, value);
+    else
+        put(j, "null", 4);
+}
+
+void sum_json_int(struct sum_json *j, const char *key, int64_t value)
+{
+    member(j, key);
+    putf(j, "%lld", (long long)value);
+}
+
+void sum_json_uint(struct sum_json *j, const char *key, uint64_t value)
+{
+    member(j, key);
+    putf(j, "%llu", (unsigned long long)value);
+}
+
+void sum_json_number(struct sum_json *j, const char *key, double value)
+{
+    member(j, key);
+    if (isfinite(value))
+        putf(j, "%.6g", value);
+    else
+        put(j, "null", 4);
+}
+
+void sum_json_free(struct sum_json *j)
+{
+    free(j->text);
+    memset(j, 0, sizeof *j);
+}
+
+void sum_json_epoch(struct sum_json *j, const char *key, double value)
+{
+    member(j, key);
+    putf(j, "%.3f", value);
+}

@@ -1,0 +1,154 @@
+/* sum_merge.c: the ranks' summaries added up on rank 0 (sum_merge.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sum_merge.h"
+#include "tree_merge.h"
+
+void sum_merged_mine(struct sum_merged *m)
+{
+    memset(m, 0, sizeof *m);
+    struct sum_totals *t = &m->t;
+    t->ranks = 1;
+    t->hosts = sum_host_first(); /* the host's lowest world rank counts the host */
+    t->host_min = t->host_max = sum_host_size();
+    uint64_t mpi_ticks = 0;
+    for (int op = 0; op < SUM_OPS; op++)
+        for (int c = 0; c < SUM_CLASSES; c++) {
+            const struct sum_cell *cell = &sum_cells[op][c];
+            if (cell->calls == 0)
+                continue;
+            mpi_ticks += cell->ticks;
+            if (m->nrows == SUM_MAX_ROWS) {
+                t->rows_dropped++;
+                continue;
+            }
+            struct sum_op_row *r = &m->rows[m->nrows++];
+            r->op = op;
+            r->comm_size = c == SUM_WORLD     ? SUM_COMM_WORLD
+                           : c == SUM_NO_COMM ? SUM_COMM_NONE
+                           : c == SUM_OTHER   ? SUM_COMM_OTHER
+                                              : sum_class_size[c];
+            r->calls = cell->calls;
+            r->seconds = (double)cell->ticks * sum_seconds_per_tick;
+        }
+    double elapsed = sum_final_wall - sum_init_wall;
+    double mpi = (double)mpi_ticks * sum_seconds_per_tick;
+    double useful = elapsed > mpi ? elapsed - mpi : 0;
+    t->useful_sum = t->useful_max = useful;
+    t->mpi_sum = t->mpi_max = mpi;
+    t->elapsed_max = elapsed;
+    memcpy(t->bins, sum_bins, sizeof t->bins);
+    memcpy(t->messages, sum_messages, sizeof t->messages);
+    memcpy(t->bytes, sum_bytes, sizeof t->bytes);
+    m->nsites = sum_sites_top(m->sites, sum_seconds_per_tick, &t->sites_dropped);
+}
+
+static double max_of(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static void add_rows(struct sum_merged *m, const struct sum_op_row *rows, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < m->nrows &&
+               !(m->rows[j].op == rows[i].op && m->rows[j].comm_size == rows[i].comm_size))
+            j++;
+        if (j == m->nrows) {
+            if (m->nrows == SUM_MAX_ROWS) {
+                m->t.rows_dropped++;
+                continue;
+            }
+            m->rows[m->nrows++] = (struct sum_op_row){rows[i].op, rows[i].comm_size, 0, 0};
+        }
+        m->rows[j].calls += rows[i].calls;
+        m->rows[j].seconds += rows[i].seconds;
+    }
+}
+
+/* Packed: the totals, the counts, the rows, the sites. */
+static void *pack(void *ctx, size_t *len)
+{
+    const struct sum_merged *m = ctx;
+    size_t n = sizeof m->t + 2 * sizeof(int) + (size_t)m->nrows * sizeof m->rows[0] +
+               (size_t)m->nsites * sizeof m->sites[0];
+    char *out = malloc(n), *at = out;
+    if (!out) {
+        *len = 0;
+        return NULL;
+    }
+    memcpy(at, &m->t, sizeof m->t);
+    at += sizeof m->t;
+    memcpy(at, &m->nrows, sizeof(int));
+    at += sizeof(int);
+    memcpy(at, &m->nsites, sizeof(int));
+    at += sizeof(int);
+    memcpy(at, m->rows, (size_t)m->nrows * sizeof m->rows[0]);
+    at += (size_t)m->nrows * sizeof m->rows[0];
+    memcpy(at, m->sites, (size_t)m->nsites * sizeof m->sites[0]);
+    *len = n;
+    return out;
+}
+
+static void absorb(void *ctx, const void *data, size_t len)
+{
+    struct sum_merged *m = ctx;
+    struct sum_totals t;
+    int nrows, nsites;
+    const char *at = data;
+    if (len < sizeof t + 2 * sizeof(int))
+        return;
+    memcpy(&t, at, sizeof t);
+    memcpy(&nrows, at + sizeof t, sizeof(int));
+    memcpy(&nsites, at + sizeof t + sizeof(int), sizeof(int));
+    at += sizeof t + 2 * sizeof(int);
+    if (nrows < 0 || nsites < 0 || nrows > SUM_MAX_ROWS || nsites > SUM_TOP_SITES ||
+        len != sizeof t + 2 * sizeof(int) + (size_t)nrows * sizeof m->rows[0] +
+                   (size_t)nsites * sizeof m->sites[0])
+        return;
+    struct sum_totals *u = &m->t;
+    u->host_min = u->ranks == 0 || t.host_min < u->host_min ? t.host_min : u->host_min;
+    u->host_max = t.host_max > u->host_max ? t.host_max : u->host_max;
+    u->ranks += t.ranks;
+    u->hosts += t.hosts;
+    u->useful_sum += t.useful_sum;
+    u->useful_max = max_of(u->useful_max, t.useful_max);
+    u->mpi_sum += t.mpi_sum;
+    u->mpi_max = max_of(u->mpi_max, t.mpi_max);
+    u->elapsed_max = max_of(u->elapsed_max, t.elapsed_max);
+    u->sites_dropped += t.sites_dropped;
+    u->rows_dropped += t.rows_dropped;
+    for (int b = 0; b < SUM_BINS; b++)
+        u->bins[b] += t.bins[b];
+    for (int k = 0; k < 2; k++) {
+        u->messages[k] += t.messages[k];
+        u->bytes[k] += t.bytes[k];
+    }
+    struct sum_op_row rows[SUM_MAX_ROWS];
+    memcpy(rows, at, (size_t)nrows * sizeof rows[0]);
+    add_rows(m, rows, nrows);
+    at += (size_t)nrows * sizeof rows[0];
+    struct sum_site_row sites[SUM_TOP_SITES];
+    memcpy(sites, at, (size_t)nsites * sizeof sites[0]);
+    sum_sites_merge(m->sites, &m->nsites, sites, nsites);
+}
+
+int sum_merge_all(MPI_Comm comm, struct sum_merged *m)
+{
+    /* the tree absorbs into an empty state: this rank's part is absorbed first */
+    struct sum_merged *mine = malloc(sizeof *mine);
+    if (!mine)
+        return -1;
+    *mine = *m;
+    memset(m, 0, sizeof *m);
+    size_t len = 0;
+    void *packed = pack(mine, &len);
+    free(mine);
+    if (packed)
+        absorb(m, packed, len);
+    free(packed);
+    static const struct lens_merge_ops ops = {pack, absorb};
+    return lens_tree_merge(comm, m, &ops);
+}

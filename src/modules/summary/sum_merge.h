@@ -1,0 +1,48 @@
+/* sum_merge.h: what the ranks' summaries add up to, and how it travels to rank 0 (a
+ * binomial tree, tree_merge.h): fixed totals, the (operation, communicator) rows and the
+ * costliest call sites. Its size is bounded whatever the job's size.
+ */
+#ifndef SUM_MERGE_H
+#define SUM_MERGE_H
+
+#include <stdint.h>
+
+#include "sum.h"
+#include "sum_sites.h"
+
+#pragma GCC visibility push(hidden)
+
+/* comm_size of a row: a size, or one of these */
+enum { SUM_COMM_WORLD = -1, SUM_COMM_NONE = 0, SUM_COMM_OTHER = -2 };
+struct sum_op_row {
+    int op, comm_size;
+    uint64_t calls;
+    double seconds;
+};
+#define SUM_MAX_ROWS 512
+
+struct sum_totals {
+    uint64_t ranks, hosts;          /* hosts: ranks that are the first of their host */
+    int64_t host_min, host_max;     /* ranks per host */
+    double useful_sum, useful_max;  /* time outside MPI between MPI_Init and MPI_Finalize */
+    double mpi_sum, mpi_max, elapsed_max;
+    double sites_dropped;           /* sampled seconds the ranks' site tables could not hold */
+    uint64_t bins[SUM_BINS], messages[2], bytes[2];
+    uint64_t rows_dropped;          /* (operation, communicator) rows past SUM_MAX_ROWS */
+};
+
+struct sum_merged {
+    struct sum_totals t;
+    int nrows, nsites;
+    struct sum_op_row rows[SUM_MAX_ROWS];
+    struct sum_site_row sites[SUM_TOP_SITES];
+};
+
+/* This rank's part (after sum_stop). */
+void sum_merged_mine(struct sum_merged *m);
+/* Every rank's parts on rank 0 of COMM: 1 there (M holds the job's), 0 elsewhere. */
+int sum_merge_all(MPI_Comm comm, struct sum_merged *m);
+
+#pragma GCC visibility pop
+
+#endif

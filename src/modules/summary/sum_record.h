@@ -1,0 +1,30 @@
+/* sum_record.h: the job step's record, summary.json (docs/summary.md: schema version
+ * SUM_SCHEMA_VERSION), written by one rank with the user's permissions, atomically (a
+ * temporary name in the same directory, then a rename), into the site's spool and beside a
+ * run's results.
+ */
+#ifndef SUM_RECORD_H
+#define SUM_RECORD_H
+
+#include "sum_merge.h"
+#include "sum_program.h"
+
+#pragma GCC visibility push(hidden)
+
+#define SUM_SCHEMA_VERSION 1
+#define SUM_RECORD_MAX 16384 /* bytes, whatever the job's size */
+
+/* The record's text (malloc'ed), from the merged figures M of a job step of RANKS ranks
+ * that ended as ENDED ("MPI_Finalize", "MPI_Abort (rank 2, code 1)" ...); NULL without
+ * memory. */
+char *sum_record_text(const struct sum_merged *m, const struct sum_program *p, int ranks,
+                      double start, double end, const char *ended);
+/* TEXT into DIR/NAME atomically; 0, or -1 with the reason in WHY. */
+int sum_record_write(const char *dir, const char *name, const char *text, char *why, size_t len);
+/* The record's file name in a spool: JOB.STEP.USER.summary.json under Slurm, else
+ * HOST.PID.TIME.summary.json. */
+void sum_record_spool_name(const struct sum_program *p, double start, char *out, size_t len);
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,193 @@
+/* mpilens_spank.c: the Slurm plugin that records every MPI job step (docs/slurm.md,
+ * "Always on"). Its plugstack.conf line takes
+ *     default=MODULES|off  what each step gets unasked (default: summary; off: opt-in)
+ *     spool=DIR            where the summary records go (MPILENS_SPOOL)
+ *     optout=yes|no        whether --mpilens=off is honoured (default: yes)
+ *     lib=PATH             libmpilens.so (default: ../libmpilens.so beside this plugin)
+ * and srun, sbatch and salloc take --mpilens[=MODULES|off] (no value: the summary).
+ *
+ * In each task of a job step (slurm_spank_task_init, as the user, before exec) it preloads
+ * libmpilens.so with MPILENS_MODULES (the modules asked for, the summary always among
+ * them unless the step is off) and MPILENS_SPOOL. slurmstepd and the plugin never load
+ * MPI; a task that never loads MPI (srun hostname) is left alone by the core, and the
+ * batch script's own step and the extern step get nothing.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+#include <slurm/spank.h>
+
+SPANK_PLUGIN(mpilens, 1);
+
+#define LIST_MAX 1024
+static char site_default[LIST_MAX] = "summary"; /* default= */
+static char spool[4096];                        /* spool= */
+static char lib[4096];                          /* lib= */
+static int optout = 1;                          /* optout= */
+static char asked[LIST_MAX];                    /* --mpilens's value ("" not given) */
+static int asked_given;
+
+/* Whether every module of the comma-separated LIST has a file beside this plugin ("off"
+ * alone is fine); 0 with the first missing one in MISSING. */
+static int modules_exist(const char *list, char *missing, size_t len)
+{
+    Dl_info info;
+    char dir[4096] = ".";
+    if (dladdr((void *)modules_exist, &info) && info.dli_fname) {
+        snprintf(dir, sizeof dir, "%s", info.dli_fname);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+    }
+    char copy[LIST_MAX];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *name = strtok_r(copy, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        char path[8192];
+        char *colon = strchr(name, ':'); /* NAME:key=value */
+        if (colon)
+            *colon = '\0';
+        snprintf(path, sizeof path, "%s/%s.so", dir, name);
+        if (name[0] != '/' && access(path, R_OK) != 0) {
+            snprintf(missing, len, "%s", name);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int option_given(int val, const char *optarg, int remote)
+{
+    (void)val;
+    const char *value = optarg && *optarg ? optarg : "summary";
+    if (strlen(value) >= sizeof asked) {
+        slurm_error("mpilens: --mpilens=%.40s...: the module list is too long", value);
+        return -1;
+    }
+    char missing[256];
+    if (!remote && strcmp(value, "off") != 0 && !modules_exist(value, missing, sizeof missing)) {
+        slurm_error("mpilens: --mpilens=%s: no module '%s' (mpilens modules lists them)", value,
+                    missing);
+        return -1;
+    }
+    if (!remote && strcmp(value, "off") == 0 && !optout)
+        fprintf(stderr, "mpilens: this site records every job step (plugstack.conf: optout=no); "
+                        "--mpilens=off is ignored\n");
+    snprintf(asked, sizeof asked, "%s", value);
+    asked_given = 1;
+    return 0;
+}
+
+struct spank_option spank_options[] = {
+    {"mpilens", "[MODULES|off]",
+     "Record this job with mpilens: MODULES (profile,monitor,trace...; no value: the summary "
+     "record), or off",
+     2, 0, option_given},
+    SPANK_OPTIONS_TABLE_END};
+
+/* The plugstack.conf arguments. */
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+    (void)sp;
+    for (int i = 0; i < ac; i++) {
+        if (strncmp(av[i], "default=", 8) == 0)
+            snprintf(site_default, sizeof site_default, "%s", av[i] + 8);
+        else if (strncmp(av[i], "spool=", 6) == 0)
+            snprintf(spool, sizeof spool, "%s", av[i] + 6);
+        else if (strncmp(av[i], "lib=", 4) == 0)
+            snprintf(lib, sizeof lib, "%s", av[i] + 4);
+        else if (strcmp(av[i], "optout=no") == 0)
+            optout = 0;
+        else if (strcmp(av[i], "optout=yes") == 0)
+            optout = 1;
+        else {
+            slurm_error("mpilens: plugstack.conf: unknown argument '%s' (it takes default=MODULES|off, "
+                        "spool=DIR, optout=yes|no, lib=PATH)",
+                        av[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* libmpilens.so: lib=, else beside the directory of this plugin (lib/mpilens/..). */
+static void library_path(char *out, size_t len)
+{
+    if (lib[0]) {
+        snprintf(out, len, "%s", lib);
+        return;
+    }
+    Dl_info info;
+    char dir[4096] = ".";
+    if (dladdr((void *)library_path, &info) && info.dli_fname) {
+        snprintf(dir, sizeof dir, "%s", info.dli_fname);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+    }
+    snprintf(out, len, "%s/../libmpilens.so", dir);
+}
+
+/* The modules of this step: --mpilens, or the site's default; the summary among them
+ * unless the step is off. "" when off. */
+static void step_modules(char *out, size_t len)
+{
+    const char *want = asked_given ? asked : site_default;
+    if (strcmp(want, "off") == 0 && (!asked_given || optout)) {
+        out[0] = '\0';
+        return;
+    }
+    if (strcmp(want, "off") == 0) /* optout=no: the site's default, or the summary */
+        want = strcmp(site_default, "off") == 0 ? "summary" : site_default;
+    int has_summary = strcmp(want, "summary") == 0 || strncmp(want, "summary,", 8) == 0 ||
+                      strstr(want, ",summary") != NULL;
+    snprintf(out, len, "%s%s", want, has_summary ? "" : ",summary");
+}
+
+/* In each task, before exec: the preload and the variables. */
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+    (void)ac;
+    (void)av;
+    uint32_t step = 0;
+    if (spank_get_item(sp, S_JOB_STEPID, &step) != ESPANK_SUCCESS || step == SLURM_BATCH_SCRIPT ||
+        step == SLURM_EXTERN_CONT
+#ifdef SLURM_INTERACTIVE_STEP
+        || step == SLURM_INTERACTIVE_STEP
+#endif
+    )
+        return 0;
+    char modules[LIST_MAX + 16];
+    step_modules(modules, sizeof modules);
+    if (!modules[0])
+        return 0;
+    char have[LIST_MAX];
+    /* a step already under `mpilens run` (or MPILENS_MODULES of the user's): the summary
+     * joins its modules */
+    if (spank_getenv(sp, "MPILENS_MODULES", have, sizeof have) == ESPANK_SUCCESS && have[0]) {
+        int has_summary = strcmp(have, "summary") == 0 || strncmp(have, "summary,", 8) == 0 ||
+                          strstr(have, ",summary") != NULL;
+        snprintf(modules, sizeof modules, "%s%s", have, has_summary ? "" : ",summary");
+    }
+    char library[4096], preload[8192], old[4096];
+    library_path(library, sizeof library);
+    if (spank_getenv(sp, "LD_PRELOAD", old, sizeof old) == ESPANK_SUCCESS && old[0]) {
+        if (strstr(old, "libmpilens.so"))
+            snprintf(preload, sizeof preload, "%s", old);
+        else
+            snprintf(preload, sizeof preload, "%s:%s", library, old);
+    } else {
+        snprintf(preload, sizeof preload, "%s", library);
+    }
+    spank_setenv(sp, "LD_PRELOAD", preload, 1);
+    spank_setenv(sp, "MPILENS_MODULES", modules, 1);
+    if (spool[0])
+        spank_setenv(sp, "MPILENS_SPOOL", spool, 1);
+    return 0;
+}

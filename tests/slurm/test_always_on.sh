@@ -1,0 +1,129 @@
+# test_always_on.sh: every MPI job step recorded by the Slurm plugin (src/slurm), on the
+# emulated two-node cluster (tests/multinode/cluster.sh) with the plugin in Slurm's
+# plugstack.conf (default=summary, a sticky world-writable spool). A batch job's srun of
+# the ring over both nodes leaves exactly one record (the job, its user, 4 ranks on 2
+# nodes, the ring's bytes within and between hosts) and the script's own commands print
+# what they print; --mpilens=off leaves none; srun hostname prints exactly what it prints
+# without the plugin and leaves none; a read-only spool costs one line and never the job's
+# status; --mpilens=profile,monitor gives the full results too; a Python job leaves its
+# record. docs/slurm.md, docs/summary.md.
+[ "$(id -u)" = 0 ] || { echo "SKIP: the emulated cluster needs root (namespaces)"; exit 77; }
+export TMPDIR=/var/tmp # the nodes hide this machine's /tmp: the test's files stay visible
+source "$(dirname "$0")/../core/lib.sh"
+PLUGIN=$BUILD/lib/mpilens/mpilens_spank.so
+[ -f "$PLUGIN" ] || { echo "FAIL no $PLUGIN (apt-get install libslurm-dev, then rebuild)"; exit 1; }
+CLUSTER=$WORK/cluster
+NODES="$SRC/tests/multinode/cluster.sh"
+SPOOL=$WORK/spool
+mkdir -m 1777 "$SPOOL"
+export SLURM_PLUGSTACK=$WORK/plugstack.conf
+plugstack() { echo "required $PLUGIN default=summary spool=$1" >"$SLURM_PLUGSTACK"; }
+plugstack "$SPOOL"
+source "$(dirname "$0")/slurm_fixture.sh"
+trap 'stop_slurm; "$NODES" down "$CLUSTER"; rm -rf "$WORK"' EXIT
+CLUSTER_SHARED="$BUILD:$SRC" "$NODES" up "$CLUSTER" 0 0 || { echo "FAIL: the emulated cluster did not start"; exit 1; }
+start_slurm
+on() { local node=$1; shift; "$NODES" on "$CLUSTER" "$node" "$@"; }
+if [ "$MPI_FLAVOR" = openmpi ]; then plugin=pmix; else
+    plugin=pmi2
+    export UCX_NET_DEVICES=eth0
+fi
+SRUN="srun --mpi=$plugin -N 2"
+records() { find "$SPOOL" -maxdepth 1 -name '*.summary.json' | sort; }
+# a first step across both slurmds, unchecked (tests/multinode/test_multinode_slurm.sh)
+on node1 timeout 60 $SRUN -n 2 --mpilens=off "$APPS/ring" 1 >/dev/null 2>&1
+
+# ---- 1. a batch job: its own commands, and one record of its MPI step ----
+job=$(on node1 timeout 120 sbatch --parsable --wait -N 2 -n 4 --ntasks-per-node=2 \
+    -o "$WORK/batch.out" -e "$WORK/batch.err" --wrap \
+    "echo script-start; hostname; $SRUN -n 4 '$APPS/ring'; echo script-end")
+check_eq "batch: the script printed what it prints" "script-start
+node1
+ring ok: 4 ranks, 1 rounds
+script-end" "$(cat "$WORK/batch.out")"
+check_eq "batch: nothing on stderr" "" "$(cat "$WORK/batch.err")"
+check_eq "batch: one record, the MPI step's" "$SPOOL/$job.0.$(id -un).summary.json" "$(records)"
+record=$SPOOL/$job.0.$(id -un).summary.json
+check_eq "the record: job, user, ranks, nodes, bytes within and between hosts" \
+"schema mpilens-summary 1
+job $job step 0 user $(id -un)
+program $APPS/ring
+ranks 4 nodes 2 per node 2-2
+within 2 2048 between 2 2048
+sizes [(1024, 2047, 4)]
+ended MPI_Finalize" "$(/usr/bin/python3 - "$record" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print("schema", r["schema"], r["version"])
+print("job", r["job"]["id"], "step", r["job"]["step"], "user", r["job"]["user"])
+print("program", r["program"]["path"])
+print("ranks", r["ranks"], "nodes", r["nodes"], "per node",
+      "%d-%d" % (r["ranks_per_node"]["min"], r["ranks_per_node"]["max"]))
+p = r["point_to_point"]
+print("within", p["within_hosts"]["messages"], p["within_hosts"]["bytes"],
+      "between", p["between_hosts"]["messages"], p["between_hosts"]["bytes"])
+print("sizes", [(s["min_bytes"], s["max_bytes"], s["messages"]) for s in r["message_sizes"]])
+print("ended", r["ended"])
+EOF
+)"
+check_match "the record: the ring's Send and Recv among the costliest operations" \
+    "$(/usr/bin/python3 -c 'import json,sys; print(" ".join(sorted(o["operation"] for o in json.load(open(sys.argv[1]))["top_operations"])))' "$record")" \
+    "MPI_Recv.*MPI_Send"
+check_eq "the record: under 16 KiB, written with the user's permissions" "1 $(id -un) 640" \
+    "$(( $(stat -c %s "$record") < 16384 )) $(stat -c '%U %a' "$record")"
+
+# ---- 2. --mpilens=off: no record ----
+before=$(records)
+out=$(on node1 timeout 60 $SRUN -n 4 --mpilens=off "$APPS/ring" 2>&1)
+check_eq "--mpilens=off: the job ran" "ring ok: 4 ranks, 1 rounds" "$out"
+check_eq "--mpilens=off: no record" "$before" "$(records)"
+
+# ---- 3. a program without MPI: exactly its output, no record ----
+plain=$(on node1 timeout 60 srun -N 2 -n 2 --mpilens=off hostname 2>&1 | sort)
+out=$(on node1 timeout 60 srun -N 2 -n 2 hostname 2>&1 | sort)
+check_eq "srun hostname: exactly what it prints without the plugin" "$plain" "$out"
+check_eq "srun hostname: node1 and node2" "node1
+node2" "$out"
+check_eq "srun hostname: no record" "$before" "$(records)"
+
+# ---- 4. a read-only spool: one line, the job's status its own ----
+RO=$WORK/rospool
+mkdir -m 1777 "$RO"
+on node1 mount -t tmpfs -o ro,size=1m tmpfs "$RO"
+on node2 mount -t tmpfs -o ro,size=1m tmpfs "$RO"
+plugstack "$RO"
+out=$(on node1 timeout 60 $SRUN -n 4 "$APPS/ring" 2>&1)
+status=$?
+plugstack "$SPOOL"
+check_eq "read-only spool: the job's status" "0" "$status"
+check_has "read-only spool: the job ran" "$out" "ring ok: 4 ranks, 1 rounds"
+check_eq "read-only spool: one line" "1" "$(grep -c '^mpilens: ' <<<"$out")"
+check_match "read-only spool: the line names the spool and why" "$out" \
+    "^mpilens: summary: the job's record is not in the spool: cannot create a file in $RO: Read-only file system"
+
+# ---- 5. the full modules on srun: results where the line says, and the record ----
+out=$(cd "$WORK" && on node1 timeout 120 $SRUN -n 4 --mpilens=profile,monitor "$APPS/ring" 2>&1)
+dir=$(sed -n 's/^mpilens: results in \(.*\)$/\1/p' <<<"$out")
+check_match "--mpilens=profile,monitor: one line names the results" "$out" \
+    "^mpilens: results in $WORK/ring-job[0-9]+-[0-9]{8}-[0-9]{6}$"
+check_eq "--mpilens=profile,monitor: the ring's matrix" "4 4096" \
+    "$(sqlite3 -separator ' ' "$dir/mpilens.db" "SELECT SUM(messages), SUM(bytes)
+        FROM monitor_matrix WHERE kind = 'p2p'")"
+check_eq "--mpilens=profile,monitor: the record beside them and in the spool" "2048 2048" \
+    "$(/usr/bin/python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["point_to_point"]; print(p["within_hosts"]["bytes"], p["between_hosts"]["bytes"])' "$dir/summary.json")"
+check_eq "--mpilens=profile,monitor: a record in the spool" "2" "$(records | wc -l)"
+
+# ---- 6. a Python job (mpi4py loads Open MPI at run time: the Open MPI build only) ----
+if [ "$MPI_FLAVOR" = openmpi ]; then
+    out=$(cd "$WORK" && on node1 timeout 120 $SRUN -n 4 --mpilens=monitor /usr/bin/python3 \
+        "$SRC/tests/python/apps/ring.py" 2>&1)
+    check_has "python: the program ran" "$out" "0 {'rank': 3} 6 2"
+    dir=$(sed -n 's/^mpilens: results in \(.*\)$/\1/p' <<<"$out")
+    # mpi4py's pickled allreduce sends point-to-point too: the monitor's matrix says how much
+    check_eq "python: its record names the script, its bytes the monitor's matrix's" \
+        "$SRC/tests/python/apps/ring.py 4 $(sqlite3 "$dir/mpilens.db" \
+            "SELECT SUM(bytes) FROM monitor_matrix WHERE kind = 'p2p'")" \
+        "$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["program"]["python_script"], r["ranks"], r["point_to_point"]["bytes"])' "$dir/summary.json")"
+    check_eq "python: its record in the spool too" "3" "$(records | wc -l)"
+fi
+finish
