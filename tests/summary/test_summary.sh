@@ -1,0 +1,68 @@
+# test_summary.sh: the summary module's record (docs/summary.md) from real jobs: the ring's
+# exact messages, sizes and bytes on one host; the efficiencies and shares between 0 and 1;
+# the costliest call site a line of ring.c; a record in the spool and beside the run;
+# how the job ended when it did not finalize (MPI_Abort, exit); a spool that cannot be
+# written costs one line and never the job's status; a bad spool argument is refused
+# before the job; a program without MPI leaves nothing; the monitor's and the profile's
+# results are the same with the summary stacked on them.
+source "$(dirname "$0")/../core/lib.sh"
+PY=/usr/bin/python3
+field() { # field FILE EXPR: a Python expression over the record r
+    $PY -c 'import json, sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# ---- the ring, 3 rounds of 1 KiB to the right on 4 ranks, one host ----
+mkdir -m 1777 spool
+out=$(MPILENS_SPOOL=$WORK/spool timeout 120 "$MPILENS" run -m summary -o ring -- \
+    $MPIRUN -np 4 "$APPS/ring" 300 2>&1)
+check_eq "ring: the run's lines" "ring ok: 4 ranks, 300 rounds
+mpilens: results in $WORK/ring (status 0)" "$out"
+check_eq "ring: the record" "mpilens-summary 1 4 4 1 4-4" \
+    "$(field ring/summary.json '" ".join(str(x) for x in (r["schema"], r["version"], r["ranks"], r["ranks_measured"], r["nodes"], "%d-%d" % (r["ranks_per_node"]["min"], r["ranks_per_node"]["max"])))')"
+check_eq "ring: 1200 messages of 1 KiB, all within the host" \
+    "1200 1228800 1200 1228800 0 0 [(1024, 2047, 1200)]" \
+    "$(field ring/summary.json '" ".join(str(x) for x in (r["point_to_point"]["messages"], r["point_to_point"]["bytes"], r["point_to_point"]["within_hosts"]["messages"], r["point_to_point"]["within_hosts"]["bytes"], r["point_to_point"]["between_hosts"]["messages"], r["point_to_point"]["between_hosts"]["bytes"], [(s["min_bytes"], s["max_bytes"], s["messages"]) for s in r["message_sizes"]]))')"
+check_eq "ring: calls of each operation" "MPI_Barrier 4 MPI_Recv 1200 MPI_Reduce 4 MPI_Send 1200" \
+    "$(field ring/summary.json '" ".join("%s %d" % (k, v["calls"]) for k, v in sorted(r["operations"].items()))')"
+check_eq "ring: shares and efficiencies between 0 and 1, PE = LB x CommE" "True" \
+    "$(field ring/summary.json 'all(0 <= x <= 1 for x in [r["mpi_share"]] + list(r["efficiency"].values())) and abs(r["efficiency"]["parallel_efficiency"] - r["efficiency"]["load_balance"] * r["efficiency"]["communication_efficiency"]) < 1e-3')"
+check_match "ring: the costliest call site is a line of ring.c" \
+    "$(field ring/summary.json 'r["top_call_sites"][0]["file"] + " " + r["top_call_sites"][0]["function"]')" \
+    "/tests/apps/ring\.c main$"
+check_eq "ring: the same record in the spool" "$(cat ring/summary.json)" "$(cat spool/*.summary.json)"
+check_eq "ring: under 16 KiB" "1" "$(( $(stat -c %s ring/summary.json) < 16384 ))"
+
+# ---- stacked: the monitor's matrix and the profile's rows are the same with it ----
+"$MPILENS" run -m monitor,profile -o alone -- $MPIRUN -np 4 "$APPS/ring" 20 >/dev/null 2>&1
+"$MPILENS" run -m monitor,summary,profile -o stacked -- $MPIRUN -np 4 "$APPS/ring" 20 >/dev/null 2>&1
+rows() { sqlite3 "$1/mpilens.db" "SELECT src, dst, messages, bytes FROM monitor_matrix ORDER BY 1, 2;
+    SELECT rank, comm_id, operation_id, bucket, calls, volume FROM profile ORDER BY 1, 2, 3, 4" 2>&1; }
+check_eq "stacked: the monitor's and the profile's results are the same" "$(rows alone)" "$(rows stacked)"
+check_eq "stacked: the record beside them" "80" \
+    "$(field stacked/summary.json 'r["point_to_point"]["messages"]')"
+
+# ---- a job that does not finalize: the rank that ends it writes what it knows ----
+timeout 120 "$MPILENS" run -m summary -o abort -- $MPIRUN -np 4 "$APPS/long_app" 40 abort >/dev/null 2>&1
+check_eq "MPI_Abort: the record says who and how, from the aborting rank's figures" \
+    "MPI_Abort (rank 1, code 4) 4 1" \
+    "$(field abort/summary.json 'r["ended"] + " %d %d" % (r["ranks"], r["ranks_measured"])')"
+
+# ---- a spool that cannot be written: one line, the job's status its own ----
+out=$(MPILENS_SPOOL=$WORK/no/such/spool timeout 120 "$MPILENS" run -m summary -o missing -- \
+    $MPIRUN -np 2 "$APPS/ring" 2>&1)
+check_eq "missing spool: exit 0" "0" "$?"
+check_eq "missing spool: one line" "1" "$(grep -c "^mpilens: summary:" <<<"$out")"
+check_match "missing spool: it names the spool and why" "$out" \
+    "^mpilens: summary: the job's record is not in the spool: cannot create a file in $WORK/no/such/spool: No such file or directory \\(the job is not affected"
+check_eq "missing spool: the record beside the run all the same" "MPI_Finalize" \
+    "$(field missing/summary.json 'r["ended"]')"
+out=$(timeout 60 "$MPILENS" run -m summary:spool=relative -o refused -- $MPIRUN -np 2 "$APPS/ring" 2>&1)
+check_eq "spool=relative: refused before the job" "2" "$?"
+check_has "spool=relative: the reason" "$out" "mpilens: summary: spool='relative': give the spool as an absolute path"
+
+# ---- no MPI: nothing at all ----
+mkdir -m 1777 quiet
+out=$(LD_PRELOAD=$CORE MPILENS_MODULES=summary MPILENS_SPOOL=$WORK/quiet timeout 30 /bin/echo plain 2>&1)
+check_eq "no MPI: exactly the program's output" "plain" "$out"
+check_eq "no MPI: no record" "" "$(ls quiet)"
+finish
