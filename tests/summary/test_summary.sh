@@ -15,8 +15,9 @@ field() { # field FILE EXPR: a Python expression over the record r
 mkdir -m 1777 spool
 out=$(MPILENS_SPOOL=$WORK/spool timeout 120 "$MPILENS" run -m summary -o ring -- \
     $MPIRUN -np 4 "$APPS/ring" 300 2>&1)
-check_eq "ring: the run's lines" "ring ok: 4 ranks, 300 rounds
-mpilens: results in $WORK/ring (status 0)" "$out"
+check_has "ring: the program's line" "$out" "ring ok: 4 ranks, 300 rounds"
+check_has "ring: the run's line" "$out" "mpilens: results in $WORK/ring (status 0)"
+check_lacks "ring: nothing said by the summary" "$out" "mpilens: summary"
 check_eq "ring: the record" "mpilens-summary 1 4 4 1 4-4" \
     "$(field ring/summary.json '" ".join(str(x) for x in (r["schema"], r["version"], r["ranks"], r["ranks_measured"], r["nodes"], "%d-%d" % (r["ranks_per_node"]["min"], r["ranks_per_node"]["max"])))')"
 check_eq "ring: 1200 messages of 1 KiB, all within the host" \
