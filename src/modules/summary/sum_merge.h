@@ -1,6 +1,6 @@
 /* sum_merge.h: what the ranks' summaries add up to, and how it travels to rank 0 (a
- * binomial tree, tree_merge.h): fixed totals, the (operation, communicator) rows and the
- * costliest call sites. Its size is bounded whatever the job's size.
+ * tree of radix 8, one message an edge): fixed totals, the (operation, communicator) rows
+ * and the costliest call sites. Its size is bounded whatever the job's size.
  */
 #ifndef SUM_MERGE_H
 #define SUM_MERGE_H
@@ -40,7 +40,7 @@ struct sum_merged {
 
 /* This rank's part (after sum_stop). */
 void sum_merged_mine(struct sum_merged *m);
-/* Every rank's parts on rank 0 of COMM: 1 there (M holds the job's), 0 elsewhere. */
+/* Every rank's parts merged into M on rank 0 of COMM: 1 there, 0 elsewhere. */
 int sum_merge_all(MPI_Comm comm, struct sum_merged *m);
 
 #pragma GCC visibility pop

@@ -66,11 +66,16 @@ static void where(void *site, struct sum_site_row *row)
         return;
     }
     row->offset = (uint64_t)((uintptr_t)site - (uintptr_t)info.dli_fbase);
-    char real[PATH_MAX];
-    const char *path = info.dli_fname && info.dli_fname[0] ? info.dli_fname : "/proc/self/exe";
-    if (realpath(path, real))
-        path = real;
-    snprintf(row->path, sizeof row->path, "%s", path);
+    /* the object's real path, looked up once per object: a site's path is its object's */
+    static const void *last_base;
+    static char last_path[PATH_MAX];
+    if (info.dli_fbase != last_base) {
+        const char *path = info.dli_fname && info.dli_fname[0] ? info.dli_fname : "/proc/self/exe";
+        if (!realpath(path, last_path))
+            snprintf(last_path, sizeof last_path, "%s", path);
+        last_base = info.dli_fbase;
+    }
+    snprintf(row->path, sizeof row->path, "%s", last_path);
 }
 
 static int by_ticks(const void *a, const void *b)
