@@ -124,4 +124,3 @@ void lens_site_name(struct lens_site_namer *namer, const char *path, uint64_t of
         n->line = lineno;
     }
 }
-

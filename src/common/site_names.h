@@ -12,7 +12,7 @@
 
 struct lens_site_name {
     char function[256], file[512]; /* "?" and "" when the object has no debug information */
-    int line;                       /* 0: not known */
+    int line;                      /* 0: not known */
 };
 
 /* The objects opened so far, each once (offline, libdw lays them out one after the other). */

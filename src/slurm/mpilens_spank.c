@@ -107,9 +107,10 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
         else if (strcmp(av[i], "optout=yes") == 0)
             optout = 1;
         else {
-            slurm_error("mpilens: plugstack.conf: unknown argument '%s' (it takes default=MODULES|off, "
-                        "spool=DIR, optout=yes|no, lib=PATH)",
-                        av[i]);
+            slurm_error(
+                "mpilens: plugstack.conf: unknown argument '%s' (it takes default=MODULES|off, "
+                "spool=DIR, optout=yes|no, lib=PATH)",
+                av[i]);
             return -1;
         }
     }

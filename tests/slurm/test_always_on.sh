@@ -3,7 +3,8 @@
 # plugstack.conf (default=summary, a sticky world-writable spool). A batch job's srun of
 # the ring over both nodes leaves exactly one record (the job, its user, 4 ranks on 2
 # nodes, the ring's bytes within and between hosts) and the script's own commands print
-# what they print; --mpilens=off leaves none; srun hostname prints exactly what it prints
+# what they print; a step ended by SIGTERM leaves rank 0's figures and the signal;
+# --mpilens=off leaves none; srun hostname prints exactly what it prints
 # without the plugin and leaves none; a read-only spool costs one line and never the job's
 # status; --mpilens=profile,monitor gives the full results too; a Python job leaves its
 # record. docs/slurm.md, docs/summary.md.
@@ -71,6 +72,17 @@ check_match "the record: the ring's Send and Recv among the costliest operations
     "MPI_Recv.*MPI_Send"
 check_eq "the record: under 16 KiB, written with the user's permissions" "1 $(id -un) 640" \
     "$(( $(stat -c %s "$record") < 16384 )) $(stat -c '%U %a' "$record")"
+
+# ---- 1b. a step ended by SIGTERM (what a time limit sends): rank 0's figures, the signal ----
+ln -sf "$APPS/long_app" "$WORK/always_long" # a name of its own: other tests run long_app
+long=$(on node1 sbatch --parsable -N 2 -n 4 --ntasks-per-node=2 -o "$WORK/long.out" --wrap \
+    "$SRUN -n 4 '$WORK/always_long' 600")
+for _ in $(seq 150); do grep -q "long_app step 10" "$WORK/long.out" 2>/dev/null && break; sleep 0.2; done
+on node1 scancel -s TERM "$long"
+for _ in $(seq 150); do [ -z "$(on node1 squeue -h -j "$long" 2>/dev/null)" ] && break; sleep 0.2; done
+check_eq "SIGTERM: rank 0's record of the step, and how it ended" "signal 15 4 1" \
+    "$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["ended"], r["ranks"], r["ranks_measured"])' "$SPOOL/$long.0.$(id -un).summary.json" 2>&1)"
+rm -f "$SPOOL/$long".*
 
 # ---- 2. --mpilens=off: no record ----
 before=$(records)

@@ -1,7 +1,7 @@
 # test_summary.sh: the summary module's record (docs/summary.md) from real jobs: the ring's
 # exact messages, sizes and bytes on one host; the efficiencies and shares between 0 and 1;
 # the costliest call site a line of ring.c; a record in the spool and beside the run;
-# how the job ended when it did not finalize (MPI_Abort, exit); a spool that cannot be
+# how the job ended when it did not finalize (MPI_Abort, SIGTERM); a spool that cannot be
 # written costs one line and never the job's status; a bad spool argument is refused
 # before the job; a program without MPI leaves nothing; the monitor's and the profile's
 # results are the same with the summary stacked on them.
@@ -47,6 +47,19 @@ timeout 120 "$MPILENS" run -m summary -o abort -- $MPIRUN -np 4 "$APPS/long_app"
 check_eq "MPI_Abort: the record says who and how, from the aborting rank's figures" \
     "MPI_Abort (rank 1, code 4) 4 1" \
     "$(field abort/summary.json 'r["ended"] + " %d %d" % (r["ranks"], r["ranks_measured"])')"
+
+ln -sf "$APPS/long_app" "$WORK/summary_stopped" # a name of its own: other tests run long_app
+"$MPILENS" run -m summary -o stopped -- $MPIRUN -np 4 "$WORK/summary_stopped" 600 > stopped.log 2>&1 &
+run_pid=$!
+for _ in $(seq 100); do grep -q "long_app step 10" stopped.log && break; sleep 0.2; done
+kill -TERM $run_pid
+wait $run_pid
+# mpilens run asks the ranks to save first (SIGURG), then stops them (SIGTERM); under
+# Slurm's time limit the tasks get SIGTERM itself (tests/slurm/test_always_on.sh)
+check_eq "stopped: rank 0's figures and how" "stopped by a signal to mpilens run 4 1 True" \
+    "$(field stopped/summary.json 'r["ended"] + " %d %d %s" % (r["ranks"], r["ranks_measured"], r["point_to_point"]["messages"] >= 10)')"
+for _ in $(seq 150); do pgrep -f "$WORK/summary_stopped" > /dev/null || break; sleep 0.2; done
+pkill -KILL -f "$WORK/summary_stopped" 2> /dev/null
 
 # ---- a spool that cannot be written: one line, the job's status its own ----
 out=$(MPILENS_SPOOL=$WORK/no/such/spool timeout 120 "$MPILENS" run -m summary -o missing -- \

@@ -105,7 +105,12 @@ void sum_forget_types(void);         /* at MPI_Type_free */
     } while (0)
 
 /* The general path: any thread, any communicator (MPI_COMM_NULL: none), recording or not. */
-#define SUM_SLOW_CALL(OP, COMM, CALL)                                                                  do {                                                                                                   uint64_t t0_ = sum_now();                                                                          rc = CALL;                                                                                         sum_record_slow(OP, COMM, __builtin_return_address(0), t0_, sum_now());                        } while (0)
+#define SUM_SLOW_CALL(OP, COMM, CALL)                                                              \
+    do {                                                                                           \
+        uint64_t t0_ = sum_now();                                                                  \
+        rc = CALL;                                                                                 \
+        sum_record_slow(OP, COMM, __builtin_return_address(0), t0_, sum_now());                    \
+    } while (0)
 
 static inline unsigned long sum_bin_of(uint64_t bytes)
 {
@@ -126,9 +131,8 @@ void sum_flush_keys(void);
 
 /* A send of OP, COUNT x TYPE to DEST on COMM, counted inline: 1, or 0 when it needs the
  * general way (threads, another communicator, MPI_PROC_NULL, another shape). */
-static inline __attribute__((always_inline)) int sum_send_fast(int op, int64_t count,
-                                                               MPI_Datatype type, int dest,
-                                                               MPI_Comm comm)
+static inline __attribute__((always_inline)) int
+sum_send_fast(int op, int64_t count, MPI_Datatype type, int dest, MPI_Comm comm)
 {
     struct sum_key *k = &sum_keys[op];
     if (comm != sum_fast_world || (unsigned)dest >= sum_world_peers || type != k->type ||
@@ -147,7 +151,8 @@ void sum_stop(void);          /* at MPI_Finalize: recording off, the clock calib
 double sum_wall_now(void);    /* CLOCK_REALTIME seconds */
 int sum_host_size(void);      /* this host's ranks */
 int sum_host_first(void);     /* 1 on the host's lowest world rank */
-extern double sum_init_wall, sum_final_wall; /* the wall clock at MPI_Init's end, MPI_Finalize's start */
+extern double sum_init_wall,
+    sum_final_wall; /* the wall clock at MPI_Init's end, MPI_Finalize's start */
 
 #pragma GCC visibility pop
 

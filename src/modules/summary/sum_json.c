@@ -2,7 +2,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sum_json.h"
@@ -12,16 +11,8 @@ static void put(struct sum_json *j, const char *s, size_t n)
     if (j->failed)
         return;
     if (j->len + n + 1 > j->cap) {
-        size_t cap = j->cap ? j->cap : 4096;
-        while (cap < j->len + n + 1)
-            cap *= 2;
-        char *text = realloc(j->text, cap);
-        if (!text) {
-            j->failed = 1;
-            return;
-        }
-        j->text = text;
-        j->cap = cap;
+        j->failed = 1;
+        return;
     }
     memcpy(j->text + j->len, s, n);
     j->len += n;
@@ -109,12 +100,6 @@ void sum_json_number(struct sum_json *j, const char *key, double value)
         putf(j, "%.6g", value);
     else
         put(j, "null", 4);
-}
-
-void sum_json_free(struct sum_json *j)
-{
-    free(j->text);
-    memset(j, 0, sizeof *j);
 }
 
 void sum_json_epoch(struct sum_json *j, const char *key, double value)

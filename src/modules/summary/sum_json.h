@@ -1,5 +1,6 @@
-/* sum_json.h: a JSON text built in memory (the record is small: docs/summary.md), with
- * strings escaped. Each call appends; a failed allocation marks the text failed.
+/* sum_json.h: a JSON text built in the caller's fixed buffer (the record is small:
+ * docs/summary.md; no allocation, so a signal handler may build it), with strings escaped.
+ * Each call appends; a text that does not fit is marked failed.
  */
 #ifndef SUM_JSON_H
 #define SUM_JSON_H
@@ -10,7 +11,7 @@
 #pragma GCC visibility push(hidden)
 
 struct sum_json {
-    char *text;
+    char *text; /* the caller's buffer of cap bytes */
     size_t len, cap;
     int failed, first; /* first: no member written yet in the open object or array */
 };
@@ -20,8 +21,7 @@ void sum_json_string(struct sum_json *j, const char *key, const char *value); /*
 void sum_json_int(struct sum_json *j, const char *key, int64_t value);
 void sum_json_uint(struct sum_json *j, const char *key, uint64_t value);
 void sum_json_number(struct sum_json *j, const char *key, double value); /* 6 significant digits */
-void sum_json_epoch(struct sum_json *j, const char *key, double value); /* 3 decimals */
-void sum_json_free(struct sum_json *j);
+void sum_json_epoch(struct sum_json *j, const char *key, double value);  /* 3 decimals */
 
 #pragma GCC visibility pop
 

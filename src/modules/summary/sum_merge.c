@@ -4,7 +4,7 @@
 
 #include "sum_merge.h"
 
-void sum_merged_mine(struct sum_merged *m)
+void sum_merged_mine(struct sum_merged *m, int sites)
 {
     memset(m, 0, sizeof *m);
     struct sum_totals *t = &m->t;
@@ -40,7 +40,8 @@ void sum_merged_mine(struct sum_merged *m)
     memcpy(t->bins, sum_bins, sizeof t->bins);
     memcpy(t->messages, sum_messages, sizeof t->messages);
     memcpy(t->bytes, sum_bytes, sizeof t->bytes);
-    m->nsites = sum_sites_top(m->sites, sum_seconds_per_tick, &t->sites_dropped);
+    if (sites)
+        m->nsites = sum_sites_top(m->sites, sum_seconds_per_tick, &t->sites_dropped);
 }
 
 static double max_of(double a, double b)
@@ -153,8 +154,8 @@ int sum_merge_all(MPI_Comm comm, struct sum_merged *m)
         if (rank % (stride * RADIX) != 0) { /* a child at this level: send and stop */
             size_t len = 0;
             void *packed = pack(m, &len);
-            PMPI_Send(packed ? packed : "", (int)len, MPI_BYTE, (int)(rank - rank % (stride * RADIX)),
-                      0, comm);
+            PMPI_Send(packed ? packed : "", (int)len, MPI_BYTE,
+                      (int)(rank - rank % (stride * RADIX)), 0, comm);
             free(packed);
             break;
         }

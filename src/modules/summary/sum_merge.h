@@ -22,13 +22,13 @@ struct sum_op_row {
 #define SUM_MAX_ROWS 512
 
 struct sum_totals {
-    uint64_t ranks, hosts;          /* hosts: ranks that are the first of their host */
-    int64_t host_min, host_max;     /* ranks per host */
-    double useful_sum, useful_max;  /* time outside MPI between MPI_Init and MPI_Finalize */
+    uint64_t ranks, hosts;         /* hosts: ranks that are the first of their host */
+    int64_t host_min, host_max;    /* ranks per host */
+    double useful_sum, useful_max; /* time outside MPI between MPI_Init and MPI_Finalize */
     double mpi_sum, mpi_max, elapsed_max;
-    double sites_dropped;           /* sampled seconds the ranks' site tables could not hold */
+    double sites_dropped; /* sampled seconds the ranks' site tables could not hold */
     uint64_t bins[SUM_BINS], messages[2], bytes[2];
-    uint64_t rows_dropped;          /* (operation, communicator) rows past SUM_MAX_ROWS */
+    uint64_t rows_dropped; /* (operation, communicator) rows past SUM_MAX_ROWS */
 };
 
 struct sum_merged {
@@ -38,8 +38,9 @@ struct sum_merged {
     struct sum_site_row sites[SUM_TOP_SITES];
 };
 
-/* This rank's part (after sum_stop). */
-void sum_merged_mine(struct sum_merged *m);
+/* This rank's part (after sum_stop), its call sites when SITES (naming them looks objects
+ * up: not in a signal handler). */
+void sum_merged_mine(struct sum_merged *m, int sites);
 /* Every rank's parts merged into M on rank 0 of COMM: 1 there, 0 elsewhere. */
 int sum_merge_all(MPI_Comm comm, struct sum_merged *m);
 

@@ -91,10 +91,10 @@ static void operations(struct sum_json *j, const struct sum_merged *m)
         sum_json_open(j, NULL, '{');
         sum_json_string(j, "operation", sum_op_names[order[i]->op]);
         sum_json_string(j, "communicator", comm_name(order[i]->comm_size, buf, sizeof buf));
-        sum_json_int(j, "communicator_size", order[i]->comm_size == SUM_COMM_WORLD
-                                                 ? (int64_t)m->t.ranks
-                                                 : order[i]->comm_size > 0 ? order[i]->comm_size
-                                                                           : 0);
+        sum_json_int(j, "communicator_size",
+                     order[i]->comm_size == SUM_COMM_WORLD ? (int64_t)m->t.ranks
+                     : order[i]->comm_size > 0             ? order[i]->comm_size
+                                                           : 0);
         sum_json_uint(j, "calls", order[i]->calls);
         sum_json_number(j, "seconds", order[i]->seconds);
         sum_json_close(j, '}');
@@ -138,7 +138,7 @@ static void operations(struct sum_json *j, const struct sum_merged *m)
 
 static void sites(struct sum_json *j, const struct sum_merged *m)
 {
-    struct lens_site_namer *namer = lens_site_namer_new();
+    struct lens_site_namer *namer = m->nsites > 0 ? lens_site_namer_new() : NULL;
     sum_json_open(j, "top_call_sites", '[');
     for (int i = 0; i < m->nsites && i < TOP; i++) {
         const struct sum_site_row *s = &m->sites[i];
@@ -184,11 +184,11 @@ static void messages(struct sum_json *j, const struct sum_merged *m)
     sum_json_close(j, ']');
 }
 
-char *sum_record_text(const struct sum_merged *m, const struct sum_program *p, int ranks,
-                      double start, double end, const char *ended)
+int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int ranks,
+                    double start, double end, const char *ended, char *text)
 {
     const struct sum_totals *t = &m->t;
-    struct sum_json j = {0};
+    struct sum_json j = {.text = text, .cap = SUM_RECORD_MAX};
     char when[32];
     sum_json_open(&j, NULL, '{');
     sum_json_string(&j, "schema", "mpilens-summary");
@@ -231,14 +231,11 @@ char *sum_record_text(const struct sum_merged *m, const struct sum_program *p, i
     sum_json_uint(&j, "operation_rows_dropped", t->rows_dropped);
     sum_json_string(&j, "ended", ended);
     sum_json_close(&j, '}');
-    if (j.failed) {
-        sum_json_free(&j);
-        return NULL;
-    }
-    return j.text;
+    return j.failed ? -1 : 0;
 }
 
-int sum_record_write(const char *dir, const char *name, const char *text, char *why, size_t len)
+int sum_record_write(const char *dir, const char *name, const char *text, int keep_first, char *why,
+                     size_t len)
 {
     char tmp[4096], final[4096];
     snprintf(final, sizeof final, "%s/%s", dir, name);
@@ -261,10 +258,21 @@ int sum_record_write(const char *dir, const char *name, const char *text, char *
         }
         done += (size_t)w;
     }
-    if (write(fd, "\n", 1) != 1 || fsync(fd) != 0 || close(fd) != 0) {
+    /* a partial record is written while the launcher may be killing the job: no fsync */
+    if (write(fd, "\n", 1) != 1 || (!keep_first && fsync(fd) != 0) || close(fd) != 0) {
         snprintf(why, len, "cannot write %s: %s", tmp, strerror(errno));
         unlink(tmp);
         return -1;
+    }
+    if (keep_first) { /* a partial record never replaces one already there */
+        int rc = link(tmp, final);
+        int err = errno;
+        unlink(tmp);
+        if (rc != 0 && err != EEXIST) {
+            snprintf(why, len, "cannot link %s to %s: %s", tmp, final, strerror(err));
+            return -1;
+        }
+        return 0;
     }
     if (rename(tmp, final) != 0) {
         snprintf(why, len, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
@@ -276,8 +284,12 @@ int sum_record_write(const char *dir, const char *name, const char *text, char *
 
 void sum_record_spool_name(const struct sum_program *p, double start, char *out, size_t len)
 {
-    const char *id = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID");
-    if (id && *id)
+    const char *id = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID"),
+               *restart = getenv("SLURM_RESTART_COUNT");
+    if (id && *id && restart && *restart && strcmp(restart, "0") != 0) /* a requeued job */
+        snprintf(out, len, "%s.%s.%s.r%s.summary.json", id, step && *step ? step : "0", p->user,
+                 restart);
+    else if (id && *id)
         snprintf(out, len, "%s.%s.%s.summary.json", id, step && *step ? step : "0", p->user);
     else
         snprintf(out, len, "%s.%ld.%lld.summary.json", p->host, (long)getpid(), (long long)start);

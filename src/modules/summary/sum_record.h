@@ -14,15 +14,19 @@
 #define SUM_SCHEMA_VERSION 1
 #define SUM_RECORD_MAX 16384 /* bytes, whatever the job's size */
 
-/* The record's text (malloc'ed), from the merged figures M of a job step of RANKS ranks
- * that ended as ENDED ("MPI_Finalize", "MPI_Abort (rank 2, code 1)" ...); NULL without
- * memory. */
-char *sum_record_text(const struct sum_merged *m, const struct sum_program *p, int ranks,
-                      double start, double end, const char *ended);
-/* TEXT into DIR/NAME atomically; 0, or -1 with the reason in WHY. */
-int sum_record_write(const char *dir, const char *name, const char *text, char *why, size_t len);
-/* The record's file name in a spool: JOB.STEP.USER.summary.json under Slurm, else
- * HOST.PID.TIME.summary.json. */
+/* The record's text into TEXT (SUM_RECORD_MAX bytes), from the merged figures M of a job
+ * step of RANKS ranks that ended as ENDED ("MPI_Finalize", "MPI_Abort (rank 2, code 1)",
+ * "signal 15"); 0, or -1 if it does not fit. Without call sites in M it allocates nothing
+ * (a signal handler's record). */
+int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int ranks,
+                    double start, double end, const char *ended, char *text);
+/* TEXT into DIR/NAME atomically; 0, or -1 with the reason in WHY. KEEP_FIRST: a record
+ * already there stays (a rank's own figures after another rank's MPI_Abort, or rank 0's
+ * at the signal the launcher then sends, never replace the first). */
+int sum_record_write(const char *dir, const char *name, const char *text, int keep_first, char *why,
+                     size_t len);
+/* The record's file name in a spool: JOB.STEP.USER.summary.json under Slurm (a requeued
+ * job's: JOB.STEP.USER.rN.summary.json), else HOST.PID.TIME.summary.json. */
 void sum_record_spool_name(const struct sum_program *p, double start, char *out, size_t len);
 
 #pragma GCC visibility pop

@@ -2,12 +2,17 @@
  * step from rank 0 at MPI_Finalize (or from the rank that ends the job otherwise: its own
  * figures, and how the job ended), into the site's spool (spool=DIR, MPILENS_SPOOL: the
  * Slurm plugin sets it) and, in a run with an output directory, DIR/summary.json.
- * Writing it can fail (a spool full, missing or read-only): one line on stderr, and the
- * job's status stays its own.
+ * A job ended by SIGTERM (a time limit), SIGINT, SIGHUP, SIGUSR1 or SIGXCPU leaves rank 0's
+ * figures with the signal. Writing it can fail (a spool full, missing or read-only): one
+ * line on stderr, and the job's status stays its own.
  */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lens_down.h"
 #include "mpilens.h"
@@ -53,30 +58,115 @@ static const char *output_dir(void)
     return mpilens_output_dir();
 }
 
-static void write_records(const struct sum_merged *m, const char *ended)
+/* One line on stderr, written at once (a signal handler may say it). */
+static __attribute__((format(printf, 1, 2))) void say(const char *fmt, ...)
 {
-    struct sum_program p;
-    sum_program_read(&p);
-    char *text = sum_record_text(m, &p, sum_size, sum_init_wall, sum_final_wall, ended);
-    if (!text) {
-        fprintf(stderr, "mpilens: summary: no memory for the job's record (the job is not "
-                        "affected)\n");
+    char line[5120];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n > 0 && write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+        return;
+}
+
+/* Who and what ran: read at MPI_Init on rank 0 (a signal handler must not look users up),
+ * and by a rank that calls MPI_Abort. */
+static struct sum_program program;
+static int program_read;
+static char text[SUM_RECORD_MAX];
+
+static void write_records(const struct sum_merged *m, const char *ended, int keep_first)
+{
+    if (!program_read) {
+        sum_program_read(&program);
+        program_read = 1;
+    }
+    if (sum_record_text(m, &program, sum_size, sum_init_wall, sum_final_wall, ended, text) != 0) {
+        say("mpilens: summary: the job's record is larger than %d bytes: not written (the job is "
+            "not affected)\n",
+            SUM_RECORD_MAX);
         return;
     }
     char why[4608];
     if (spool && *spool) {
         char name[512];
-        sum_record_spool_name(&p, sum_init_wall, name, sizeof name);
-        if (sum_record_write(spool, name, text, why, sizeof why) != 0)
-            fprintf(stderr,
-                    "mpilens: summary: the job's record is not in the spool: %s (the job is not "
-                    "affected; the site's spool is the spool= argument or MPILENS_SPOOL)\n",
-                    why);
+        sum_record_spool_name(&program, sum_init_wall, name, sizeof name);
+        if (sum_record_write(spool, name, text, keep_first, why, sizeof why) != 0)
+            say("mpilens: summary: the job's record is not in the spool: %s (the job is not "
+                "affected; the site's spool is the spool= argument or MPILENS_SPOOL)\n",
+                why);
     }
     const char *dir = output_dir();
-    if (dir && sum_record_write(dir, "summary.json", text, why, sizeof why) != 0)
-        fprintf(stderr, "mpilens: summary: %s (the job is not affected)\n", why);
-    free(text);
+    if (dir && sum_record_write(dir, "summary.json", text, keep_first, why, sizeof why) != 0)
+        say("mpilens: summary: %s (the job is not affected)\n", why);
+}
+
+/* The figures of this rank alone, written by it: the job did not finalize. SITES: name
+ * the call sites (not in a signal handler). */
+static struct sum_merged alone;
+static void write_alone(const char *ended, int sites)
+{
+    if (!running)
+        return;
+    running = 0;
+    sum_stop();
+    sum_merged_mine(&alone, sites);
+    write_records(&alone, ended, 1);
+}
+
+static void at_exit(void)
+{
+    if (running && sum_rank == 0)
+        write_alone("exit without MPI_Finalize", 1);
+}
+
+/* The signals a batch system ends a job with: rank 0 writes its own figures and the
+ * signal, then the handler that was there before runs (or the default action). Under
+ * `mpilens run`, SIGURG too: the command asks the ranks to save with it before it stops
+ * the job (mpilens_snapshot.h), since a launcher kills the other ranks as soon as one has
+ * died. */
+static const int ending_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU, SIGURG};
+#define ENDINGS (sizeof ending_signals / sizeof ending_signals[0])
+static struct sigaction before[ENDINGS];
+
+static void ending(int sig, siginfo_t *info, void *context)
+{
+    int saved = errno;
+    char how[48];
+    snprintf(how, sizeof how, sig == SIGURG ? "stopped by a signal to mpilens run" : "signal %d",
+             sig);
+    write_alone(how, 0);
+    for (size_t i = 0; i < ENDINGS; i++) {
+        if (ending_signals[i] != sig)
+            continue;
+        if (before[i].sa_flags & SA_SIGINFO) {
+            before[i].sa_sigaction(sig, info, context);
+        } else if (before[i].sa_handler != SIG_DFL && before[i].sa_handler != SIG_IGN) {
+            before[i].sa_handler(sig);
+        } else if (before[i].sa_handler == SIG_DFL) {
+            sigaction(sig, &before[i], NULL);
+            raise(sig);
+        }
+    }
+    errno = saved;
+}
+
+static void catch_endings(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = ending;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    int cli = getenv("MPILENS_CLI") != NULL;
+    for (size_t i = 0; i < ENDINGS; i++) {
+        if (ending_signals[i] == SIGURG && !cli)
+            continue;
+        sigaction(ending_signals[i], NULL, &before[i]);
+        if (before[i].sa_handler != SIG_IGN) /* an ignored signal stays ignored */
+            sigaction(ending_signals[i], &sa, NULL);
+    }
 }
 
 static void started(int provided)
@@ -88,46 +178,27 @@ static void started(int provided)
         mpilens_site_range(&lo, &span);
     }
     running = 1;
-}
-
-/* The figures of this rank alone, written by it: the job did not finalize. */
-static void write_alone(const char *ended)
-{
-    if (!running)
-        return;
-    running = 0;
-    sum_stop();
-    struct sum_merged *m = malloc(sizeof *m);
-    if (!m)
-        return;
-    sum_merged_mine(m);
-    write_records(m, ended);
-    free(m);
-}
-
-static void at_exit(void)
-{
-    if (running && sum_rank == 0)
-        write_alone("exit without MPI_Finalize");
+    atexit(at_exit);
+    if (sum_rank == 0) {
+        sum_program_read(&program);
+        program_read = 1;
+        catch_endings();
+    }
 }
 
 int MPI_Init(int *argc, char ***argv)
 {
     int rc = MPILENS_DOWN(Init)(argc, argv);
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS)
         started(MPI_THREAD_SINGLE);
-        atexit(at_exit);
-    }
     return rc;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = MPILENS_DOWN(Init_thread)(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS)
         started(*provided);
-        atexit(at_exit);
-    }
     return rc;
 }
 
@@ -135,7 +206,7 @@ int MPI_Abort(MPI_Comm comm, int code)
 {
     char ended[96];
     snprintf(ended, sizeof ended, "MPI_Abort (rank %d, code %d)", sum_rank, code);
-    write_alone(ended);
+    write_alone(ended, 1);
     return MPILENS_DOWN(Abort)(comm, code);
 }
 
@@ -158,11 +229,11 @@ int MPI_Finalize(void)
     double begun = sum_wall_now(), merged = begun;
     struct sum_merged *m = malloc(sizeof *m);
     if (m) {
-        sum_merged_mine(m);
+        sum_merged_mine(m, 1);
         int root = sum_merge_all(merge_comm, m) == 1;
         merged = sum_wall_now();
         if (root)
-            write_records(m, "MPI_Finalize");
+            write_records(m, "MPI_Finalize", 0);
     }
     free(m);
     if (sum_rank == 0 && stats)

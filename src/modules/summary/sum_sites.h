@@ -12,8 +12,8 @@
 struct sum_site_row {
     double seconds; /* sampled MPI time */
     int op;
-    uint64_t offset;   /* in the object, or 0 for a label */
-    char path[488];    /* the object, or a Python label ("python:FILE:FUNCTION:LINE") */
+    uint64_t offset; /* in the object, or 0 for a label */
+    char path[488];  /* the object, or a Python label ("python:FILE:FUNCTION:LINE") */
 };
 
 /* Charges TICKS to the call site of RETURN_ADDRESS (the wrapper's) for OP. */

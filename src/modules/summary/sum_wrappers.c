@@ -62,13 +62,15 @@
         return MPILENS_DOWN(NAME) ARGS;                                                            \
     }
 
-/* Point-to-point: sends count their message (blocking and nonblocking; persistent ones are
- * timed only). */
+/* Point-to-point: sends count their message; blocking ones are timed, nonblocking ones
+ * counted, and so is the creation of persistent ones (their messages are not counted). */
 #define SEND(N, F, M, P, A, FL, R) SEND_##M(N, P, A)
 #define SEND_B(N, P, A)                                                                            \
-    SUM_TIMED(N, P, A, a5, sum_send_fast(SUM_OP_##N, a1, a2, a3, a5), sum_send_slow(SUM_OP_##N, a1, a2, a3, a5))
+    SUM_TIMED(N, P, A, a5, sum_send_fast(SUM_OP_##N, a1, a2, a3, a5),                              \
+              sum_send_slow(SUM_OP_##N, a1, a2, a3, a5))
 #define SEND_I(N, P, A)                                                                            \
-    SUM_COUNTED(N, P, A, a5, sum_send_fast(SUM_OP_##N, a1, a2, a3, a5), sum_send_slow(SUM_OP_##N, a1, a2, a3, a5))
+    SUM_COUNTED(N, P, A, a5, sum_send_fast(SUM_OP_##N, a1, a2, a3, a5),                            \
+                sum_send_slow(SUM_OP_##N, a1, a2, a3, a5))
 #define SEND_P(N, P, A) SUM_COUNTED(N, P, A, a5, 1, )
 LENS_SHAPE_send(SEND) LENS_SHAPE_isend(SEND)
 
@@ -82,32 +84,39 @@ LENS_SHAPE_send(SEND) LENS_SHAPE_isend(SEND)
 #define NOCOMM(N, F, M, P, A, FL, R) SUM_TIMED_NOCOMM(N, P, A)
 
 #define COUNTED_a5(N, F, M, P, A, FL, R) SUM_COUNTED(N, P, A, a5, 1, )
-LENS_SHAPE_recv(ON_a5) LENS_SHAPE_irecv(COUNTED_a5)
-LENS_SHAPE_probe(ON_a2) LENS_SHAPE_iprobe(ON_a2) LENS_SHAPE_mprobe(ON_a2) LENS_SHAPE_improbe(ON_a2)
-LENS_SHAPE_mrecv(NOCOMM) LENS_SHAPE_imrecv(NOCOMM)
-LENS_SHAPE_psend_init(ON_a6) LENS_SHAPE_pready(NOCOMM) LENS_SHAPE_pready_range(NOCOMM)
-LENS_SHAPE_pready_list(NOCOMM) LENS_SHAPE_parrived(NOCOMM)
+    LENS_SHAPE_recv(ON_a5) LENS_SHAPE_irecv(COUNTED_a5) LENS_SHAPE_probe(ON_a2)
+        LENS_SHAPE_iprobe(ON_a2) LENS_SHAPE_mprobe(ON_a2) LENS_SHAPE_improbe(ON_a2)
+            LENS_SHAPE_mrecv(NOCOMM) LENS_SHAPE_imrecv(NOCOMM) LENS_SHAPE_psend_init(ON_a6)
+                LENS_SHAPE_pready(NOCOMM) LENS_SHAPE_pready_range(NOCOMM)
+                    LENS_SHAPE_pready_list(NOCOMM) LENS_SHAPE_parrived(NOCOMM)
 
 /* Sendrecv (dest a3, comm a10) and Sendrecv_replace (dest a3, comm a7): the send half. */
 #define SENDRECV(N, F, M, P, A, FL, R)                                                             \
-    SUM_TIMED(N, P, A, a10, sum_send_fast(SUM_OP_##N, a1, a2, a3, a10), sum_send_slow(SUM_OP_##N, a1, a2, a3, a10))
+    SUM_TIMED(N, P, A, a10, sum_send_fast(SUM_OP_##N, a1, a2, a3, a10),                            \
+              sum_send_slow(SUM_OP_##N, a1, a2, a3, a10))
 #define SENDRECV_REPLACE(N, F, M, P, A, FL, R)                                                     \
-    SUM_TIMED(N, P, A, a7, sum_send_fast(SUM_OP_##N, a1, a2, a3, a7), sum_send_slow(SUM_OP_##N, a1, a2, a3, a7))
-LENS_SHAPE_sendrecv(SENDRECV) LENS_SHAPE_isendrecv(SENDRECV)
-LENS_SHAPE_sendrecv_replace(SENDRECV_REPLACE) LENS_SHAPE_isendrecv_replace(SENDRECV_REPLACE)
+    SUM_TIMED(N, P, A, a7, sum_send_fast(SUM_OP_##N, a1, a2, a3, a7),                              \
+              sum_send_slow(SUM_OP_##N, a1, a2, a3, a7))
+                        LENS_SHAPE_sendrecv(SENDRECV) LENS_SHAPE_isendrecv(SENDRECV)
+                            LENS_SHAPE_sendrecv_replace(SENDRECV_REPLACE)
+                                LENS_SHAPE_isendrecv_replace(SENDRECV_REPLACE)
 
-/* Collectives, by where their communicator is (nonblocking and persistent ones add their
- * request after it). */
-LENS_SHAPE_barrier(ON_a0) LENS_SHAPE_bcast(ON_a4) LENS_SHAPE_rooted(ON_a7)
-LENS_SHAPE_allgather(ON_a6) LENS_SHAPE_gatherv(ON_a8) LENS_SHAPE_scatterv(ON_a8)
-LENS_SHAPE_allgatherv(ON_a7) LENS_SHAPE_alltoallv(ON_a8) LENS_SHAPE_alltoallw(ON_a8)
-LENS_SHAPE_reduce(ON_a6) LENS_SHAPE_allreduce(ON_a5) LENS_SHAPE_reduce_scatter(ON_a5)
+    /* Collectives, by where their communicator is (nonblocking and persistent ones add their
+     * request after it). */
+    LENS_SHAPE_barrier(ON_a0) LENS_SHAPE_bcast(ON_a4) LENS_SHAPE_rooted(ON_a7)
+        LENS_SHAPE_allgather(ON_a6) LENS_SHAPE_gatherv(ON_a8) LENS_SHAPE_scatterv(ON_a8)
+            LENS_SHAPE_allgatherv(ON_a7) LENS_SHAPE_alltoallv(ON_a8) LENS_SHAPE_alltoallw(ON_a8)
+                LENS_SHAPE_reduce(ON_a6) LENS_SHAPE_allreduce(ON_a5)
+                    LENS_SHAPE_reduce_scatter(ON_a5)
 
-/* One-sided and files: no communicator. */
-LENS_SHAPE_put(NOCOMM) LENS_SHAPE_rput(NOCOMM) LENS_SHAPE_accumulate(NOCOMM)
-LENS_SHAPE_raccumulate(NOCOMM) LENS_SHAPE_get_accumulate(NOCOMM) LENS_SHAPE_rget_accumulate(NOCOMM)
-LENS_SHAPE_fetch_and_op(NOCOMM) LENS_SHAPE_compare_and_swap(NOCOMM) LENS_SHAPE_win(NOCOMM)
-LENS_SHAPE_win_assert(NOCOMM) LENS_SHAPE_win_group(NOCOMM) LENS_SHAPE_win_test(NOCOMM)
-LENS_SHAPE_win_lock(NOCOMM) LENS_SHAPE_win_rank(NOCOMM)
-LENS_SHAPE_io(NOCOMM) LENS_SHAPE_io_at(NOCOMM) LENS_SHAPE_iio(NOCOMM) LENS_SHAPE_iio_at(NOCOMM)
-LENS_SHAPE_io_begin(NOCOMM) LENS_SHAPE_io_at_begin(NOCOMM) LENS_SHAPE_io_end(NOCOMM)
+    /* One-sided and files: no communicator. */
+    LENS_SHAPE_put(NOCOMM) LENS_SHAPE_rput(NOCOMM) LENS_SHAPE_accumulate(NOCOMM)
+        LENS_SHAPE_raccumulate(NOCOMM) LENS_SHAPE_get_accumulate(NOCOMM)
+            LENS_SHAPE_rget_accumulate(NOCOMM) LENS_SHAPE_fetch_and_op(NOCOMM)
+                LENS_SHAPE_compare_and_swap(NOCOMM) LENS_SHAPE_win(NOCOMM)
+                    LENS_SHAPE_win_assert(NOCOMM) LENS_SHAPE_win_group(NOCOMM)
+                        LENS_SHAPE_win_test(NOCOMM) LENS_SHAPE_win_lock(NOCOMM)
+                            LENS_SHAPE_win_rank(NOCOMM) LENS_SHAPE_io(NOCOMM)
+                                LENS_SHAPE_io_at(NOCOMM) LENS_SHAPE_iio(NOCOMM)
+                                    LENS_SHAPE_iio_at(NOCOMM) LENS_SHAPE_io_begin(NOCOMM)
+                                        LENS_SHAPE_io_at_begin(NOCOMM) LENS_SHAPE_io_end(NOCOMM)
