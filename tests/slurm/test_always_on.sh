@@ -31,13 +31,42 @@ if [ "$MPI_FLAVOR" = openmpi ]; then plugin=pmix; else
 fi
 SRUN="srun --mpi=$plugin -N 2"
 records() { find "$SPOOL" -maxdepth 1 -name '*.summary.json' | sort; }
+# Open MPI 5 on the emulated cluster now and then crashes inside its own MPI_Init, before
+# any module runs: a segfault in ob1's fragment callback on node2, a peer's first message
+# arriving while the rank is still starting (tests/multinode/test_multinode_slurm.sh saw a
+# rank lost the same way on its first step). crashed_at_start TEXT: whether TEXT shows
+# that; forget_since LIST: removes the records not in LIST (the crashed try's).
+crashed_at_start() { grep -q "Caught signal 11" <<<"$1" && grep -q "ompi_mpi_init" <<<"$1"; }
+forget_since() { comm -13 <(echo "$1") <(records) | xargs -r rm -f; }
+# step CMD...: runs CMD on node1 into $out and $status, once more after such a crash
+step() {
+    local before
+    before=$(records)
+    out=$(cd "$WORK" && on node1 "$@" 2>&1)
+    status=$?
+    if crashed_at_start "$out"; then
+        echo "note: Open MPI crashed in its own MPI_Init on the emulated cluster: once more"
+        forget_since "$before"
+        out=$(cd "$WORK" && on node1 "$@" 2>&1)
+        status=$?
+    fi
+}
 # a first step across both slurmds, unchecked (tests/multinode/test_multinode_slurm.sh)
 on node1 timeout 60 $SRUN -n 2 --mpilens=off "$APPS/ring" 1 >/dev/null 2>&1
 
 # ---- 1. a batch job: its own commands, and one record of its MPI step ----
-job=$(on node1 timeout 120 sbatch --parsable --wait -N 2 -n 4 --ntasks-per-node=2 \
-    -o "$WORK/batch.out" -e "$WORK/batch.err" --wrap \
-    "echo script-start; hostname; $SRUN -n 4 '$APPS/ring'; echo script-end")
+batch() {
+    on node1 timeout 120 sbatch --parsable --wait -N 2 -n 4 --ntasks-per-node=2 \
+        -o "$WORK/batch.out" -e "$WORK/batch.err" --wrap \
+        "echo script-start; hostname; $SRUN -n 4 '$APPS/ring'; echo script-end"
+}
+before=$(records)
+job=$(batch)
+if crashed_at_start "$(cat "$WORK/batch.err")"; then
+    echo "note: Open MPI crashed in its own MPI_Init on the emulated cluster: once more"
+    forget_since "$before"
+    job=$(batch)
+fi
 check_eq "batch: the script printed what it prints" "script-start
 node1
 ring ok: 4 ranks, 1 rounds
@@ -75,9 +104,22 @@ check_eq "the record: under 16 KiB, written with the user's permissions" "1 $(id
 
 # ---- 1b. a step ended by SIGTERM (what a time limit sends): rank 0's figures, the signal ----
 ln -sf "$APPS/long_app" "$WORK/always_long" # a name of its own: other tests run long_app
-long=$(on node1 sbatch --parsable -N 2 -n 4 --ntasks-per-node=2 -o "$WORK/long.out" --wrap \
-    "$SRUN -n 4 '$WORK/always_long' 600")
-for _ in $(seq 150); do grep -q "long_app step 10" "$WORK/long.out" 2>/dev/null && break; sleep 0.2; done
+long_job() {
+    long=$(on node1 sbatch --parsable -N 2 -n 4 --ntasks-per-node=2 -o "$WORK/long.out" --wrap \
+        "$SRUN -n 4 '$WORK/always_long' 600")
+    for _ in $(seq 150); do
+        grep -q "long_app step 10" "$WORK/long.out" 2>/dev/null && return 0
+        crashed_at_start "$(cat "$WORK/long.out" 2>/dev/null)" && return 1
+        sleep 0.2
+    done
+}
+before=$(records)
+if ! long_job; then
+    echo "note: Open MPI crashed in its own MPI_Init on the emulated cluster: once more"
+    for _ in $(seq 150); do [ -z "$(on node1 squeue -h -j "$long" 2>/dev/null)" ] && break; sleep 0.2; done
+    forget_since "$before"
+    long_job
+fi
 on node1 scancel -s TERM "$long"
 for _ in $(seq 150); do [ -z "$(on node1 squeue -h -j "$long" 2>/dev/null)" ] && break; sleep 0.2; done
 check_eq "SIGTERM: rank 0's record of the step, and how it ended" "signal 15 4 1" \
@@ -86,7 +128,7 @@ rm -f "$SPOOL/$long".*
 
 # ---- 2. --mpilens=off: no record ----
 before=$(records)
-out=$(on node1 timeout 60 $SRUN -n 4 --mpilens=off "$APPS/ring" 2>&1)
+step timeout 60 $SRUN -n 4 --mpilens=off "$APPS/ring"
 check_eq "--mpilens=off: the job ran" "ring ok: 4 ranks, 1 rounds" "$out"
 check_eq "--mpilens=off: no record" "$before" "$(records)"
 
@@ -104,8 +146,7 @@ mkdir -m 1777 "$RO"
 on node1 mount -t tmpfs -o ro,size=1m tmpfs "$RO"
 on node2 mount -t tmpfs -o ro,size=1m tmpfs "$RO"
 plugstack "$RO"
-out=$(on node1 timeout 60 $SRUN -n 4 "$APPS/ring" 2>&1)
-status=$?
+step timeout 60 $SRUN -n 4 "$APPS/ring"
 plugstack "$SPOOL"
 check_eq "read-only spool: the job's status" "0" "$status"
 check_has "read-only spool: the job ran" "$out" "ring ok: 4 ranks, 1 rounds"
@@ -114,7 +155,7 @@ check_match "read-only spool: the line names the spool and why" "$out" \
     "^mpilens: summary: the job's record is not in the spool: cannot create a file in $RO: Read-only file system"
 
 # ---- 5. the full modules on srun: results where the line says, and the record ----
-out=$(cd "$WORK" && on node1 timeout 120 $SRUN -n 4 --mpilens=profile,monitor "$APPS/ring" 2>&1)
+step timeout 120 $SRUN -n 4 --mpilens=profile,monitor "$APPS/ring"
 dir=$(sed -n 's/^mpilens: results in \(.*\)$/\1/p' <<<"$out")
 check_match "--mpilens=profile,monitor: one line names the results" "$out" \
     "^mpilens: results in $WORK/ring-job[0-9]+-[0-9]{8}-[0-9]{6}$"
@@ -127,8 +168,7 @@ check_eq "--mpilens=profile,monitor: a record in the spool" "2" "$(records | wc 
 
 # ---- 6. a Python job (mpi4py loads Open MPI at run time: the Open MPI build only) ----
 if [ "$MPI_FLAVOR" = openmpi ]; then
-    out=$(cd "$WORK" && on node1 timeout 120 $SRUN -n 4 --mpilens=monitor /usr/bin/python3 \
-        "$SRC/tests/python/apps/ring.py" 2>&1)
+    step timeout 120 $SRUN -n 4 --mpilens=monitor /usr/bin/python3 "$SRC/tests/python/apps/ring.py"
     check_has "python: the program ran" "$out" "0 {'rank': 3} 6 2"
     dir=$(sed -n 's/^mpilens: results in \(.*\)$/\1/p' <<<"$out")
     # mpi4py's pickled allreduce sends point-to-point too: the monitor's matrix says how much

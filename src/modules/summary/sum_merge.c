@@ -68,12 +68,24 @@ static void add_rows(struct sum_merged *m, const struct sum_op_row *rows, int n)
     }
 }
 
+/* A site on the wire: its figures, then its path as a length and the bytes, or as the
+ * index of an earlier site of the same message with the same path (most sites lie in the
+ * program itself). Kept small, so that a rank's part fits one eager message of the MPI
+ * library's shared memory (Open MPI's 4 KiB): a larger one waits for the receiver. */
+struct wire_site {
+    double seconds;
+    uint64_t offset;
+    int32_t op;
+    int16_t path_len; /* -1: the path of site `same` */
+    int16_t same;
+};
+
 /* Packed: the totals, the counts, the rows, the sites. */
 static void *pack(void *ctx, size_t *len)
 {
     const struct sum_merged *m = ctx;
     size_t n = sizeof m->t + 2 * sizeof(int) + (size_t)m->nrows * sizeof m->rows[0] +
-               (size_t)m->nsites * sizeof m->sites[0];
+               (size_t)m->nsites * (sizeof(struct wire_site) + sizeof m->sites[0].path);
     char *out = malloc(n), *at = out;
     if (!out) {
         *len = 0;
@@ -87,8 +99,26 @@ static void *pack(void *ctx, size_t *len)
     at += sizeof(int);
     memcpy(at, m->rows, (size_t)m->nrows * sizeof m->rows[0]);
     at += (size_t)m->nrows * sizeof m->rows[0];
-    memcpy(at, m->sites, (size_t)m->nsites * sizeof m->sites[0]);
-    *len = n;
+    for (int i = 0; i < m->nsites; i++) {
+        const struct sum_site_row *r = &m->sites[i];
+        struct wire_site w = {r->seconds, r->offset, r->op, 0, 0};
+        int same = 0;
+        while (same < i && strcmp(m->sites[same].path, r->path) != 0)
+            same++;
+        size_t plen = strnlen(r->path, sizeof r->path - 1);
+        if (same < i) {
+            w.path_len = -1;
+            w.same = (int16_t)same;
+            plen = 0;
+        } else {
+            w.path_len = (int16_t)plen;
+        }
+        memcpy(at, &w, sizeof w);
+        at += sizeof w;
+        memcpy(at, r->path, plen);
+        at += plen;
+    }
+    *len = (size_t)(at - out);
     return out;
 }
 
@@ -97,7 +127,7 @@ static void absorb(void *ctx, const void *data, size_t len)
     struct sum_merged *m = ctx;
     struct sum_totals t;
     int nrows, nsites;
-    const char *at = data;
+    const char *at = data, *end = at + len;
     if (len < sizeof t + 2 * sizeof(int))
         return;
     memcpy(&t, at, sizeof t);
@@ -105,8 +135,35 @@ static void absorb(void *ctx, const void *data, size_t len)
     memcpy(&nsites, at + sizeof t + sizeof(int), sizeof(int));
     at += sizeof t + 2 * sizeof(int);
     if (nrows < 0 || nsites < 0 || nrows > SUM_MAX_ROWS || nsites > SUM_TOP_SITES ||
-        len != sizeof t + 2 * sizeof(int) + (size_t)nrows * sizeof m->rows[0] +
-                   (size_t)nsites * sizeof m->sites[0])
+        (size_t)(end - at) < (size_t)nrows * sizeof m->rows[0])
+        return;
+    struct sum_op_row rows[SUM_MAX_ROWS];
+    memcpy(rows, at, (size_t)nrows * sizeof rows[0]);
+    at += (size_t)nrows * sizeof rows[0];
+    struct sum_site_row sites[SUM_TOP_SITES];
+    for (int i = 0; i < nsites; i++) {
+        struct wire_site w;
+        if ((size_t)(end - at) < sizeof w)
+            return;
+        memcpy(&w, at, sizeof w);
+        at += sizeof w;
+        memset(&sites[i], 0, sizeof sites[i]);
+        sites[i].seconds = w.seconds;
+        sites[i].offset = w.offset;
+        sites[i].op = w.op;
+        if (w.op < 0 || w.op >= SUM_OPS)
+            return;
+        if (w.path_len == -1 && w.same >= 0 && w.same < i) {
+            memcpy(sites[i].path, sites[w.same].path, sizeof sites[i].path);
+        } else if (w.path_len >= 0 && (size_t)w.path_len < sizeof sites[i].path &&
+                   (size_t)(end - at) >= (size_t)w.path_len) {
+            memcpy(sites[i].path, at, (size_t)w.path_len);
+            at += w.path_len;
+        } else {
+            return;
+        }
+    }
+    if (at != end)
         return;
     struct sum_totals *u = &m->t;
     u->host_min = u->ranks == 0 || t.host_min < u->host_min ? t.host_min : u->host_min;
@@ -126,12 +183,7 @@ static void absorb(void *ctx, const void *data, size_t len)
         u->messages[k] += t.messages[k];
         u->bytes[k] += t.bytes[k];
     }
-    struct sum_op_row rows[SUM_MAX_ROWS];
-    memcpy(rows, at, (size_t)nrows * sizeof rows[0]);
     add_rows(m, rows, nrows);
-    at += (size_t)nrows * sizeof rows[0];
-    struct sum_site_row sites[SUM_TOP_SITES];
-    memcpy(sites, at, (size_t)nsites * sizeof sites[0]);
     sum_sites_merge(m->sites, &m->nsites, sites, nsites);
 }
 
@@ -148,7 +200,8 @@ int sum_merge_all(MPI_Comm comm, struct sum_merged *m)
     int rank = 0, size = 1;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
-    const size_t most = sizeof m->t + 2 * sizeof(int) + sizeof m->rows + sizeof m->sites;
+    const size_t most = sizeof m->t + 2 * sizeof(int) + sizeof m->rows +
+                        SUM_TOP_SITES * (sizeof(struct wire_site) + sizeof m->sites[0].path);
     char *in = malloc((RADIX - 1) * most);
     for (long stride = 1; stride < size; stride *= RADIX) {
         if (rank % (stride * RADIX) != 0) { /* a child at this level: send and stop */
