@@ -105,9 +105,10 @@ static void write_records(const struct sum_merged *m, const char *ended, int kee
 /* The figures of this rank alone, written by it: the job did not finalize. SITES: name
  * the call sites (not in a signal handler). */
 static struct sum_merged alone;
+static pid_t started_pid; /* a child forked by the application writes nothing */
 static void write_alone(const char *ended, int sites)
 {
-    if (!running)
+    if (!running || getpid() != started_pid)
         return;
     running = 0;
     sum_stop();
@@ -178,6 +179,7 @@ static void started(int provided)
         mpilens_site_range(&lo, &span);
     }
     running = 1;
+    started_pid = getpid();
     atexit(at_exit);
     if (sum_rank == 0) {
         sum_program_read(&program);
