@@ -33,18 +33,32 @@ static int optout = 1;                          /* optout= */
 static char asked[LIST_MAX];                    /* --mpilens's value ("" not given) */
 static int asked_given;
 
-/* Whether every module of the comma-separated LIST has a file beside this plugin ("off"
- * alone is fine); 0 with the first missing one in MISSING. */
-static int modules_exist(const char *list, char *missing, size_t len)
+/* The directory this plugin lies in (lib/mpilens), or ".". */
+static void plugin_dir(char *dir, size_t len)
 {
     Dl_info info;
-    char dir[4096] = ".";
-    if (dladdr((void *)modules_exist, &info) && info.dli_fname) {
-        snprintf(dir, sizeof dir, "%s", info.dli_fname);
+    snprintf(dir, len, ".");
+    if (dladdr((void *)plugin_dir, &info) && info.dli_fname) {
+        snprintf(dir, len, "%s", info.dli_fname);
         char *slash = strrchr(dir, '/');
         if (slash)
             *slash = '\0';
     }
+}
+
+/* Whether the comma-separated module LIST names the summary. */
+static int has_summary(const char *list)
+{
+    return strcmp(list, "summary") == 0 || strncmp(list, "summary,", 8) == 0 ||
+           strstr(list, ",summary") != NULL;
+}
+
+/* Whether every module of the comma-separated LIST has a file beside this plugin ("off"
+ * alone is fine); 0 with the first missing one in MISSING. */
+static int modules_exist(const char *list, char *missing, size_t len)
+{
+    char dir[4096];
+    plugin_dir(dir, sizeof dir);
     char copy[LIST_MAX];
     snprintf(copy, sizeof copy, "%s", list);
     for (char *save = NULL, *name = strtok_r(copy, ",", &save); name;
@@ -124,14 +138,8 @@ static void library_path(char *out, size_t len)
         snprintf(out, len, "%s", lib);
         return;
     }
-    Dl_info info;
-    char dir[4096] = ".";
-    if (dladdr((void *)library_path, &info) && info.dli_fname) {
-        snprintf(dir, sizeof dir, "%s", info.dli_fname);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = '\0';
-    }
+    char dir[4096];
+    plugin_dir(dir, sizeof dir);
     snprintf(out, len, "%s/../libmpilens.so", dir);
 }
 
@@ -146,9 +154,7 @@ static void step_modules(char *out, size_t len)
     }
     if (strcmp(want, "off") == 0) /* optout=no: the site's default, or the summary */
         want = strcmp(site_default, "off") == 0 ? "summary" : site_default;
-    int has_summary = strcmp(want, "summary") == 0 || strncmp(want, "summary,", 8) == 0 ||
-                      strstr(want, ",summary") != NULL;
-    snprintf(out, len, "%s%s", want, has_summary ? "" : ",summary");
+    snprintf(out, len, "%s%s", want, has_summary(want) ? "" : ",summary");
 }
 
 /* In each task, before exec: the preload and the variables. */
@@ -172,9 +178,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
     /* a step already under `mpilens run` (or MPILENS_MODULES of the user's): the summary
      * joins its modules */
     if (spank_getenv(sp, "MPILENS_MODULES", have, sizeof have) == ESPANK_SUCCESS && have[0]) {
-        int has_summary = strcmp(have, "summary") == 0 || strncmp(have, "summary,", 8) == 0 ||
-                          strstr(have, ",summary") != NULL;
-        snprintf(modules, sizeof modules, "%s%s", have, has_summary ? "" : ",summary");
+        snprintf(modules, sizeof modules, "%s%s", have, has_summary(have) ? "" : ",summary");
     }
     char library[4096], preload[8192], old[4096];
     library_path(library, sizeof library);

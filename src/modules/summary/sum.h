@@ -34,9 +34,8 @@ extern struct sum_cell sum_cells[SUM_OPS][SUM_CLASSES];
 extern int sum_class_size[SUM_CLASSES]; /* the size of each SUM_SIZED class (0: free) */
 
 /* Recording without threads: sum_fast_world is MPI_COMM_WORLD then (else a handle no call
- * passes) and sum_fast is 1; sum_world_peers is the world's size then (else 0). */
+ * passes); sum_world_peers is the world's size then (else 0). */
 extern MPI_Comm sum_fast_world;
-extern int sum_fast;
 extern unsigned sum_world_peers;
 extern int sum_on, sum_threaded, sum_rank, sum_size;
 
@@ -111,6 +110,24 @@ void sum_forget_types(void);         /* at MPI_Type_free */
         rc = CALL;                                                                                 \
         sum_record_slow(OP, COMM, __builtin_return_address(0), t0_, sum_now());                    \
     } while (0)
+
+/* A timed wrapper without a communicator (completions, one-sided, files): inline while
+ * recording without threads, else through a cold copy that records the general way. */
+#define SUM_TIMED_NOCOMM(NAME, PARAMS, ARGS)                                                       \
+    static __attribute__((noinline, cold)) int slow_##NAME PARAMS                                  \
+    {                                                                                              \
+        int rc;                                                                                    \
+        SUM_SLOW_CALL(SUM_OP_##NAME, MPI_COMM_NULL, MPILENS_DOWN(NAME) ARGS);                      \
+        return rc;                                                                                 \
+    }                                                                                              \
+    int MPI_##NAME PARAMS                                                                          \
+    {                                                                                              \
+        if (SUM_UNLIKELY(sum_fast_world == (MPI_Comm)0))                                           \
+            return slow_##NAME ARGS;                                                               \
+        int rc;                                                                                    \
+        SUM_FAST_CALL(SUM_OP_##NAME, SUM_NO_COMM, MPILENS_DOWN(NAME) ARGS);                        \
+        return rc;                                                                                 \
+    }
 
 static inline unsigned long sum_bin_of(uint64_t bytes)
 {

@@ -12,7 +12,6 @@
 struct sum_cell sum_cells[SUM_OPS][SUM_CLASSES];
 int sum_class_size[SUM_CLASSES];
 MPI_Comm sum_fast_world = (MPI_Comm)0; /* a null pointer (Open MPI), an invalid handle (MPICH) */
-int sum_fast;
 unsigned sum_world_peers;
 int sum_on, sum_threaded, sum_rank, sum_size;
 int sum_node_lo;
@@ -40,7 +39,6 @@ double sum_wall_now(void)
 static void set_fast(void)
 {
     int fast = sum_on && !sum_threaded;
-    sum_fast = fast;
     sum_fast_world = fast ? MPI_COMM_WORLD : (MPI_Comm)0;
     sum_world_peers = fast ? (unsigned)sum_size : 0;
 }

@@ -9,8 +9,7 @@
 /* The completion and start calls, wrapped by hand (sum_waits.c). */
 #define SUM_HAND_OPS(X)                                                                            \
     X(Wait)                                                                                        \
-    X(Waitall) X(Waitany) X(Waitsome) X(Test) X(Testall) X(Testany) X(Testsome) X(Start)           \
-        X(Startall)
+    X(Waitall) X(Waitany) X(Waitsome) X(Test) X(Testall) X(Testany) X(Testsome) X(Start) X(Startall)
 
 #define SUM_OP_CLASSIFIED(N, F, M, P, A, FL, R) SUM_OP_##N,
 #define SUM_OP_HAND(N) SUM_OP_##N,

@@ -28,23 +28,6 @@
         SUM_FAST_CALL(SUM_OP_##NAME, SUM_WORLD, MPILENS_DOWN(NAME) ARGS);                          \
         return rc;                                                                                 \
     }
-/* A wrapper without a communicator. */
-#define SUM_TIMED_NOCOMM(NAME, PARAMS, ARGS)                                                       \
-    static __attribute__((noinline, cold)) int slow_##NAME PARAMS                                  \
-    {                                                                                              \
-        int rc;                                                                                    \
-        SUM_SLOW_CALL(SUM_OP_##NAME, MPI_COMM_NULL, MPILENS_DOWN(NAME) ARGS);                      \
-        return rc;                                                                                 \
-    }                                                                                              \
-    int MPI_##NAME PARAMS                                                                          \
-    {                                                                                              \
-        if (SUM_UNLIKELY(sum_fast_world == (MPI_Comm)0))                                           \
-            return slow_##NAME ARGS;                                                               \
-        int rc;                                                                                    \
-        SUM_FAST_CALL(SUM_OP_##NAME, SUM_NO_COMM, MPILENS_DOWN(NAME) ARGS);                        \
-        return rc;                                                                                 \
-    }
-
 /* A call counted, not timed: the cell's calls, the send's message, then a tail call. */
 #define SUM_COUNTED(NAME, PARAMS, ARGS, COMM, SEND, SEND_SLOW)                                     \
     static __attribute__((noinline, cold)) int slow_##NAME PARAMS                                  \
