@@ -9,7 +9,7 @@ PACKAGES=(build-essential cmake python3 gfortran openmpi-bin libopenmpi-dev mpic
           clang libclang-rt-14-dev chromium simgrid libsimgrid-dev
           python3-pandas python3-matplotlib python3-pytest python3-otf2
           python3-mpi4py python3-numpy python3-dev python3-venv python3-pip python3-setuptools python3-wheel tmux man-db slurm-wlm libslurm-dev
-          iproute2 util-linux)
+          iproute2 util-linux libpq-dev postgresql)
 missing=()
 for p in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

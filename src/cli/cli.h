@@ -84,4 +84,7 @@ int cli_convert_pending(const char *run, const char *verb);
 int cli_recover_intermediate(const char *dir, int *first, int *last);
 void cli_say_intermediate(const char *dir, int count, int first, int last);
 
+/* src/site/site_cli.c: `mpilens site` (the site store has its own room). */
+int cli_site(int argc, char **argv);
+
 #endif

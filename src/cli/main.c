@@ -25,6 +25,7 @@ static const char usage[] =
     "  analyze  wait states of a traced run by parallel replay: mpilens analyze RUN\n"
     "  export   a run's trace for viewers: mpilens export RUN --chrome out.json\n"
     "  recover  merge what the ranks of an interrupted run saved: mpilens recover RUN\n"
+    "  site     a site's jobs in one store: mpilens site ingest SPOOL --store STORE\n"
     "\n"
     "options:\n"
     "  -h, --help     this text (mpilens VERB --help for a verb)\n"
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
     } verbs[] = {{"run", cli_run},         {"analyze", cli_analyze}, {"export", cli_export},
                  {"place", cli_place},     {"matrix", cli_matrix},   {"report", cli_report},
                  {"modules", cli_modules}, {"recover", cli_recover}, {"diff", cli_diff},
-                 {"top", cli_top},         {"tune", cli_tune}};
+                 {"top", cli_top},         {"tune", cli_tune},       {"site", cli_site}};
     for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
         if (strcmp(argv[1], verbs[i].name) == 0)
             return verbs[i].run(argc - 1, argv + 1);

@@ -1,0 +1,379 @@
+/* site_cli.c: `mpilens site VERB`: the site store's command (docs/site.md): init makes
+ * the store, ingest brings a spool's records in, jobs, apps and usage answer the site's
+ * questions as a table, CSV or JSON. Which store and which rows a question read is said on
+ * stderr, so that the output itself stays clean for scripts.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "site_ingest.h"
+#include "site_query.h"
+#include "site_schema.h"
+#include "site_store.h"
+
+int cli_site(int argc, char **argv);
+
+static const char usage[] =
+    "usage: mpilens site VERB [--store STORE] [options]\n"
+    "\n"
+    "One store for a site's jobs: the summary.json records that every job leaves (the Slurm\n"
+    "plugin's spool, docs/slurm.md) brought together, and the site's questions answered.\n"
+    "STORE is a SQLite file (the default kind, nothing to install) or a PostgreSQL URI,\n"
+    "postgresql:///DB?host=SOCKETDIR for a Unix socket; default $MPILENS_SITE_STORE.\n"
+    "\n"
+    "verbs:\n"
+    "  init     make the store: tables, and on PostgreSQL roles and row policies\n"
+    "  ingest   store a spool's records: mpilens site ingest SPOOL --store STORE\n"
+    "  jobs     the jobs, by MPI core-hours (or --sort efficiency|length|start)\n"
+    "  apps     per application: jobs, core-hours, MPI share, median and worst efficiency\n"
+    "  usage    the site's MPI usage: operations, kinds, message and communicator sizes\n"
+    "\n"
+    "mpilens site VERB --help: the verb's options. docs/site.md: how a site runs it.\n";
+
+static const char init_usage[] =
+    "usage: mpilens site init --store STORE [--staff ROLE]... [--ingester ROLE]...\n"
+    "\n"
+    "Makes the store's tables (idempotent; run once by the store's owner). On PostgreSQL\n"
+    "also: the role mpilens_ingest, which may only insert rows and give a user stored for\n"
+    "the first time a login role; the role mpilens_staff, which reads every user's jobs;\n"
+    "row-level security, so that every other role reads only its own jobs (a user who\n"
+    "connects as themselves over the Unix socket, by peer authentication).\n"
+    "\n"
+    "options:\n"
+    "  --store STORE    the store (a SQLite file, made mode 0640; or postgresql://...)\n"
+    "  --staff ROLE     a login role (made if missing) that reads every user's jobs\n"
+    "  --ingester ROLE  the login role that runs ingest (default: root on PostgreSQL)\n"
+    "  -h, --help       this text\n";
+
+static const char ingest_usage[] =
+    "usage: mpilens site ingest SPOOL --store STORE [--batch N]\n"
+    "\n"
+    "Stores every record of SPOOL (files named *.json: summary.json records, whatever their\n"
+    "names) in the store, once however often it runs. A record leaves the spool (deleted)\n"
+    "only after its transaction commits. A malformed, oversized (over 64 KiB) or forged\n"
+    "record (the user it names does not own the file) moves to SPOOL/rejected/ with\n"
+    "NAME.reason beside it; one of a newer version than this mpilens reads stays, said in\n"
+    "a line. A store that cannot be reached moves nothing and exits 1.\n"
+    "\n"
+    "options:\n"
+    "  --store STORE  the store (mpilens site init made it)\n"
+    "  --batch N      records per transaction (default 500)\n"
+    "  -h, --help     this text\n";
+
+static const char query_usage[] =
+    "usage: mpilens site %s --store STORE [--user U] [--account A] [--app APP]\n"
+    "                 [--since DATE] [--until DATE]%s [--limit N] [--csv|--json]\n"
+    "\n"
+    "%s"
+    "\n"
+    "On PostgreSQL a user reads their own jobs only, staff every user's; on SQLite the\n"
+    "file's permissions decide. The store and the jobs read are said on stderr.\n"
+    "\n"
+    "options:\n"
+    "  --store STORE  the store (default $MPILENS_SITE_STORE)\n"
+    "  --user U, --account A, --app APP: only those jobs (APP: the program's name, or the\n"
+    "                 Python script's)\n"
+    "  --since DATE, --until DATE: jobs started in [since, until) (YYYY-MM-DD, or\n"
+    "                 YYYY-MM-DDTHH:MM:SS, UTC; or seconds since the epoch)\n"
+    "%s"
+    "  --limit N      at most N rows (default 20 in the table, all in CSV and JSON)\n"
+    "  --csv          CSV with a header row\n"
+    "  --json         JSON\n"
+    "  -h, --help     this text\n";
+
+struct options {
+    const char *store, *staff[16], *ingesters[16];
+    int n_staff, n_ingesters, batch, format, limit_given;
+    long limit;
+    enum site_job_order order;
+    struct site_filter filter;
+};
+
+static int fail(const char *verb, const char *msg)
+{
+    fprintf(stderr, "mpilens: site%s%s: %s\n", verb ? " " : "", verb ? verb : "", msg);
+    return 2;
+}
+
+/* DATE as epoch seconds (UTC), or -1. */
+static double parse_date(const char *text)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (*end == 0 && end != text && v > 100000)
+        return v;
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    const char *rest = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm);
+    if (!rest || *rest) {
+        memset(&tm, 0, sizeof tm);
+        rest = strptime(text, "%Y-%m-%d", &tm);
+        if (!rest || *rest)
+            return -1;
+    }
+    return (double)timegm(&tm);
+}
+
+static int parse(const char *verb, int argc, char **argv, struct options *o, const char **spool)
+{
+    static const struct option longs[] = {
+        {"store", 1, 0, 's'},   {"staff", 1, 0, 'S'},   {"ingester", 1, 0, 'I'},
+        {"batch", 1, 0, 'b'},   {"user", 1, 0, 'u'},    {"account", 1, 0, 'a'},
+        {"app", 1, 0, 'p'},     {"since", 1, 0, 'f'},   {"until", 1, 0, 't'},
+        {"sort", 1, 0, 'o'},    {"limit", 1, 0, 'l'},   {"csv", 0, 0, 'c'},
+        {"json", 0, 0, 'j'},    {"help", 0, 0, 'h'},    {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->store = getenv("MPILENS_SITE_STORE");
+    o->batch = 500;
+    o->limit = 20;
+    optind = 1;
+    opterr = 0;
+    int c;
+    char msg[600];
+    while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        switch (c) {
+        case 's': o->store = optarg; break;
+        case 'S':
+            if (o->n_staff < 16)
+                o->staff[o->n_staff++] = optarg;
+            break;
+        case 'I':
+            if (o->n_ingesters < 16)
+                o->ingesters[o->n_ingesters++] = optarg;
+            break;
+        case 'b':
+            if ((o->batch = atoi(optarg)) < 1)
+                return fail(verb, "--batch takes a number of records, at least 1");
+            break;
+        case 'u': o->filter.user = optarg; break;
+        case 'a': o->filter.account = optarg; break;
+        case 'p': o->filter.app = optarg; break;
+        case 'f':
+        case 't': {
+            double at = parse_date(optarg);
+            if (at < 0) {
+                snprintf(msg, sizeof msg, "--%s %s: give YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS or epoch seconds",
+                         c == 'f' ? "since" : "until", optarg);
+                return fail(verb, msg);
+            }
+            *(c == 'f' ? &o->filter.since : &o->filter.until) = at;
+            break;
+        }
+        case 'o':
+            if (strcmp(optarg, "mpi-core-hours") == 0)
+                o->order = SITE_BY_MPI_CORE_HOURS;
+            else if (strcmp(optarg, "efficiency") == 0)
+                o->order = SITE_BY_EFFICIENCY;
+            else if (strcmp(optarg, "length") == 0)
+                o->order = SITE_BY_LENGTH;
+            else if (strcmp(optarg, "start") == 0)
+                o->order = SITE_BY_START;
+            else {
+                snprintf(msg, sizeof msg, "--sort %s: give mpi-core-hours, efficiency, length or start", optarg);
+                return fail(verb, msg);
+            }
+            break;
+        case 'l':
+            o->limit = atol(optarg);
+            o->limit_given = 1;
+            if (o->limit < 0)
+                return fail(verb, "--limit takes a number of rows");
+            break;
+        case 'c': o->format = SITE_CSV; break;
+        case 'j': o->format = SITE_JSON; break;
+        default:
+            snprintf(msg, sizeof msg, "unknown option '%s'; mpilens site %s --help lists them",
+                     argv[optind - 1], verb);
+            return fail(verb, msg);
+        }
+    }
+    if (spool) {
+        if (optind >= argc)
+            return fail(verb, "no spool given; write mpilens site ingest SPOOL --store STORE");
+        *spool = argv[optind++];
+    }
+    if (optind < argc) {
+        snprintf(msg, sizeof msg, "unexpected argument '%s'", argv[optind]);
+        return fail(verb, msg);
+    }
+    if (!o->store || !*o->store)
+        return fail(verb, "no store given; add --store FILE (SQLite) or --store "
+                          "postgresql:///DB?host=SOCKETDIR, or set MPILENS_SITE_STORE");
+    if (o->format != SITE_TEXT && !o->limit_given)
+        o->limit = 0;
+    return 0;
+}
+
+static int first_cell(void *arg, int ncol, const char *const *values)
+{
+    snprintf(arg, 16, "%s", ncol > 0 && values[0] ? values[0] : "");
+    return 1;
+}
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+    return 0;
+}
+
+static int do_init(int argc, char **argv)
+{
+    struct options o;
+    int rc = parse("init", argc, argv, &o, NULL);
+    if (rc)
+        return rc;
+    char err[1024];
+    struct site_store *s;
+    if (site_open(o.store, SITE_CREATE, &s, err, sizeof err))
+        return fprintf(stderr, "mpilens: site init: %s\n", err), 1;
+    if (site_is_pg(s) && !o.n_ingesters)
+        o.ingesters[o.n_ingesters++] = "root";
+    rc = site_schema_init(s, o.ingesters, o.n_ingesters, o.staff, o.n_staff, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "mpilens: site init: %s: %s\n", site_name(s), err);
+        site_close(s);
+        return 1;
+    }
+    if (site_is_pg(s)) {
+        char roles[512] = "";
+        for (int i = 0; i < o.n_staff; i++)
+            snprintf(roles + strlen(roles), sizeof roles - strlen(roles), ", %s", o.staff[i]);
+        fprintf(stderr,
+                "mpilens: site init: %s ready (PostgreSQL): ingest as %s; staff (%s) read every "
+                "user's jobs, every other role its own\n",
+                site_name(s), o.ingesters[0], o.n_staff ? roles + 2 : "none yet");
+    } else {
+        fprintf(stderr, "mpilens: site init: %s ready (SQLite: its file permissions decide who "
+                        "reads it)\n", site_name(s));
+    }
+    site_close(s);
+    return 0;
+}
+
+static int do_ingest(int argc, char **argv)
+{
+    struct options o;
+    const char *spool;
+    int rc = parse("ingest", argc, argv, &o, &spool);
+    if (rc)
+        return rc;
+    char err[1024];
+    struct site_store *s;
+    if (site_open(o.store, SITE_WRITE, &s, err, sizeof err) ||
+        site_schema_check(s, err, sizeof err)) {
+        fprintf(stderr, "mpilens: site ingest: %s; nothing moved\n", err);
+        if (s)
+            site_close(s);
+        return 1;
+    }
+    struct site_ingest_counts c;
+    rc = site_ingest(s, spool, o.batch, &c, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "mpilens: site ingest: %s: %s; the records not stored stay in %s\n",
+                site_name(s), err, spool);
+    fprintf(stderr,
+            "mpilens: site ingest: %ld stored, %ld already there, %ld rejected%s, %ld left "
+            "(newer version) into %s\n",
+            c.stored, c.already, c.rejected, c.rejected ? " (SPOOL/rejected/)" : "", c.newer,
+            site_name(s));
+    site_close(s);
+    return rc || c.failed_moves ? 1 : 0;
+}
+
+static int do_query(const char *verb, int argc, char **argv)
+{
+    struct options o;
+    int rc = parse(verb, argc, argv, &o, NULL);
+    if (rc)
+        return rc;
+    char err[1024];
+    struct site_store *s = NULL;
+    if (site_open(o.store, SITE_READ, &s, err, sizeof err) ||
+        site_schema_check(s, err, sizeof err)) {
+        fprintf(stderr, "mpilens: site %s: %s\n", verb, err);
+        if (s)
+            site_close(s);
+        return 1;
+    }
+    struct site_table t;
+    long read = 0;
+    if (strcmp(verb, "jobs") == 0)
+        rc = site_query_jobs(s, &o.filter, o.order, o.limit, &t, &read, err, sizeof err);
+    else if (strcmp(verb, "apps") == 0)
+        rc = site_query_apps(s, &o.filter, o.limit, &t, &read, err, sizeof err);
+    else
+        rc = site_query_usage(s, &o.filter, &t, &read, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "mpilens: site %s: %s: %s\n", verb, site_name(s), err);
+        site_close(s);
+        return 1;
+    }
+    site_table_print(&t, o.format, stdout);
+    if (o.format == SITE_JSON)
+        putchar('\n');
+    char who[256] = "SQLite: every job the file holds";
+    if (site_is_pg(s)) {
+        char all[16] = "";
+        site_query(s,
+                   "SELECT CASE WHEN pg_has_role(current_user, 'mpilens_staff', 'MEMBER') OR "
+                   "EXISTS (SELECT 1 FROM pg_roles WHERE rolname = current_user AND (rolsuper OR "
+                   "rolbypassrls)) OR EXISTS (SELECT 1 FROM pg_tables WHERE tablename = 'jobs' "
+                   "AND tableowner = current_user) THEN 'all' ELSE 'own' END",
+                   0, NULL, first_cell, all, err, sizeof err);
+        snprintf(who, sizeof who, "PostgreSQL as %s: %s", site_role(s),
+                 strcmp(all, "all") == 0 ? "every user's jobs" : "their own jobs only");
+    }
+    fprintf(stderr, "mpilens: site %s: %ld jobs read from %s (%s)%s\n", verb, read,
+            site_name(s), who,
+            o.format == SITE_TEXT && o.limit && t.nrows == o.limit ? "; --limit N for more"
+                                                                  : "");
+    site_table_free(&t);
+    site_close(s);
+    return 0;
+}
+
+int cli_site(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    const char *verb = argv[1];
+    if (strcmp(verb, "-h") == 0 || strcmp(verb, "--help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    int help = wants_help(argc - 1, argv + 1);
+    if (strcmp(verb, "init") == 0)
+        return help ? (fputs(init_usage, stdout), 0) : do_init(argc - 1, argv + 1);
+    if (strcmp(verb, "ingest") == 0)
+        return help ? (fputs(ingest_usage, stdout), 0) : do_ingest(argc - 1, argv + 1);
+    static const char *const texts[][3] = {
+        {"jobs", "The jobs, by MPI core-hours (the time in MPI summed over ranks), largest first:\n"
+                 "job, step, user, application, ranks, nodes, start, length, core-hours (ranks x\n"
+                 "length), MPI core-hours, MPI share, parallel efficiency, how the job ended.\n",
+         "  --sort KEY     mpi-core-hours (default), efficiency (lowest first), length, start\n"
+         "                 (newest first)\n"},
+        {"apps", "Per application, by core-hours: its jobs, core-hours, MPI core-hours and their\n"
+                 "share, the median and the worst parallel efficiency, and its worst job.\n", ""},
+        {"usage", "The site's MPI usage: operations by share of MPI core-hours; point-to-point,\n"
+                  "collectives, one-sided and file I/O; the point-to-point message sizes;\n"
+                  "communicator sizes (of each job's five costliest operation and communicator\n"
+                  "pairs); ranks and nodes per job. Rows: section, item, value, share.\n", ""}};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        if (strcmp(verb, texts[i][0]) == 0) {
+            if (help) {
+                printf(query_usage, verb, i == 0 ? " [--sort KEY]" : "", texts[i][1], texts[i][2]);
+                return 0;
+            }
+            return do_query(verb, argc - 1, argv + 1);
+        }
+    fprintf(stderr, "mpilens: site: unknown verb '%s'; mpilens site --help lists them\n", verb);
+    return 2;
+}

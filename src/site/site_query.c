@@ -1,0 +1,462 @@
+/* site_query.c: the questions of site_query.h as SQL over the store's tables (site_schema.c)
+ * and a little arithmetic in C (medians, bins, operation kinds), the same on SQLite and
+ * PostgreSQL. Core-hours are ranks x the run's length; MPI core-hours the time in MPI
+ * summed over ranks (docs/site.md).
+ */
+#include "site_query.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* " WHERE ..." for F on the jobs table aliased j, its parameters appended to P. */
+static void where(const struct site_filter *f, char *sql, size_t len, const char **p, int *np,
+                  char since[32], char until[32])
+{
+    snprintf(sql, len, " WHERE 1 = 1");
+    size_t at = strlen(sql);
+    if (f->user) {
+        p[*np] = f->user;
+        at += (size_t)snprintf(sql + at, len - at, " AND j.owner = $%d", ++*np);
+    }
+    if (f->account) {
+        p[*np] = f->account;
+        at += (size_t)snprintf(sql + at, len - at, " AND j.account = $%d", ++*np);
+    }
+    if (f->app) {
+        p[*np] = f->app;
+        at += (size_t)snprintf(sql + at, len - at, " AND j.app = $%d", ++*np);
+    }
+    if (f->since > 0) {
+        snprintf(since, 32, "%.3f", f->since);
+        p[*np] = since;
+        at += (size_t)snprintf(sql + at, len - at, " AND j.start_epoch >= CAST($%d AS DOUBLE PRECISION)", ++*np);
+    }
+    if (f->until > 0) {
+        snprintf(until, 32, "%.3f", f->until);
+        p[*np] = until;
+        snprintf(sql + at, len - at, " AND j.start_epoch < CAST($%d AS DOUBLE PRECISION)", ++*np);
+    }
+}
+
+static double num(const char *v)
+{
+    return v ? atof(v) : 0;
+}
+
+static void fmt(char *out, size_t n, const char *format, double v)
+{
+    snprintf(out, n, format, v);
+}
+
+/* ---- jobs ---- */
+
+static const struct site_column job_cols[] = {
+    {"job", "JOB", -10},           {"step", "STEP", -4},       {"user", "USER", -8},
+    {"app", "APP", -11},           {"ranks", "RANKS", 5},      {"nodes", "NODES", 5},
+    {"start", NULL, 0},            {"length_s", "LENGTH", 8},  {"core_hours", "CORE-H", 8},
+    {"mpi_core_hours", NULL, 0},   {"mpi_share", "MPI%", 5},   {"parallel_efficiency", "PE", 5},
+    {"p2p_bytes", NULL, 0},        {"within_hosts_bytes", NULL, 0},
+    {"between_hosts_bytes", NULL, 0}, {"ended", NULL, 0}};
+
+struct rows {
+    struct site_table *t;
+    long count;
+};
+
+static int job_row(void *arg, int ncol, const char *const *v)
+{
+    struct rows *r = arg;
+    (void)ncol;
+    char start[32] = "", length[32], core[32], mpi[32], share[32], pe[32] = "";
+    time_t at = (time_t)num(v[6]);
+    struct tm tm;
+    if (v[6] && gmtime_r(&at, &tm))
+        strftime(start, sizeof start, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    fmt(length, sizeof length, "%.1f", num(v[7]));
+    fmt(core, sizeof core, "%.4f", num(v[8]) / 3600);
+    fmt(mpi, sizeof mpi, "%.4f", num(v[9]) / 3600);
+    fmt(share, sizeof share, "%.3f", num(v[8]) > 0 ? num(v[9]) / num(v[8]) : 0);
+    if (v[10])
+        fmt(pe, sizeof pe, "%.3f", num(v[10]));
+    const char *cells[] = {v[0], v[1], v[2], v[3], v[4], v[5], start, length, core, mpi, share,
+                           pe, v[12], v[13], v[14], v[11]};
+    site_table_add(r->t, cells);
+    r->count++;
+    return 0;
+}
+
+static int count_row(void *arg, int ncol, const char *const *v)
+{
+    (void)ncol;
+    *(long *)arg = atol(v[0] ? v[0] : "0");
+    return 1;
+}
+
+int site_query_jobs(struct site_store *s, const struct site_filter *f, enum site_job_order order,
+                    long limit, struct site_table *t, long *read, char *err, size_t n)
+{
+    char w[1024], since[32], until[32], sql[2048];
+    const char *p[8];
+    int np = 0;
+    where(f, w, sizeof w, p, &np, since, until);
+    static const char *const orders[] = {"j.mpi_seconds DESC", "j.parallel_efficiency ASC",
+                                         "j.run_seconds DESC", "j.start_epoch DESC"};
+    snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM jobs j%s", w);
+    if (site_query(s, sql, np, p, count_row, read, err, n))
+        return -1;
+    char lim[32] = "";
+    if (limit > 0)
+        snprintf(lim, sizeof lim, " LIMIT %ld", limit);
+    snprintf(sql, sizeof sql,
+             "SELECT j.job_id, j.step, j.owner, j.app, j.ranks, j.nodes, j.start_epoch, "
+             "j.run_seconds, j.core_seconds, j.mpi_seconds, j.parallel_efficiency, j.ended, "
+             "CAST(j.p2p_bytes AS BIGINT), CAST(j.within_bytes AS BIGINT), "
+             "CAST(j.between_bytes AS BIGINT) "
+             "FROM jobs j%s ORDER BY %s, j.start_epoch, j.record_key%s",
+             w, orders[order], lim);
+    site_table_init(t, job_cols, sizeof job_cols / sizeof *job_cols);
+    struct rows r = {t, 0};
+    return site_query(s, sql, np, p, job_row, &r, err, n);
+}
+
+/* ---- apps ---- */
+
+static const struct site_column app_cols[] = {
+    {"app", "APP", -14},       {"jobs", "JOBS", 6},
+    {"core_hours", "CORE-H", 9}, {"mpi_core_hours", NULL, 0},
+    {"mpi_share", "MPI%", 5},  {"median_parallel_efficiency", "MEDIAN-PE", 9},
+    {"worst_parallel_efficiency", "WORST-PE", 8}, {"worst_job", "WORST-JOB", -14}};
+
+struct app_acc {
+    char app[128];
+    long jobs;
+    double core, mpi, worst;
+    char worst_job[96];
+    double *pe;
+    long npe, cap;
+};
+
+struct apps {
+    struct app_acc *list;
+    long count, cap;
+};
+
+static int app_row(void *arg, int ncol, const char *const *v)
+{
+    struct apps *a = arg;
+    (void)ncol;
+    struct app_acc *cur = a->count ? &a->list[a->count - 1] : NULL;
+    if (!cur || strcmp(cur->app, v[0]) != 0) {
+        if (a->count == a->cap)
+            a->list = realloc(a->list, (size_t)(a->cap = a->cap ? a->cap * 2 : 32) * sizeof *a->list);
+        cur = &a->list[a->count++];
+        memset(cur, 0, sizeof *cur);
+        snprintf(cur->app, sizeof cur->app, "%s", v[0]);
+        cur->worst = 2;
+    }
+    cur->jobs++;
+    cur->core += num(v[1]);
+    cur->mpi += num(v[2]);
+    if (v[3]) {
+        double pe = num(v[3]);
+        if (cur->npe == cur->cap)
+            cur->pe = realloc(cur->pe, (size_t)(cur->cap = cur->cap ? cur->cap * 2 : 16) * sizeof *cur->pe);
+        cur->pe[cur->npe++] = pe;
+        if (pe < cur->worst) {
+            cur->worst = pe;
+            snprintf(cur->worst_job, sizeof cur->worst_job, "%s%s%s", v[4] ? v[4] : "-",
+                     v[5] ? "." : "", v[5] ? v[5] : "");
+        }
+    }
+    return 0;
+}
+
+static int by_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static int by_core(const void *x, const void *y)
+{
+    const struct app_acc *a = x, *b = y;
+    if (a->core != b->core)
+        return a->core < b->core ? 1 : -1;
+    return strcmp(a->app, b->app);
+}
+
+int site_query_apps(struct site_store *s, const struct site_filter *f, long limit,
+                    struct site_table *t, long *read, char *err, size_t n)
+{
+    char w[1024], since[32], until[32], sql[2048];
+    const char *p[8];
+    int np = 0;
+    where(f, w, sizeof w, p, &np, since, until);
+    snprintf(sql, sizeof sql,
+             "SELECT j.app, j.core_seconds, j.mpi_seconds, j.parallel_efficiency, j.job_id, "
+             "j.step FROM jobs j%s ORDER BY j.app, j.start_epoch, j.record_key",
+             w);
+    struct apps a = {0};
+    if (site_query(s, sql, np, p, app_row, &a, err, n))
+        return -1;
+    qsort(a.list, (size_t)a.count, sizeof *a.list, by_core);
+    site_table_init(t, app_cols, sizeof app_cols / sizeof *app_cols);
+    *read = 0;
+    for (long i = 0; i < a.count; i++) {
+        struct app_acc *c = &a.list[i];
+        *read += c->jobs;
+        if (limit > 0 && i >= limit) {
+            free(c->pe);
+            continue;
+        }
+        char jobs[32], core[32], mpi[32], share[32], median[32] = "", worst[32] = "";
+        snprintf(jobs, sizeof jobs, "%ld", c->jobs);
+        fmt(core, sizeof core, "%.3f", c->core / 3600);
+        fmt(mpi, sizeof mpi, "%.3f", c->mpi / 3600);
+        fmt(share, sizeof share, "%.3f", c->core > 0 ? c->mpi / c->core : 0);
+        if (c->npe) {
+            qsort(c->pe, (size_t)c->npe, sizeof *c->pe, by_double);
+            double m = c->npe % 2 ? c->pe[c->npe / 2]
+                                  : (c->pe[c->npe / 2 - 1] + c->pe[c->npe / 2]) / 2;
+            fmt(median, sizeof median, "%.3f", m);
+            fmt(worst, sizeof worst, "%.3f", c->worst);
+        }
+        const char *cells[] = {c->app, jobs, core, mpi, share, median, worst, c->worst_job};
+        site_table_add(t, cells);
+        free(c->pe);
+    }
+    free(a.list);
+    return 0;
+}
+
+/* ---- usage ---- */
+
+static const struct site_column usage_cols[] = {
+    {"section", "SECTION", -14}, {"item", "ITEM", -28}, {"value", "VALUE", 16},
+    {"share", "SHARE", 9}};
+
+/* The kind of an MPI operation by its name: point-to-point (and the completions, which
+ * finish point-to-point requests mostly), collective, one-sided, file, other. */
+static const char *kind_of(const char *op)
+{
+    static const char *const coll[] = {"Barrier", "Bcast", "Gather", "Scatter", "Reduce",
+                                       "Allreduce", "Alltoall", "Allgather", "Scan", "Exscan",
+                                       "Neighbor_", "Ibarrier", "Ibcast"};
+    static const char *const p2p[] = {"Send", "Recv", "send", "recv", "Wait", "Test", "Probe",
+                                      "probe", "Start", "Cancel"};
+    const char *name = strncmp(op, "MPI_", 4) == 0 ? op + 4 : op;
+    if (strncmp(name, "File_", 5) == 0)
+        return "file";
+    if (strncmp(name, "Win_", 4) == 0 || strstr(name, "Put") || strstr(name, "Get") ||
+        strstr(name, "ccumulate") || strstr(name, "Compare_and_swap"))
+        return "one-sided";
+    for (size_t i = 0; i < sizeof coll / sizeof *coll; i++)
+        if (strstr(name, coll[i]))
+            return "collective";
+    for (size_t i = 0; i < sizeof p2p / sizeof *p2p; i++)
+        if (strstr(name, p2p[i]))
+            return "point-to-point";
+    return "other";
+}
+
+struct usage {
+    struct site_table *t;
+    double total;   /* MPI seconds of the jobs read */
+    double kinds[5];
+    double msgs_total;
+};
+
+static const char *const kind_names[] = {"point-to-point", "collective", "one-sided", "file",
+                                         "other"};
+
+static void add_usage(struct site_table *t, const char *section, const char *item, double value,
+                      const char *value_fmt, double share)
+{
+    char v[48], sh[32];
+    snprintf(v, sizeof v, value_fmt, value);
+    snprintf(sh, sizeof sh, "%.6f", share);
+    const char *cells[] = {section, item, v, sh};
+    site_table_add(t, cells);
+}
+
+static int op_row(void *arg, int ncol, const char *const *v)
+{
+    struct usage *u = arg;
+    (void)ncol;
+    double sec = num(v[1]);
+    add_usage(u->t, "operations", v[0], sec / 3600, "%.6f", u->total > 0 ? sec / u->total : 0);
+    const char *k = kind_of(v[0]);
+    for (int i = 0; i < 5; i++)
+        if (strcmp(k, kind_names[i]) == 0)
+            u->kinds[i] += sec;
+    return 0;
+}
+
+struct bins {
+    double min[72], max[72], messages[72];
+    int count;
+};
+
+static int bin_row(void *arg, int ncol, const char *const *v)
+{
+    struct bins *b = arg;
+    (void)ncol;
+    if (b->count < 72) {
+        b->min[b->count] = num(v[0]);
+        b->max[b->count] = num(v[1]);
+        b->messages[b->count++] = num(v[2]);
+    }
+    return 0;
+}
+
+struct pairs {
+    char items[64][48];
+    double value[64];
+    int count;
+};
+
+static int pair_row(void *arg, int ncol, const char *const *v)
+{
+    struct pairs *p = arg;
+    (void)ncol;
+    if (p->count < 64) {
+        long long size = v[0] ? atoll(v[0]) : 0;
+        if (size > 0)
+            snprintf(p->items[p->count], 48, "%lld ranks", size);
+        else
+            snprintf(p->items[p->count], 48, "no communicator");
+        p->value[p->count++] = num(v[1]);
+    }
+    return 0;
+}
+
+struct shape {
+    double jobs_by_ranks[40], core_by_ranks[40], jobs_by_nodes[40];
+    long jobs;
+};
+
+static int pow2_bin(double v)
+{
+    int b = 0;
+    while (v > 1 && b < 39) {
+        v /= 2;
+        b++;
+    }
+    return b;
+}
+
+static int shape_row(void *arg, int ncol, const char *const *v)
+{
+    struct shape *s = arg;
+    (void)ncol;
+    int r = pow2_bin(num(v[0])), nb = pow2_bin(num(v[1]));
+    s->jobs_by_ranks[r]++;
+    s->core_by_ranks[r] += num(v[2]);
+    s->jobs_by_nodes[nb]++;
+    s->jobs++;
+    return 0;
+}
+
+static void bin_label(char *out, size_t n, int b, const char *unit)
+{
+    if (b == 0)
+        snprintf(out, n, "1 %s", unit);
+    else if (b == 1)
+        snprintf(out, n, "2 %s", unit);
+    else
+        snprintf(out, n, "%.0f-%.0f %s", pow(2, b - 1) + 1, pow(2, b), unit);
+}
+
+static int total_row(void *arg, int ncol, const char *const *v)
+{
+    double *out = arg;
+    for (int i = 0; i < ncol && i < 4; i++)
+        out[i] = num(v[i]);
+    return 1;
+}
+
+int site_query_usage(struct site_store *s, const struct site_filter *f, struct site_table *t,
+                     long *read, char *err, size_t n)
+{
+    char w[1024], since[32], until[32], sql[2048];
+    const char *p[8];
+    int np = 0;
+    where(f, w, sizeof w, p, &np, since, until);
+    site_table_init(t, usage_cols, sizeof usage_cols / sizeof *usage_cols);
+    double totals[4] = {0};
+    snprintf(sql, sizeof sql,
+             "SELECT COUNT(*), COALESCE(SUM(j.mpi_seconds), 0), COALESCE(SUM(j.core_seconds), 0), "
+             "COALESCE(SUM(j.other_ops_seconds), 0) FROM jobs j%s",
+             w);
+    if (site_query(s, sql, np, p, total_row, totals, err, n))
+        return -1;
+    *read = (long)totals[0];
+    struct usage u = {t, totals[1], {0}, 0};
+    add_usage(t, "total", "core-hours", totals[2] / 3600, "%.6f", 1);
+    add_usage(t, "total", "MPI core-hours", totals[1] / 3600, "%.6f",
+              totals[2] > 0 ? totals[1] / totals[2] : 0);
+    snprintf(sql, sizeof sql,
+             "SELECT o.operation, SUM(o.seconds) AS s FROM job_operations o JOIN jobs j ON "
+             "j.record_key = o.record_key%s GROUP BY o.operation ORDER BY s DESC, o.operation",
+             w);
+    if (site_query(s, sql, np, p, op_row, &u, err, n))
+        return -1;
+    if (totals[3] > 0)
+        add_usage(t, "operations", "(other operations)", totals[3] / 3600, "%.6f",
+                  totals[1] > 0 ? totals[3] / totals[1] : 0);
+    for (int i = 0; i < 5; i++)
+        if (u.kinds[i] > 0)
+            add_usage(t, "kinds", kind_names[i], u.kinds[i] / 3600, "%.6f",
+                      totals[1] > 0 ? u.kinds[i] / totals[1] : 0);
+    struct bins b = {.count = 0};
+    snprintf(sql, sizeof sql,
+             "SELECT m.min_bytes, m.max_bytes, SUM(m.messages) FROM job_message_sizes m JOIN jobs "
+             "j ON j.record_key = m.record_key%s GROUP BY m.min_bytes, m.max_bytes ORDER BY "
+             "m.min_bytes",
+             w);
+    if (site_query(s, sql, np, p, bin_row, &b, err, n))
+        return -1;
+    double msgs = 0;
+    for (int i = 0; i < b.count; i++)
+        msgs += b.messages[i];
+    for (int i = 0; i < b.count; i++) {
+        char item[64];
+        snprintf(item, sizeof item, "%.0f-%.0f bytes", b.min[i], b.max[i]);
+        add_usage(t, "message_sizes", item, b.messages[i], "%.0f", msgs > 0 ? b.messages[i] / msgs : 0);
+    }
+    struct pairs pr = {.count = 0};
+    snprintf(sql, sizeof sql,
+             "SELECT COALESCE(o.communicator_size, 0) AS c, SUM(o.seconds) FROM job_top_operations "
+             "o JOIN jobs j ON j.record_key = o.record_key%s GROUP BY c ORDER BY c",
+             w);
+    if (site_query(s, sql, np, p, pair_row, &pr, err, n))
+        return -1;
+    double top = 0;
+    for (int i = 0; i < pr.count; i++)
+        top += pr.value[i];
+    for (int i = 0; i < pr.count; i++)
+        add_usage(t, "communicators", pr.items[i], pr.value[i] / 3600, "%.6f",
+                  top > 0 ? pr.value[i] / top : 0);
+    struct shape sh = {{0}, {0}, {0}, 0};
+    snprintf(sql, sizeof sql, "SELECT j.ranks, j.nodes, j.core_seconds FROM jobs j%s", w);
+    if (site_query(s, sql, np, p, shape_row, &sh, err, n))
+        return -1;
+    for (int i = 0; i < 40; i++)
+        if (sh.jobs_by_ranks[i] > 0) {
+            char item[64];
+            bin_label(item, sizeof item, i, "ranks");
+            add_usage(t, "ranks_per_job", item, sh.jobs_by_ranks[i], "%.0f",
+                      sh.jobs ? sh.jobs_by_ranks[i] / (double)sh.jobs : 0);
+        }
+    for (int i = 0; i < 40; i++)
+        if (sh.jobs_by_nodes[i] > 0) {
+            char item[64];
+            bin_label(item, sizeof item, i, "nodes");
+            add_usage(t, "nodes_per_job", item, sh.jobs_by_nodes[i], "%.0f",
+                      sh.jobs ? sh.jobs_by_nodes[i] / (double)sh.jobs : 0);
+        }
+    return 0;
+}

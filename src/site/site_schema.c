@@ -1,0 +1,159 @@
+/* site_schema.c: the site store's schema (site_schema.h). One statement text serves both
+ * databases; PostgreSQL gets roles, grants and row-level security besides. Every table
+ * carries the row's owner (the Unix user the record belongs to), which the policies test.
+ */
+#include "site_schema.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char tables_sql[] =
+    "CREATE TABLE IF NOT EXISTS site_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
+    "CREATE TABLE IF NOT EXISTS jobs (\n"
+    "  record_key TEXT PRIMARY KEY, owner TEXT NOT NULL, uid BIGINT, job_id TEXT, step TEXT,\n"
+    "  job_name TEXT, account TEXT, partition_name TEXT, cluster TEXT, app TEXT NOT NULL,\n"
+    "  program TEXT, build_id TEXT, python_script TEXT, mpi_library TEXT, mpi_standard TEXT,\n"
+    "  ranks BIGINT NOT NULL, ranks_measured BIGINT, nodes BIGINT, rpn_min BIGINT,\n"
+    "  rpn_max BIGINT, first_host TEXT, start_epoch DOUBLE PRECISION NOT NULL,\n"
+    "  end_epoch DOUBLE PRECISION, run_seconds DOUBLE PRECISION NOT NULL,\n"
+    "  core_seconds DOUBLE PRECISION NOT NULL, mpi_seconds DOUBLE PRECISION NOT NULL,\n"
+    "  mpi_share DOUBLE PRECISION, load_balance DOUBLE PRECISION,\n"
+    "  comm_efficiency DOUBLE PRECISION, parallel_efficiency DOUBLE PRECISION,\n"
+    "  p2p_messages DOUBLE PRECISION, p2p_bytes DOUBLE PRECISION,\n"
+    "  within_messages DOUBLE PRECISION, within_bytes DOUBLE PRECISION,\n"
+    "  between_messages DOUBLE PRECISION, between_bytes DOUBLE PRECISION,\n"
+    "  other_ops_seconds DOUBLE PRECISION, clock TEXT, ended TEXT, version INTEGER,\n"
+    "  ingested_epoch DOUBLE PRECISION);\n"
+    "CREATE INDEX IF NOT EXISTS jobs_by_start ON jobs (start_epoch);\n"
+    "CREATE INDEX IF NOT EXISTS jobs_by_app ON jobs (app, start_epoch);\n"
+    "CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (owner, start_epoch);\n"
+    "CREATE INDEX IF NOT EXISTS jobs_by_mpi ON jobs (mpi_seconds);\n"
+    "CREATE TABLE IF NOT EXISTS job_operations (record_key TEXT NOT NULL, owner TEXT NOT NULL,\n"
+    "  operation TEXT NOT NULL, calls DOUBLE PRECISION, seconds DOUBLE PRECISION,\n"
+    "  PRIMARY KEY (record_key, operation));\n"
+    "CREATE TABLE IF NOT EXISTS job_top_operations (record_key TEXT NOT NULL,\n"
+    "  owner TEXT NOT NULL, position INTEGER NOT NULL, operation TEXT, communicator TEXT,\n"
+    "  communicator_size BIGINT, calls DOUBLE PRECISION, seconds DOUBLE PRECISION,\n"
+    "  PRIMARY KEY (record_key, position));\n"
+    "CREATE TABLE IF NOT EXISTS job_message_sizes (record_key TEXT NOT NULL,\n"
+    "  owner TEXT NOT NULL, min_bytes DOUBLE PRECISION NOT NULL, max_bytes DOUBLE PRECISION,\n"
+    "  messages DOUBLE PRECISION, PRIMARY KEY (record_key, min_bytes));\n"
+    "CREATE TABLE IF NOT EXISTS job_call_sites (record_key TEXT NOT NULL, owner TEXT NOT NULL,\n"
+    "  position INTEGER NOT NULL, operation TEXT, file TEXT, line BIGINT, function_name TEXT,\n"
+    "  object TEXT, seconds DOUBLE PRECISION, PRIMARY KEY (record_key, position));\n"
+    "INSERT INTO site_meta (key, value) VALUES ('store_version', '1') ON CONFLICT DO NOTHING;\n";
+
+static const char *const row_tables[] = {"jobs", "job_operations", "job_top_operations",
+                                         "job_message_sizes", "job_call_sites"};
+
+static const char roles_sql[] =
+    "DO $$ BEGIN\n"
+    "  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'mpilens_ingest') THEN\n"
+    "    CREATE ROLE mpilens_ingest NOLOGIN; END IF;\n"
+    "  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'mpilens_staff') THEN\n"
+    "    CREATE ROLE mpilens_staff NOLOGIN; END IF;\n"
+    "END $$;\n"
+    "REVOKE ALL ON site_meta FROM PUBLIC;\n"
+    "GRANT SELECT ON site_meta TO PUBLIC;\n"
+    /* a login role for a user stored for the first time: the only thing ingest may do
+     * besides inserting rows; a name as Unix allows it, nothing else */
+    "CREATE OR REPLACE FUNCTION mpilens_add_user(name TEXT) RETURNS void\n"
+    "  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $f$\n"
+    "BEGIN\n"
+    "  IF name !~ '^[a-z_][a-z0-9_.-]{0,31}$' OR name LIKE 'pg\\_%' OR name LIKE 'mpilens\\_%' THEN\n"
+    "    RAISE EXCEPTION 'not a user name mpilens makes a role for: %', name; END IF;\n"
+    "  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = name) THEN\n"
+    "    EXECUTE format('CREATE ROLE %I LOGIN', name); END IF;\n"
+    "END $f$;\n"
+    "REVOKE ALL ON FUNCTION mpilens_add_user(TEXT) FROM PUBLIC;\n"
+    "GRANT EXECUTE ON FUNCTION mpilens_add_user(TEXT) TO mpilens_ingest;\n";
+
+/* The first value of a query's first row, into ARG (struct text_out). */
+struct text_out {
+    char *out;
+    size_t len;
+};
+
+static int first_value(void *arg, int ncol, const char *const *values)
+{
+    struct text_out *t = arg;
+    snprintf(t->out, t->len, "%s", ncol > 0 && values[0] ? values[0] : "");
+    return 1;
+}
+
+/* A LOGIN role NAME (made if missing), made a member of GROUP. */
+static int grant_login(struct site_store *s, const char *name, const char *group, char *err,
+                       size_t n)
+{
+    const char *p[] = {name, group};
+    char stmt[512] = "";
+    struct text_out got = {stmt, sizeof stmt};
+    if (site_query(s,
+                   "SELECT format(CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) "
+                   "THEN 'GRANT %2$I TO %1$I' ELSE 'CREATE ROLE %1$I LOGIN IN ROLE %2$I' END, "
+                   "$1::text, $2::text)",
+                   2, p, first_value, &got, err, n))
+        return -1;
+    return site_exec(s, stmt, err, n);
+}
+
+int site_schema_init(struct site_store *s, const char *const *ingesters, int n_ingesters,
+                     const char *const *staff, int n_staff, char *err, size_t n)
+{
+    if (site_exec(s, "BEGIN", err, n))
+        return -1;
+    if (site_exec(s, tables_sql, err, n))
+        goto fail;
+    if (site_is_pg(s)) {
+        if (site_exec(s, roles_sql, err, n))
+            goto fail;
+        for (size_t t = 0; t < sizeof row_tables / sizeof *row_tables; t++) {
+            char sql[1024];
+            snprintf(sql, sizeof sql,
+                     "REVOKE ALL ON %1$s FROM PUBLIC; GRANT SELECT ON %1$s TO PUBLIC;\n"
+                     "GRANT INSERT ON %1$s TO mpilens_ingest;\n"
+                     "ALTER TABLE %1$s ENABLE ROW LEVEL SECURITY;\n"
+                     "DROP POLICY IF EXISTS mpilens_read ON %1$s;\n"
+                     "CREATE POLICY mpilens_read ON %1$s FOR SELECT USING (owner = current_user "
+                     "OR pg_has_role(current_user, 'mpilens_staff', 'MEMBER'));\n"
+                     "DROP POLICY IF EXISTS mpilens_insert ON %1$s;\n"
+                     "CREATE POLICY mpilens_insert ON %1$s FOR INSERT TO mpilens_ingest "
+                     "WITH CHECK (true);\n",
+                     row_tables[t]);
+            if (site_exec(s, sql, err, n))
+                goto fail;
+        }
+        for (int i = 0; i < n_ingesters; i++)
+            if (grant_login(s, ingesters[i], "mpilens_ingest", err, n))
+                goto fail;
+        for (int i = 0; i < n_staff; i++)
+            if (grant_login(s, staff[i], "mpilens_staff", err, n))
+                goto fail;
+    }
+    return site_exec(s, "COMMIT", err, n);
+fail:;
+    char ignore[64];
+    site_exec(s, "ROLLBACK", ignore, sizeof ignore);
+    return -1;
+}
+
+int site_schema_check(struct site_store *s, char *err, size_t n)
+{
+    char version[32] = "";
+    struct text_out got = {version, sizeof version};
+    char why[256];
+    if (site_query(s, "SELECT value FROM site_meta WHERE key = 'store_version'", 0, NULL,
+                   first_value, &got, why, sizeof why) ||
+        !version[0]) {
+        snprintf(err, n, "%s holds no mpilens site store (%s); make one with mpilens site init "
+                 "--store %s", site_name(s), version[0] ? why : "no store_version", site_name(s));
+        return -1;
+    }
+    if (atoi(version) > SITE_STORE_VERSION) {
+        snprintf(err, n, "%s is a version %s store; this mpilens reads version %d: update mpilens",
+                 site_name(s), version, SITE_STORE_VERSION);
+        return -1;
+    }
+    return 0;
+}

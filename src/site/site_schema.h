@@ -1,0 +1,21 @@
+/* site_schema.h: the site store's tables, and on PostgreSQL its roles and row policies.
+ * src/site alone knows them (docs/site.md describes them for readers).
+ */
+#ifndef SITE_SCHEMA_H
+#define SITE_SCHEMA_H
+
+#include "site_store.h"
+
+#define SITE_STORE_VERSION 1
+
+/* Makes the tables (idempotent). On PostgreSQL also the roles mpilens_ingest (may only
+ * insert, and add a login role for a user it stores for the first time) and mpilens_staff
+ * (reads every user's rows), the policies that show everyone else only their own rows,
+ * LOGIN roles for INGESTERS (members of mpilens_ingest) and STAFF (of mpilens_staff).
+ * 0, or -1 with ERR. */
+int site_schema_init(struct site_store *s, const char *const *ingesters, int n_ingesters,
+                     const char *const *staff, int n_staff, char *err, size_t n);
+/* 0 when the store holds a schema this mpilens reads, else -1 with ERR naming the fix. */
+int site_schema_check(struct site_store *s, char *err, size_t n);
+
+#endif
