@@ -16,7 +16,8 @@ PACKAGES=(build-essential cmake python3 gfortran openmpi-bin libopenmpi-dev mpic
           clang libclang-rt-19-dev chromium libsimgrid-dev
           python3-pandas python3-matplotlib python3-pytest python3-otf2
           python3-mpi4py python3-numpy python3-dev python3-venv python3-pip python3-setuptools
-          python3-wheel python3-six tmux man-db slurm-wlm libslurm-dev iproute2 util-linux procps file)
+          python3-wheel python3-six tmux man-db slurm-wlm libslurm-dev iproute2 util-linux procps file
+          libpq-dev postgresql)
 MIRROR=${MPILENS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 cache=${MPILENS_CACHE:-/var/cache/mpilens}
 hash=$( (cat "$0"; echo "$MIRROR") | sha256sum | cut -c1-12)
@@ -46,6 +47,9 @@ unshare --mount --propagation private bash -c '
     cp /etc/resolv.conf "$1/etc/resolv.conf" 2>/dev/null || true
     shift
     root=$1; shift
+    # no service starts inside the root (PostgreSQL'"'"'s package would start its server)
+    printf "#!/bin/sh\nexit 101\n" >"$root/usr/sbin/policy-rc.d"
+    chmod 755 "$root/usr/sbin/policy-rc.d"
     chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
     chroot "$root" env DEBIAN_FRONTEND=noninteractive \
         apt-get install -y -q --no-install-recommends "$@" >/dev/null

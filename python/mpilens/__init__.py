@@ -5,6 +5,7 @@
     run.profile                             # rank x communicator x operation x bucket
     run.matrix("p2p")                       # square DataFrame, sender x receiver
     run.events(ranks=[0, 3], start=1.0, end=2.0)   # the OTF2 trace, one row per event
+    mpilens.site("site.db").jobs()          # a site's jobs (docs/site.md)
 
 Nothing is read until asked. Every failure to read a run raises mpilens.MpilensError,
 naming the file. Reads the database through its documented schema (docs/database.md) and
@@ -12,9 +13,10 @@ the trace with Debian's python3-otf2.
 """
 from .errors import MpilensError
 from .run import Run, SCHEMA_VERSION
+from .site import Site
 
 __version__ = "0.1.0"
-__all__ = ["open", "Run", "MpilensError", "SCHEMA_VERSION"]
+__all__ = ["open", "site", "Run", "Site", "MpilensError", "SCHEMA_VERSION"]
 
 
 def open(path):  # noqa: A001 (the package's one entry point, as the brief names it)
@@ -22,3 +24,9 @@ def open(path):  # noqa: A001 (the package's one entry point, as the brief names
     mpilens.db. Raises MpilensError when it is missing, not a run database, damaged, or
     written by a newer mpilens (its schema version above SCHEMA_VERSION)."""
     return Run(path)
+
+
+def site(store):
+    """The site store STORE (a SQLite file or a postgresql:// URI): its jobs, apps and
+    usage as DataFrames, read through the `mpilens site` command."""
+    return Site(store)
