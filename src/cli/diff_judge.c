@@ -1,5 +1,6 @@
 /* diff_judge.c: the runs' entries grouped into rows (one per thing matched across runs)
- * and each row judged (docs/diff.md, "When is a change real"):
+ * and each row judged (docs/diff.md, "When is a change real"; the judgement itself is
+ * src/common/noise_judge.c, shared with `mpilens site trend`):
  *
  *   spread = the larger of the two sides' ranges (max - min over a side's runs)
  *   gap    = how far apart the two ranges lie (min of one side - max of the other; <= 0
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "noise_judge.h"
 
 static int by_key(const void *x, const void *y)
 {
@@ -59,46 +61,26 @@ static int by_change(const void *x, const void *y)
 
 static void judge(const struct diff *d, struct diff_row *row)
 {
-    int n = d->na + d->nb;
-    double lo_a = INFINITY, hi_a = -INFINITY, lo_b = INFINITY, hi_b = -INFINITY;
-    double sum_a = 0, sum_b = 0, sum_ca = 0, sum_cb = 0;
-    for (int i = 0; i < n; i++) {
-        double v = row->values[i];
-        if (i < d->na) {
-            sum_a += v, sum_ca += row->counts[i];
-            lo_a = v < lo_a ? v : lo_a, hi_a = v > hi_a ? v : hi_a;
-        } else {
-            sum_b += v, sum_cb += row->counts[i];
-            lo_b = v < lo_b ? v : lo_b, hi_b = v > hi_b ? v : hi_b;
-        }
-    }
-    row->mean_a = sum_a / d->na;
-    row->mean_b = sum_b / d->nb;
+    double sum_ca = 0, sum_cb = 0;
+    for (int i = 0; i < d->na + d->nb; i++)
+        *(i < d->na ? &sum_ca : &sum_cb) += row->counts[i];
     row->count_a = sum_ca / d->na;
     row->count_b = sum_cb / d->nb;
-    row->delta = row->mean_b - row->mean_a;
-    row->spread = fmax(hi_a - lo_a, hi_b - lo_b);
-    row->gap = fmax(lo_b - hi_a, lo_a - hi_b);
-    if (lo_a == hi_b && hi_a == lo_b) {
-        row->verdict = DIFF_SAME;
-        return;
-    }
-    if (d->na < 2 || d->nb < 2) {
-        row->verdict = DIFF_UNJUDGED;
-        return;
-    }
-    double base = row->section == DIFF_OVERALL  ? fmax(fabs(row->mean_a), fabs(row->mean_b))
+    double base = row->section == DIFF_OVERALL  ? -1 /* the larger mean */
                   : row->section == DIFF_MATRIX ? fmax(d->bytes_a, d->bytes_b)
                                                 : fmax(d->mpi_a, d->mpi_b);
-    int material = fabs(row->delta) >= d->min_share * base;
-    double va = 0, vb = 0;
-    for (int i = 0; i < n; i++) {
-        double m = i < d->na ? row->mean_a : row->mean_b, dv = row->values[i] - m;
-        *(i < d->na ? &va : &vb) += dv * dv;
-    }
-    double se = sqrt(va / (d->na - 1) / d->na + vb / (d->nb - 1) / d->nb);
-    int apart = row->gap > 0 && (row->gap > row->spread || fabs(row->delta) >= 5 * se);
-    row->verdict = apart && material ? DIFF_CHANGED : DIFF_NOISE;
+    struct noise_judgement j;
+    noise_judge(row->values, d->na, row->values + d->na, d->nb, base, d->min_share, &j);
+    row->mean_a = j.mean_a;
+    row->mean_b = j.mean_b;
+    row->delta = j.delta;
+    row->spread = j.spread;
+    row->gap = j.gap;
+    static const enum diff_verdict verdicts[] = {[NOISE_CHANGED] = DIFF_CHANGED,
+                                                 [NOISE_WITHIN] = DIFF_NOISE,
+                                                 [NOISE_UNJUDGED] = DIFF_UNJUDGED,
+                                                 [NOISE_SAME] = DIFF_SAME};
+    row->verdict = verdicts[j.verdict];
 }
 
 int diff_judge(struct diff *d)

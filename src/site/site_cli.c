@@ -31,6 +31,7 @@ static const char usage[] =
     "  jobs     the jobs, by MPI core-hours (or --sort efficiency|length|start)\n"
     "  apps     per application: jobs, core-hours, MPI share, median and worst efficiency\n"
     "  usage    the site's MPI usage: operations, kinds, message and communicator sizes\n"
+    "  trend    one application's efficiency and MPI share over time: mpilens site trend APP\n"
     "\n"
     "mpilens site VERB --help: the verb's options. docs/site.md: how a site runs it.\n";
 
@@ -90,6 +91,7 @@ struct options {
     int n_staff, n_ingesters, batch, format, limit_given;
     long limit;
     enum site_job_order order;
+    enum site_period by;
     struct site_filter filter;
 };
 
@@ -125,11 +127,13 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
         {"batch", 1, 0, 'b'},   {"user", 1, 0, 'u'},    {"account", 1, 0, 'a'},
         {"app", 1, 0, 'p'},     {"since", 1, 0, 'f'},   {"until", 1, 0, 't'},
         {"sort", 1, 0, 'o'},    {"limit", 1, 0, 'l'},   {"csv", 0, 0, 'c'},
-        {"json", 0, 0, 'j'},    {"help", 0, 0, 'h'},    {0, 0, 0, 0}};
+        {"json", 0, 0, 'j'},    {"help", 0, 0, 'h'},    {"by", 1, 0, 'B'},
+        {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->store = getenv("MPILENS_SITE_STORE");
     o->batch = 500;
     o->limit = 20;
+    o->by = SITE_BY_WEEK;
     optind = 1;
     opterr = 0;
     int c;
@@ -183,6 +187,18 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
             if (o->limit < 0)
                 return fail(verb, "--limit takes a number of rows");
             break;
+        case 'B':
+            if (strcmp(optarg, "day") == 0)
+                o->by = SITE_BY_DAY;
+            else if (strcmp(optarg, "week") == 0)
+                o->by = SITE_BY_WEEK;
+            else if (strcmp(optarg, "month") == 0)
+                o->by = SITE_BY_MONTH;
+            else {
+                snprintf(msg, sizeof msg, "--by %s: give day, week or month", optarg);
+                return fail(verb, msg);
+            }
+            break;
         case 'c': o->format = SITE_CSV; break;
         case 'j': o->format = SITE_JSON; break;
         default:
@@ -193,7 +209,9 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
     }
     if (spool) {
         if (optind >= argc)
-            return fail(verb, "no spool given; write mpilens site ingest SPOOL --store STORE");
+            return fail(verb, strcmp(verb, "trend") == 0
+                                  ? "no application given; write mpilens site trend APP --store STORE"
+                                  : "no spool given; write mpilens site ingest SPOOL --store STORE");
         *spool = argv[optind++];
     }
     if (optind < argc) {
@@ -289,9 +307,13 @@ static int do_ingest(int argc, char **argv)
 static int do_query(const char *verb, int argc, char **argv)
 {
     struct options o;
-    int rc = parse(verb, argc, argv, &o, NULL);
+    const char *app = NULL;
+    int trend = strcmp(verb, "trend") == 0;
+    int rc = parse(verb, argc, argv, &o, trend ? &app : NULL);
     if (rc)
         return rc;
+    if (trend)
+        o.filter.app = app;
     char err[1024];
     struct site_store *s = NULL;
     if (site_open(o.store, SITE_READ, &s, err, sizeof err) ||
@@ -307,6 +329,8 @@ static int do_query(const char *verb, int argc, char **argv)
         rc = site_query_jobs(s, &o.filter, o.order, o.limit, &t, &read, err, sizeof err);
     else if (strcmp(verb, "apps") == 0)
         rc = site_query_apps(s, &o.filter, o.limit, &t, &read, err, sizeof err);
+    else if (trend)
+        rc = site_query_trend(s, &o.filter, o.by, &t, &read, err, sizeof err);
     else
         rc = site_query_usage(s, &o.filter, &t, &read, err, sizeof err);
     if (rc) {
@@ -365,11 +389,18 @@ int cli_site(int argc, char **argv)
         {"usage", "The site's MPI usage: operations by share of MPI core-hours; point-to-point,\n"
                   "collectives, one-sided and file I/O; the point-to-point message sizes;\n"
                   "communicator sizes (of each job's five costliest operation and communicator\n"
-                  "pairs); ranks and nodes per job. Rows: section, item, value, share.\n", ""}};
+                  "pairs); ranks and nodes per job. Rows: section, item, value, share.\n", ""},
+        {"trend", "APP's parallel efficiency and MPI share over time, per period: its jobs, the\n"
+                  "median, lowest and highest efficiency, the median MPI share, and each judged\n"
+                  "against the period before as mpilens diff judges runs (docs/diff.md): changed\n"
+                  "beyond the run-to-run noise (by how much), within it, or not judged (one job).\n",
+         "  --by PERIOD    day, week (default; from Monday) or month, UTC\n"}};
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
         if (strcmp(verb, texts[i][0]) == 0) {
             if (help) {
-                printf(query_usage, verb, i == 0 ? " [--sort KEY]" : "", texts[i][1], texts[i][2]);
+                printf(query_usage, i == 3 ? "trend APP" : verb,
+                       i == 0 ? " [--sort KEY]" : i == 3 ? " [--by PERIOD]" : "", texts[i][1],
+                       texts[i][2]);
                 return 0;
             }
             return do_query(verb, argc - 1, argv + 1);

@@ -5,6 +5,8 @@
  */
 #include "site_query.h"
 
+#include "noise_judge.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,5 +460,145 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
             add_usage(t, "nodes_per_job", item, sh.jobs_by_nodes[i], "%.0f",
                       sh.jobs ? sh.jobs_by_nodes[i] / (double)sh.jobs : 0);
         }
+    return 0;
+}
+
+/* ---- trend ---- */
+
+static const struct site_column trend_cols[] = {
+    {"period", "PERIOD", -10},           {"jobs", "JOBS", 5},
+    {"parallel_efficiency", "PE", 5},    {"parallel_efficiency_min", "MIN", 5},
+    {"parallel_efficiency_max", "MAX", 5}, {"parallel_efficiency_change", "PE CHANGE", -16},
+    {"mpi_share", "MPI%", 5},            {"mpi_share_change", "MPI% CHANGE", -16}};
+
+struct period {
+    long key;
+    char label[16];
+    double *pe, *share;
+    int npe, nshare, cap_pe, cap_share;
+};
+
+struct periods {
+    enum site_period by;
+    struct period *list;
+    int count, cap;
+};
+
+static void period_of(double epoch, enum site_period by, long *key, char *label, size_t n)
+{
+    time_t at = (time_t)floor(epoch);
+    long day = (long)floor(epoch / 86400);
+    struct tm tm;
+    if (by == SITE_BY_MONTH) {
+        gmtime_r(&at, &tm);
+        *key = (long)(tm.tm_year * 12 + tm.tm_mon);
+        strftime(label, n, "%Y-%m", &tm);
+        return;
+    }
+    if (by == SITE_BY_WEEK) /* 1970-01-01 was a Thursday: weeks start on Mondays */
+        day = (long)floor((day + 3) / 7.0) * 7 - 3;
+    *key = day;
+    time_t start = (time_t)day * 86400;
+    gmtime_r(&start, &tm);
+    strftime(label, n, "%Y-%m-%d", &tm);
+}
+
+static void push(double **list, int *count, int *cap, double v)
+{
+    if (*count == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        *list = realloc(*list, (size_t)*cap * sizeof **list);
+    }
+    (*list)[(*count)++] = v;
+}
+
+static int trend_row(void *arg, int ncol, const char *const *v)
+{
+    struct periods *p = arg;
+    (void)ncol;
+    long key;
+    char label[16];
+    period_of(num(v[0]), p->by, &key, label, sizeof label);
+    struct period *cur = p->count ? &p->list[p->count - 1] : NULL;
+    if (!cur || cur->key != key) {
+        if (p->count == p->cap)
+            p->list = realloc(p->list, (size_t)(p->cap = p->cap ? p->cap * 2 : 16) * sizeof *p->list);
+        cur = &p->list[p->count++];
+        memset(cur, 0, sizeof *cur);
+        cur->key = key;
+        snprintf(cur->label, sizeof cur->label, "%s", label);
+    }
+    if (v[1])
+        push(&cur->pe, &cur->npe, &cur->cap_pe, num(v[1]));
+    push(&cur->share, &cur->nshare, &cur->cap_share, num(v[2]) > 0 ? num(v[3]) / num(v[2]) : 0);
+    return 0;
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The change from the period before, in words: "changed +0.120", "within noise", "not
+ * judged (1 job)", "same"; "" for the first period. */
+static void change_text(char *out, size_t n, const double *a, int na, const double *b, int nb)
+{
+    if (!a) {
+        out[0] = 0;
+        return;
+    }
+    struct noise_judgement j;
+    noise_judge(a, na, b, nb, -1, 0.02, &j);
+    switch (j.verdict) {
+    case NOISE_CHANGED: snprintf(out, n, "changed %+.3f", j.delta); break;
+    case NOISE_WITHIN: snprintf(out, n, "within noise"); break;
+    case NOISE_UNJUDGED: snprintf(out, n, "not judged"); break;
+    case NOISE_SAME: snprintf(out, n, "same"); break;
+    }
+}
+
+int site_query_trend(struct site_store *s, const struct site_filter *f, enum site_period by,
+                     struct site_table *t, long *read, char *err, size_t n)
+{
+    char w[1024], since[32], until[32], sql[2048];
+    const char *p[8];
+    int np = 0;
+    where(f, w, sizeof w, p, &np, since, until);
+    snprintf(sql, sizeof sql,
+             "SELECT j.start_epoch, j.parallel_efficiency, j.core_seconds, j.mpi_seconds FROM "
+             "jobs j%s ORDER BY j.start_epoch, j.record_key",
+             w);
+    struct periods ps = {.by = by};
+    if (site_query(s, sql, np, p, trend_row, &ps, err, n))
+        return -1;
+    site_table_init(t, trend_cols, sizeof trend_cols / sizeof *trend_cols);
+    *read = 0;
+    const struct period *prev = NULL;
+    for (int i = 0; i < ps.count; i++) {
+        struct period *c = &ps.list[i];
+        *read += c->nshare;
+        char jobs[16], pe[16] = "", lo[16] = "", hi[16] = "", share[16], pe_change[48] = "",
+                                                                        share_change[48];
+        snprintf(jobs, sizeof jobs, "%d", c->nshare);
+        if (c->npe) {
+            change_text(pe_change, sizeof pe_change, prev && prev->npe ? prev->pe : NULL,
+                        prev ? prev->npe : 0, c->pe, c->npe);
+            fmt(pe, sizeof pe, "%.3f", median_of(c->pe, c->npe));
+            fmt(lo, sizeof lo, "%.3f", c->pe[0]);
+            fmt(hi, sizeof hi, "%.3f", c->pe[c->npe - 1]);
+        }
+        change_text(share_change, sizeof share_change, prev ? prev->share : NULL,
+                    prev ? prev->nshare : 0, c->share, c->nshare);
+        fmt(share, sizeof share, "%.3f", median_of(c->share, c->nshare));
+        const char *cells[] = {c->label, jobs, pe, lo, hi, pe_change, share, share_change};
+        site_table_add(t, cells);
+        prev = c;
+    }
+    for (int i = 0; i < ps.count; i++) {
+        free(ps.list[i].pe);
+        free(ps.list[i].share);
+    }
+    free(ps.list);
     return 0;
 }

@@ -28,4 +28,13 @@ int site_query_apps(struct site_store *s, const struct site_filter *f, long limi
 int site_query_usage(struct site_store *s, const struct site_filter *f, struct site_table *t,
                      long *read, char *err, size_t n);
 
+enum site_period { SITE_BY_DAY, SITE_BY_WEEK, SITE_BY_MONTH };
+
+/* F's application (F->app, required) over time: per period (UTC days, weeks from Monday,
+ * months) its jobs, parallel efficiency and MPI share (median, lowest, highest), each
+ * judged against the period before as `mpilens diff` judges runs (src/common/noise_judge.c:
+ * changed beyond the noise, within it, or not judged with one job on a side). */
+int site_query_trend(struct site_store *s, const struct site_filter *f, enum site_period by,
+                     struct site_table *t, long *read, char *err, size_t n);
+
 #endif

@@ -144,18 +144,30 @@ check_eq "jobs: SQLite and PostgreSQL list the same synthetic jobs" \
     "$(runuser -u daemon -- "$MPILENS" site jobs --store "$STORE" --app app1 --csv 2>/dev/null)"
 check_eq "--since/--until: jobs by start" "2" \
     "$(site jobs --store "$LITE" --since 2023-11-14T23:00:00 --until 2023-11-15T01:00:01 --csv 2>/dev/null | tail -n +2 | wc -l)"
+# trend: one application's efficiency falls from about 0.80 to 0.60 on the third day, the
+# first two days alike (noise)
+TR=$WORK/trend
+mkdir "$TR"
+python3 "$(dirname "$0")/make_records.py" "$TR" 9 --app solver --start 1699920000 --hours 8 \
+    --pe 0.80,0.82,0.78,0.81,0.79,0.80,0.60,0.62,0.59
+site ingest "$TR" --store "$LITE" >/dev/null 2>&1
+check_eq "trend: per day, the fall judged a change, the noise not" \
+    "2023-11-14,3,0.800,
+2023-11-15,3,0.800,within noise
+2023-11-16,3,0.600,changed -0.197" \
+    "$(site trend solver --store "$LITE" --by day --csv 2>/dev/null | awk -F, 'NR > 1 {print $1 "," $2 "," $3 "," $6}')"
 out=$(site jobs --store "$WORK/none.db" 2>&1); status=$?
 check_eq "a missing store: status 1, one line" "1 1" "$status $(wc -l <<<"$out")"
 check_match "... naming the fix" "$out" "no such store \(make it with mpilens site init --store"
 refused "no store given" \
     "mpilens: site jobs: no store given; add --store FILE (SQLite) or --store postgresql:///DB?host=SOCKETDIR, or set MPILENS_SITE_STORE" \
     env -u MPILENS_SITE_STORE "$MPILENS" site jobs
-check_eq "python: mpilens.site(STORE).jobs() and usage() as DataFrames" "4 operations 3" \
+check_eq "python: mpilens.site(STORE).jobs() and usage() as DataFrames" "13 operations 3" \
     "$(MPILENS_CLI=$MPILENS PYTHONPATH="$SRC/python" /usr/bin/python3 -c "
 import mpilens
 s = mpilens.site('$LITE')
 u = s.usage(account='acct0')
 print(len(s.jobs()), u['section'][2], (u['section'] == 'operations').sum())")"
-check_eq "site --help and each verb's" "0 0 0 0 0 0" \
-    "$(for v in "" init ingest jobs apps usage; do site $v --help >/dev/null; printf '%s ' $?; done | sed 's/ $//')"
+check_eq "site --help and each verb's" "0 0 0 0 0 0 0" \
+    "$(for v in "" init ingest jobs apps usage trend; do site $v --help >/dev/null; printf '%s ' $?; done | sed 's/ $//')"
 finish
