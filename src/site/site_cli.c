@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "site_ingest.h"
+#include "site_page.h"
 #include "site_query.h"
 #include "site_schema.h"
 #include "site_store.h"
@@ -32,6 +33,7 @@ static const char usage[] =
     "  apps     per application: jobs, core-hours, MPI share, median and worst efficiency\n"
     "  usage    the site's MPI usage: operations, kinds, message and communicator sizes\n"
     "  trend    one application's efficiency and MPI share over time: mpilens site trend APP\n"
+    "  page     all of the above on one page with charts: mpilens site page --html FILE\n"
     "\n"
     "mpilens site VERB --help: the verb's options. docs/site.md: how a site runs it.\n";
 
@@ -87,7 +89,7 @@ static const char query_usage[] =
     "  -h, --help     this text\n";
 
 struct options {
-    const char *store, *staff[16], *ingesters[16];
+    const char *store, *staff[16], *ingesters[16], *html;
     int n_staff, n_ingesters, batch, format, limit_given;
     long limit;
     enum site_job_order order;
@@ -128,6 +130,7 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
         {"app", 1, 0, 'p'},     {"since", 1, 0, 'f'},   {"until", 1, 0, 't'},
         {"sort", 1, 0, 'o'},    {"limit", 1, 0, 'l'},   {"csv", 0, 0, 'c'},
         {"json", 0, 0, 'j'},    {"help", 0, 0, 'h'},    {"by", 1, 0, 'B'},
+        {"html", 1, 0, 'H'},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->store = getenv("MPILENS_SITE_STORE");
@@ -199,6 +202,7 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
                 return fail(verb, msg);
             }
             break;
+        case 'H': o->html = optarg; break;
         case 'c': o->format = SITE_CSV; break;
         case 'j': o->format = SITE_JSON; break;
         default:
@@ -304,6 +308,44 @@ static int do_ingest(int argc, char **argv)
     return rc || c.failed_moves ? 1 : 0;
 }
 
+static const char page_usage[] =
+    "usage: mpilens site page --html FILE --store STORE [--user U] [--account A] [--app APP]\n"
+    "                 [--since DATE] [--until DATE]\n"
+    "\n"
+    "One self-contained page (no other file) of the site's questions: the applications and\n"
+    "the 50 jobs with the most MPI core-hours as tables sorted by a click, the usage as bar\n"
+    "charts, the five largest applications' weekly trends as lines with their judged\n"
+    "changes. Open it in a browser.\n"
+    "\n"
+    "options:\n"
+    "  --html FILE    where the page goes\n"
+    "  --store STORE  the store (default $MPILENS_SITE_STORE)\n"
+    "  --user U, --account A, --app APP, --since DATE, --until DATE: as mpilens site jobs\n"
+    "  -h, --help     this text\n";
+
+static int do_page(int argc, char **argv)
+{
+    struct options o;
+    int rc = parse("page", argc, argv, &o, NULL);
+    if (rc)
+        return rc;
+    if (!o.html)
+        return fail("page", "no page given; write mpilens site page --html FILE --store STORE");
+    char err[1024];
+    struct site_store *s = NULL;
+    if (site_open(o.store, SITE_READ, &s, err, sizeof err) ||
+        site_schema_check(s, err, sizeof err) ||
+        site_page_write(s, &o.filter, o.html, err, sizeof err)) {
+        fprintf(stderr, "mpilens: site page: %s\n", err);
+        if (s)
+            site_close(s);
+        return 1;
+    }
+    fprintf(stderr, "mpilens: site page: %s (from %s)\n", o.html, site_name(s));
+    site_close(s);
+    return 0;
+}
+
 static int do_query(const char *verb, int argc, char **argv)
 {
     struct options o;
@@ -378,6 +420,8 @@ int cli_site(int argc, char **argv)
         return help ? (fputs(init_usage, stdout), 0) : do_init(argc - 1, argv + 1);
     if (strcmp(verb, "ingest") == 0)
         return help ? (fputs(ingest_usage, stdout), 0) : do_ingest(argc - 1, argv + 1);
+    if (strcmp(verb, "page") == 0)
+        return help ? (fputs(page_usage, stdout), 0) : do_page(argc - 1, argv + 1);
     static const char *const texts[][3] = {
         {"jobs", "The jobs, by MPI core-hours (the time in MPI summed over ranks), largest first:\n"
                  "job, step, user, application, ranks, nodes, start, length, core-hours (ranks x\n"

@@ -1,5 +1,6 @@
-/* html.h: what the CLI's pages share (report, matrix, diff): text escaped for HTML and SVG,
- * and a page closed so that a failed write (a full disk) leaves no page cut short.
+/* html.h: what the pages share (report, matrix, diff, the site page): text escaped for
+ * HTML and SVG, and a page closed so that a failed write (a full disk) leaves no page cut
+ * short.
  */
 #ifndef LENS_CLI_HTML_H
 #define LENS_CLI_HTML_H
