@@ -7,7 +7,8 @@
 # --mpilens=off leaves none; srun hostname prints exactly what it prints
 # without the plugin and leaves none; a read-only spool costs one line and never the job's
 # status; --mpilens=profile,monitor gives the full results too; a Python job leaves its
-# record. docs/slurm.md, docs/summary.md.
+# record; a second user's job leaves its own, and `mpilens site ingest` stores the spool
+# with the ring's exact bytes. docs/slurm.md, docs/summary.md, docs/site.md.
 [ "$(id -u)" = 0 ] || { echo "SKIP: the emulated cluster needs root (namespaces)"; exit 77; }
 export TMPDIR=/var/tmp # the nodes hide this machine's /tmp: the test's files stay visible
 source "$(dirname "$0")/../core/lib.sh"
@@ -181,4 +182,23 @@ if [ "$MPI_FLAVOR" = openmpi ]; then
         "$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["program"]["python_script"], r["ranks"], r["point_to_point"]["bytes"])' "$dir/summary.json")"
     check_eq "python: its record in the spool too" "3" "$(records | wc -l)"
 fi
+# ---- 7. a second user's job, then the spool into the site store (docs/site.md) ----
+chmod 755 "$WORK" # the job's directory, for the other user
+step timeout 60 runuser -u nobody -- $SRUN -n 4 "$APPS/ring"
+check_eq "a job of another user (nobody): it ran" "ring ok: 4 ranks, 1 rounds" "$out"
+check_eq "... its record in the spool, owned by nobody" "nobody" \
+    "$(stat -c %U "$SPOOL"/*.nobody.summary.json 2>&1)"
+n=$(records | wc -l)
+"$MPILENS" site init --store "$WORK/site.db" >/dev/null 2>&1
+out=$("$MPILENS" site ingest "$SPOOL" --store "$WORK/site.db" 2>&1)
+check_has "site ingest: every record of the spool stored once" "$out" \
+    "mpilens: site ingest: $n stored, 0 already there, 0 rejected, 0 left (newer version) into $WORK/site.db"
+site_row() { # AWK-CONDITION: user, app, ranks, nodes and the bytes of the matching jobs
+    "$MPILENS" site jobs --store "$WORK/site.db" --csv 2>/dev/null |
+        awk -F, -v job="$job" "NR > 1 && ($1) {print \$3, \$4, \$5, \$6, \$13, \$14, \$15}"
+}
+check_eq "site jobs: the batch job's ring: 4 ranks on 2 nodes, the bytes within and between hosts" \
+    "$(id -un) ring 4 2 4096 2048 2048" "$(site_row '$1 == job')"
+check_eq "site jobs: the other user's ring, the same bytes" "nobody ring 4 2 4096 2048 2048" \
+    "$(site_row '$3 == "nobody"')"
 finish
