@@ -19,15 +19,16 @@
 
 #include "site_record.h"
 
-#define MAX_ROWS_PARAMS 70000
+#define MAX_PARAMS 30000 /* per statement: SQLite allows 32766, PostgreSQL 65535 */
 
 /* A multi-row insert being built: SQL text with $N parameters, their values as text. */
 struct insert {
     char *sql;
     size_t len, cap;
-    char **values;
+    char *values[MAX_PARAMS];
     int nvalues, ncols, nrows;
-    char table[64];
+    char head[640];
+    long changed; /* rows inserted by the statements run so far */
 };
 
 static void add_sql(struct insert *in, const char *text)
@@ -41,16 +42,20 @@ static void add_sql(struct insert *in, const char *text)
     in->len += n;
 }
 
-static void insert_start(struct insert *in, const char *table, const char *cols, int ncols)
+static void insert_reset(struct insert *in)
 {
     in->len = 0;
     in->nvalues = 0;
     in->nrows = 0;
+    add_sql(in, in->head);
+}
+
+static void insert_init(struct insert *in, const char *table, const char *cols, int ncols)
+{
+    memset(in, 0, sizeof *in);
     in->ncols = ncols;
-    snprintf(in->table, sizeof in->table, "%s", table);
-    char head[512];
-    snprintf(head, sizeof head, "INSERT INTO %s (%s) VALUES ", table, cols);
-    add_sql(in, head);
+    snprintf(in->head, sizeof in->head, "INSERT INTO %s (%s) VALUES ", table, cols);
+    insert_reset(in);
 }
 
 static void value_text(struct insert *in, const char *text)
@@ -72,9 +77,14 @@ static void value_int(struct insert *in, long long v)
     value_text(in, buf);
 }
 
-/* Opens a row; its NCOLS values follow. */
-static void row_start(struct insert *in)
+static int insert_run(struct site_store *s, struct insert *in, char *err, size_t n);
+
+/* Opens a row (running the statement first when another row would not fit); its NCOLS
+ * values follow. 0, or -1 with ERR. */
+static int row_start(struct site_store *s, struct insert *in, char *err, size_t n)
 {
+    if (in->nvalues + in->ncols > MAX_PARAMS && insert_run(s, in, err, n))
+        return -1;
     char part[32];
     add_sql(in, in->nrows ? ",(" : "(");
     for (int c = 0; c < in->ncols; c++) {
@@ -83,6 +93,7 @@ static void row_start(struct insert *in)
     }
     add_sql(in, ")");
     in->nrows++;
+    return 0;
 }
 
 static void free_values(struct insert *in)
@@ -92,15 +103,18 @@ static void free_values(struct insert *in)
     in->nvalues = 0;
 }
 
-/* Runs the insert (nothing when it has no rows); *changed: rows inserted. */
-static int insert_run(struct site_store *s, struct insert *in, long *changed, char *err, size_t n)
+/* Runs the insert built so far (nothing when it has no rows), adding the rows it inserted
+ * to in->changed (a row already stored adds nothing), and starts the next. */
+static int insert_run(struct site_store *s, struct insert *in, char *err, size_t n)
 {
-    *changed = 0;
     if (!in->nrows)
         return 0;
     add_sql(in, " ON CONFLICT DO NOTHING");
-    int rc = site_run(s, in->sql, in->nvalues, (const char *const *)in->values, changed, err, n);
+    long changed = 0;
+    int rc = site_run(s, in->sql, in->nvalues, (const char *const *)in->values, &changed, err, n);
     free_values(in);
+    insert_reset(in);
+    in->changed += changed;
     return rc;
 }
 
@@ -126,12 +140,59 @@ static void value_eff(struct insert *in, double v)
         value_num(in, v);
 }
 
-/* Stores one record: the job row, then (only when it was new) its lists. */
-static int store_record(struct site_store *s, struct insert *in, const struct site_record *r,
-                        int *stored, char *err, size_t n)
+/* The five tables' inserts of a batch: a record adds its rows to each, and each runs when
+ * full and at the batch's end. A job step already stored adds nothing: every table's key
+ * holds the record's key (ON CONFLICT DO NOTHING). */
+enum { T_JOBS, T_OPS, T_TOP, T_BINS, T_SITES, N_TABLES };
+
+static void inserts_init(struct insert *t)
 {
-    insert_start(in, "jobs", job_cols, JOB_COLS);
-    row_start(in);
+    insert_init(&t[T_JOBS], "jobs", job_cols, JOB_COLS);
+    insert_init(&t[T_OPS], "job_operations", "record_key, owner, operation, calls, seconds", 5);
+    insert_init(&t[T_TOP], "job_top_operations",
+                "record_key, owner, position, operation, communicator, communicator_size, "
+                "calls, seconds",
+                8);
+    insert_init(&t[T_BINS], "job_message_sizes",
+                "record_key, owner, min_bytes, max_bytes, messages", 5);
+    insert_init(&t[T_SITES], "job_call_sites",
+                "record_key, owner, position, operation, file, line, function_name, object, "
+                "seconds",
+                9);
+}
+
+static int inserts_run(struct site_store *s, struct insert *t, char *err, size_t n)
+{
+    for (int i = 0; i < N_TABLES; i++)
+        if (insert_run(s, &t[i], err, n))
+            return -1;
+    return 0;
+}
+
+static void inserts_forget(struct insert *t)
+{
+    for (int i = 0; i < N_TABLES; i++) {
+        free_values(&t[i]);
+        insert_reset(&t[i]);
+        t[i].changed = 0;
+    }
+}
+
+static void inserts_free(struct insert *t)
+{
+    for (int i = 0; i < N_TABLES; i++) {
+        free_values(&t[i]);
+        free(t[i].sql);
+    }
+}
+
+/* Adds one record's rows: its job, its operations, top operations, sizes and sites. */
+static int store_record(struct site_store *s, struct insert *t, const struct site_record *r,
+                        char *err, size_t n)
+{
+    struct insert *in = &t[T_JOBS];
+    if (row_start(s, in, err, n))
+        return -1;
     value_text(in, r->key);
     value_text(in, r->user);
     value_int(in, r->uid);
@@ -173,29 +234,20 @@ static int store_record(struct site_store *s, struct insert *in, const struct si
     value_text(in, or_null(r->ended));
     value_int(in, r->version);
     value_num(in, (double)time(NULL));
-    long changed;
-    if (insert_run(s, in, &changed, err, n))
-        return -1;
-    *stored = changed > 0;
-    if (!changed)
-        return 0;
-    insert_start(in, "job_operations", "record_key, owner, operation, calls, seconds", 5);
+    in = &t[T_OPS];
     for (int i = 0; i < r->n_ops; i++) {
-        row_start(in);
+        if (row_start(s, in, err, n))
+            return -1;
         value_text(in, r->key);
         value_text(in, r->user);
         value_text(in, r->ops[i].operation);
         value_num(in, r->ops[i].calls);
         value_num(in, r->ops[i].seconds);
     }
-    if (insert_run(s, in, &changed, err, n))
-        return -1;
-    insert_start(in, "job_top_operations",
-                 "record_key, owner, position, operation, communicator, communicator_size, "
-                 "calls, seconds",
-                 8);
+    in = &t[T_TOP];
     for (int i = 0; i < r->n_top; i++) {
-        row_start(in);
+        if (row_start(s, in, err, n))
+            return -1;
         value_text(in, r->key);
         value_text(in, r->user);
         value_int(in, i + 1);
@@ -205,25 +257,20 @@ static int store_record(struct site_store *s, struct insert *in, const struct si
         value_num(in, r->top[i].calls);
         value_num(in, r->top[i].seconds);
     }
-    if (insert_run(s, in, &changed, err, n))
-        return -1;
-    insert_start(in, "job_message_sizes", "record_key, owner, min_bytes, max_bytes, messages", 5);
+    in = &t[T_BINS];
     for (int i = 0; i < r->n_bins; i++) {
-        row_start(in);
+        if (row_start(s, in, err, n))
+            return -1;
         value_text(in, r->key);
         value_text(in, r->user);
         value_num(in, r->bins[i].min_bytes);
         value_num(in, r->bins[i].max_bytes);
         value_num(in, r->bins[i].messages);
     }
-    if (insert_run(s, in, &changed, err, n))
-        return -1;
-    insert_start(in, "job_call_sites",
-                 "record_key, owner, position, operation, file, line, function_name, object, "
-                 "seconds",
-                 9);
+    in = &t[T_SITES];
     for (int i = 0; i < r->n_sites; i++) {
-        row_start(in);
+        if (row_start(s, in, err, n))
+            return -1;
         value_text(in, r->key);
         value_text(in, r->user);
         value_int(in, i + 1);
@@ -234,7 +281,7 @@ static int store_record(struct site_store *s, struct insert *in, const struct si
         value_text(in, or_null(r->sites[i].object));
         value_num(in, r->sites[i].seconds);
     }
-    return insert_run(s, in, &changed, err, n);
+    return 0;
 }
 
 /* Moves SPOOL/NAME to SPOOL/rejected/NAME with NAME.reason (one line) beside it. */
@@ -298,6 +345,21 @@ static int read_one(const char *spool, const char *name, struct site_record *rec
     free(text);
     if (rc)
         return rc;
+    /* a user name the store can make a role of (site_schema.c's mpilens_add_user) */
+    size_t len = strlen(rec->user);
+    int usable = len > 0 && len <= 63 && strncmp(rec->user, "pg_", 3) != 0 &&
+                 strncmp(rec->user, "mpilens_", 8) != 0 && rec->user[0] != '.' &&
+                 rec->user[0] != '-' && rec->user[0] != '@';
+    for (size_t k = 0; k < len && usable; k++) {
+        char ch = rec->user[k];
+        usable = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                 (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '-' || ch == '@';
+    }
+    if (!usable) {
+        snprintf(why, n, "user name '%.64s' is not one the store keeps (letters, digits, _ . - @; "
+                 "not pg_ or mpilens_)", rec->user);
+        return -1;
+    }
     /* the record's user must be the file's owner: the spool is shared, so a record naming
      * another user would be a forgery */
     struct passwd *pw = getpwuid(st.st_uid);
@@ -371,7 +433,8 @@ int site_ingest(struct site_store *s, const char *spool, int batch, struct site_
     long count = list_spool(spool, &names, err, n);
     if (count < 0)
         return -1;
-    struct insert in = {.values = malloc(MAX_ROWS_PARAMS * sizeof(char *))};
+    struct insert *tables = malloc(N_TABLES * sizeof *tables);
+    inserts_init(tables);
     struct site_record *rec = malloc(sizeof *rec);
     struct seen_users *seen = calloc(1, sizeof *seen);
     char **done = malloc((size_t)(batch > 0 ? batch : 1) * sizeof *done);
@@ -383,7 +446,7 @@ int site_ingest(struct site_store *s, const char *spool, int batch, struct site_
             rc = -1;
             break;
         }
-        long stored = 0, already = 0;
+        long records = 0;
         for (; i < count && ndone < batch; i++) {
             char why[512];
             int got = read_one(spool, names[i], rec, why, sizeof why);
@@ -399,19 +462,18 @@ int site_ingest(struct site_store *s, const char *spool, int batch, struct site_
                 reject(spool, names[i], why, c);
                 continue;
             }
-            int was_new = 0;
-            if (add_user(s, seen, rec->user, err, n) ||
-                store_record(s, &in, rec, &was_new, err, n)) {
-                free_values(&in);
+            if (add_user(s, seen, rec->user, err, n) || store_record(s, tables, rec, err, n)) {
                 rc = -1;
                 break;
             }
-            was_new ? stored++ : already++;
+            records++;
             done[ndone++] = names[i];
         }
-        if (rc == 0 && site_exec(s, "COMMIT", err, n) == 0) {
-            c->stored += stored;
-            c->already += already;
+        if (rc == 0 && inserts_run(s, tables, err, n) == 0 &&
+            site_exec(s, "COMMIT", err, n) == 0) {
+            c->stored += tables[T_JOBS].changed;
+            c->already += records - tables[T_JOBS].changed;
+            inserts_forget(tables);
             for (int k = 0; k < ndone; k++) {
                 char path[4096];
                 snprintf(path, sizeof path, "%s/%s", spool, done[k]);
@@ -422,6 +484,7 @@ int site_ingest(struct site_store *s, const char *spool, int batch, struct site_
         } else {
             char ignore[128];
             site_exec(s, "ROLLBACK", ignore, sizeof ignore);
+            inserts_forget(tables);
             rc = -1;
         }
     }
@@ -431,7 +494,7 @@ int site_ingest(struct site_store *s, const char *spool, int batch, struct site_
     free(done);
     free(seen);
     free(rec);
-    free(in.values);
-    free(in.sql);
+    inserts_free(tables);
+    free(tables);
     return rc;
 }

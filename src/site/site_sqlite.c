@@ -1,11 +1,12 @@
 /* site_sqlite.c: the site store in a SQLite file (site_backend.h). Reading opens the file
  * read-only with query_only set, so no statement can change it; writing waits up to 30 s
- * for another writer. Parameters $1..$N are bound by name.
+ * for another writer. Parameters $1..$N become ?1..?N.
  */
 #include <errno.h>
 #include <pwd.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,19 +30,54 @@ static int lite_exec(void *db, const char *sql, char *err, size_t n)
     return 0;
 }
 
+/* SQL with PostgreSQL's $N parameters for SQLite (outside quoted text). SQLite keeps a
+ * list of numbered and named parameters, searched at each one: the square of their number
+ * at a statement of thousands of rows. When the parameters appear as $1, $2, ... in order,
+ * each once (the inserts), they become plain ?, which SQLite numbers as they come without
+ * the list; otherwise ?N. Malloc'ed. */
+static char *numbered(const char *sql)
+{
+    size_t len = strlen(sql);
+    char *out = malloc(len + 1);
+    if (!out)
+        return NULL;
+    int quoted = 0, in_order = 1, next = 1;
+    for (const char *c = sql; *c; c++) {
+        if (*c == '\'')
+            quoted = !quoted;
+        else if (!quoted && *c == '$' && c[1] >= '0' && c[1] <= '9')
+            in_order &= atoi(c + 1) == next++;
+    }
+    char *o = out;
+    quoted = 0;
+    for (const char *c = sql; *c; c++) {
+        if (*c == '\'')
+            quoted = !quoted;
+        if (!quoted && *c == '$' && c[1] >= '0' && c[1] <= '9') {
+            *o++ = '?';
+            if (in_order)
+                while (c[1] >= '0' && c[1] <= '9')
+                    c++;
+            continue;
+        }
+        *o++ = *c;
+    }
+    *o = 0;
+    return out;
+}
+
 static int prepare(sqlite3 *db, const char *sql, int nparam, const char *const *params,
                    sqlite3_stmt **st, char *err, size_t n)
 {
-    if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
+    char *text = numbered(sql);
+    int rc = text ? sqlite3_prepare_v2(db, text, -1, st, NULL) : SQLITE_NOMEM;
+    free(text);
+    if (rc != SQLITE_OK)
         return say(db, err, n);
-    for (int i = 0; i < nparam; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "$%d", i + 1);
-        int at = sqlite3_bind_parameter_index(*st, name);
-        if (at == 0)
-            continue;
-        int rc = params[i] ? sqlite3_bind_text(*st, at, params[i], -1, SQLITE_TRANSIENT)
-                           : sqlite3_bind_null(*st, at);
+    int count = sqlite3_bind_parameter_count(*st);
+    for (int i = 0; i < nparam && i < count; i++) {
+        rc = params[i] ? sqlite3_bind_text(*st, i + 1, params[i], -1, SQLITE_TRANSIENT)
+                       : sqlite3_bind_null(*st, i + 1);
         if (rc != SQLITE_OK) {
             sqlite3_finalize(*st);
             return say(db, err, n);
