@@ -251,7 +251,7 @@ static int do_init(int argc, char **argv)
     if (rc)
         return rc;
     char err[1024];
-    struct site_store *s;
+    struct site_store *s = NULL;
     if (site_open(o.store, SITE_CREATE, &s, err, sizeof err))
         return fprintf(stderr, "mpilens: site init: %s\n", err), 1;
     if (site_is_pg(s) && !o.n_ingesters)
@@ -286,7 +286,7 @@ static int do_ingest(int argc, char **argv)
     if (rc)
         return rc;
     char err[1024];
-    struct site_store *s;
+    struct site_store *s = NULL;
     if (site_open(o.store, SITE_WRITE, &s, err, sizeof err) ||
         site_schema_check(s, err, sizeof err)) {
         fprintf(stderr, "mpilens: site ingest: %s; nothing moved\n", err);

@@ -137,8 +137,8 @@ check_eq "--mpilens=off: the job ran" "ring ok: 4 ranks, 1 rounds" "$out"
 check_eq "--mpilens=off: no record" "$before" "$(records)"
 
 # ---- 3. a program without MPI: exactly its output, no record ----
-plain=$(on node1 timeout 60 srun -N 2 -n 2 --mpilens=off hostname 2>&1 | sort)
-out=$(on node1 timeout 60 srun -N 2 -n 2 hostname 2>&1 | sort)
+plain=$(on node1 timeout 60 srun -Q -N 2 -n 2 --mpilens=off hostname 2>&1 | sort)
+out=$(on node1 timeout 60 srun -Q -N 2 -n 2 hostname 2>&1 | sort)
 check_eq "srun hostname: exactly what it prints without the plugin" "$plain" "$out"
 check_eq "srun hostname: node1 and node2" "node1
 node2" "$out"
