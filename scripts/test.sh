@@ -18,14 +18,15 @@ case "${1:-}" in
     *) echo "usage: scripts/test.sh [--debian12]" >&2; exit 2 ;;
 esac
 "$top/scripts/deps.sh"
-# The Open MPI suites first: their tests leave the CPU half idle (Open MPI yields when
-# oversubscribed, MPICH's UCX polls), time in which the MPICH builds are made.
-LABELS=("Debian 12, Open MPI 4.1" "Debian 13, Open MPI 5.0" "Debian 12, MPICH 4.0" "Debian 13, MPICH 4.2")
-FLAVORS=(openmpi openmpi mpich mpich)
-DIRS=(build build-deb13 build-mpich build-deb13-mpich)
-IN_ROOT=(0 1 0 1)
+# Debian 12's pair, then Debian 13's. (The Open MPI suites first was tried: their ranks
+# yield when oversubscribed but still take the CPU a build at nice 19 would use, so the
+# MPICH builds came late, and the whole took 2.5 minutes longer.)
+LABELS=("Debian 12, Open MPI 4.1" "Debian 12, MPICH 4.0" "Debian 13, Open MPI 5.0" "Debian 13, MPICH 4.2")
+FLAVORS=(openmpi mpich openmpi mpich)
+DIRS=(build build-mpich build-deb13 build-deb13-mpich)
+IN_ROOT=(0 0 1 1)
 ORDER="0 1 2 3"
-[ $only_debian12 = 1 ] && ORDER="0 2"
+[ $only_debian12 = 1 ] && ORDER="0 1"
 state=$(mktemp -d /tmp/mpilens-test.XXXXXX)
 builder=
 cleanup() {
