@@ -183,8 +183,9 @@ if [ "$MPI_FLAVOR" = openmpi ]; then
     check_eq "python: its record in the spool too" "3" "$(records | wc -l)"
 fi
 # ---- 7. a second user's job, then the spool into the site store (docs/site.md) ----
-chmod 755 "$WORK" # the job's directory, for the other user
-step timeout 60 runuser -u nobody -- $SRUN -n 4 "$APPS/ring"
+chmod 755 "$WORK" # the job's directory, for the other user, and a TMPDIR it may write
+mkdir -m 1777 "$WORK/tmp-nobody"
+step timeout 60 runuser -u nobody -- env TMPDIR="$WORK/tmp-nobody" $SRUN -n 4 "$APPS/ring"
 check_eq "a job of another user (nobody): it ran" "ring ok: 4 ranks, 1 rounds" "$out"
 check_eq "... its record in the spool, owned by nobody" "nobody" \
     "$(stat -c %U "$SPOOL"/*.nobody.summary.json 2>&1)"
