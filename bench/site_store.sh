@@ -42,8 +42,9 @@ printf "\n%-34s %10s %10s\n" "QUESTION (seconds)" "SQLITE" "POSTGRESQL"
 q() { # LABEL ARGS...: the question timed on both stores (as postgres: every user's jobs)
     local label=$1 a b
     shift
-    start=$(now); "$MPILENS" site "$@" --store "$LITE" >/dev/null 2>&1; a=$(echo "$(now) - $start" | bc)
-    start=$(now); runuser -u postgres -- "$MPILENS" site "$@" --store "$STORE" >/dev/null 2>&1
+    start=$(now); "$MPILENS" site "$@" --store "$LITE" >/dev/null 2>"$WORK/err" || cat "$WORK/err" >&2; a=$(echo "$(now) - $start" | bc)
+    rm -f "$WORK/pages/page.html"
+    start=$(now); runuser -u postgres -- "$MPILENS" site "$@" --store "$STORE" >/dev/null 2>"$WORK/err" || cat "$WORK/err" >&2
     b=$(echo "$(now) - $start" | bc)
     printf "%-34s %10.2f %10.2f\n" "$label" "$a" "$b"
 }
@@ -53,6 +54,7 @@ q "jobs --user root --since (a month)" jobs --user root --since 2024-01-01 --unt
 q "apps" apps
 q "usage" usage
 q "trend app1 (by week)" trend app1
-q "page --html" page --html "$WORK/page.html"
+mkdir -m 1777 "$WORK/pages"
+q "page --html" page --html "$WORK/pages/page.html"
 printf "\nsizes: SQLite %s, PostgreSQL %s\n" "$(du -h "$LITE" | cut -f1)" \
     "$(runuser -u postgres -- "$PG_BIN/psql" -h "$PG_DIR" site -Atc "SELECT pg_size_pretty(pg_database_size('site'))")"
