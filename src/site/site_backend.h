@@ -10,8 +10,8 @@ struct site_backend {
     int (*exec)(void *db, const char *sql, char *err, size_t n);
     int (*run)(void *db, const char *sql, int nparam, const char *const *params, long *changed,
                char *err, size_t n);
-    int (*query)(void *db, const char *sql, int nparam, const char *const *params,
-                 site_row_fn row, void *arg, char *err, size_t n);
+    int (*query)(void *db, const char *sql, int nparam, const char *const *params, site_row_fn row,
+                 void *arg, char *err, size_t n);
     void (*close)(void *db);
 };
 

@@ -125,12 +125,10 @@ static double parse_date(const char *text)
 static int parse(const char *verb, int argc, char **argv, struct options *o, const char **spool)
 {
     static const struct option longs[] = {
-        {"store", 1, 0, 's'},   {"staff", 1, 0, 'S'},   {"ingester", 1, 0, 'I'},
-        {"batch", 1, 0, 'b'},   {"user", 1, 0, 'u'},    {"account", 1, 0, 'a'},
-        {"app", 1, 0, 'p'},     {"since", 1, 0, 'f'},   {"until", 1, 0, 't'},
-        {"sort", 1, 0, 'o'},    {"limit", 1, 0, 'l'},   {"csv", 0, 0, 'c'},
-        {"json", 0, 0, 'j'},    {"help", 0, 0, 'h'},    {"by", 1, 0, 'B'},
-        {"html", 1, 0, 'H'},
+        {"store", 1, 0, 's'}, {"staff", 1, 0, 'S'},   {"ingester", 1, 0, 'I'}, {"batch", 1, 0, 'b'},
+        {"user", 1, 0, 'u'},  {"account", 1, 0, 'a'}, {"app", 1, 0, 'p'},      {"since", 1, 0, 'f'},
+        {"until", 1, 0, 't'}, {"sort", 1, 0, 'o'},    {"limit", 1, 0, 'l'},    {"csv", 0, 0, 'c'},
+        {"json", 0, 0, 'j'},  {"help", 0, 0, 'h'},    {"by", 1, 0, 'B'},       {"html", 1, 0, 'H'},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->store = getenv("MPILENS_SITE_STORE");
@@ -143,7 +141,9 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
     char msg[600];
     while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
         switch (c) {
-        case 's': o->store = optarg; break;
+        case 's':
+            o->store = optarg;
+            break;
         case 'S':
             if (o->n_staff < 16)
                 o->staff[o->n_staff++] = optarg;
@@ -156,14 +156,21 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
             if ((o->batch = atoi(optarg)) < 1)
                 return fail(verb, "--batch takes a number of records, at least 1");
             break;
-        case 'u': o->filter.user = optarg; break;
-        case 'a': o->filter.account = optarg; break;
-        case 'p': o->filter.app = optarg; break;
+        case 'u':
+            o->filter.user = optarg;
+            break;
+        case 'a':
+            o->filter.account = optarg;
+            break;
+        case 'p':
+            o->filter.app = optarg;
+            break;
         case 'f':
         case 't': {
             double at = parse_date(optarg);
             if (at < 0) {
-                snprintf(msg, sizeof msg, "--%s %s: give YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS or epoch seconds",
+                snprintf(msg, sizeof msg,
+                         "--%s %s: give YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS or epoch seconds",
                          c == 'f' ? "since" : "until", optarg);
                 return fail(verb, msg);
             }
@@ -180,7 +187,8 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
             else if (strcmp(optarg, "start") == 0)
                 o->order = SITE_BY_START;
             else {
-                snprintf(msg, sizeof msg, "--sort %s: give mpi-core-hours, efficiency, length or start", optarg);
+                snprintf(msg, sizeof msg,
+                         "--sort %s: give mpi-core-hours, efficiency, length or start", optarg);
                 return fail(verb, msg);
             }
             break;
@@ -202,9 +210,15 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
                 return fail(verb, msg);
             }
             break;
-        case 'H': o->html = optarg; break;
-        case 'c': o->format = SITE_CSV; break;
-        case 'j': o->format = SITE_JSON; break;
+        case 'H':
+            o->html = optarg;
+            break;
+        case 'c':
+            o->format = SITE_CSV;
+            break;
+        case 'j':
+            o->format = SITE_JSON;
+            break;
         default:
             snprintf(msg, sizeof msg, "unknown option '%s'; mpilens site %s --help lists them",
                      argv[optind - 1], verb);
@@ -213,9 +227,10 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
     }
     if (spool) {
         if (optind >= argc)
-            return fail(verb, strcmp(verb, "trend") == 0
-                                  ? "no application given; write mpilens site trend APP --store STORE"
-                                  : "no spool given; write mpilens site ingest SPOOL --store STORE");
+            return fail(verb,
+                        strcmp(verb, "trend") == 0
+                            ? "no application given; write mpilens site trend APP --store STORE"
+                            : "no spool given; write mpilens site ingest SPOOL --store STORE");
         *spool = argv[optind++];
     }
     if (optind < argc) {
@@ -271,8 +286,10 @@ static int do_init(int argc, char **argv)
                 "user's jobs, every other role its own\n",
                 site_name(s), o.ingesters[0], o.n_staff ? roles + 2 : "none yet");
     } else {
-        fprintf(stderr, "mpilens: site init: %s ready (SQLite: its file permissions decide who "
-                        "reads it)\n", site_name(s));
+        fprintf(stderr,
+                "mpilens: site init: %s ready (SQLite: its file permissions decide who "
+                "reads it)\n",
+                site_name(s));
     }
     site_close(s);
     return 0;
@@ -395,10 +412,9 @@ static int do_query(const char *verb, int argc, char **argv)
         snprintf(who, sizeof who, "PostgreSQL as %s: %s", site_role(s),
                  strcmp(all, "all") == 0 ? "every user's jobs" : "their own jobs only");
     }
-    fprintf(stderr, "mpilens: site %s: %ld jobs read from %s (%s)%s\n", verb, read,
-            site_name(s), who,
-            o.format == SITE_TEXT && o.limit && t.nrows == o.limit ? "; --limit N for more"
-                                                                  : "");
+    fprintf(stderr, "mpilens: site %s: %ld jobs read from %s (%s)%s\n", verb, read, site_name(s),
+            who,
+            o.format == SITE_TEXT && o.limit && t.nrows == o.limit ? "; --limit N for more" : "");
     site_table_free(&t);
     site_close(s);
     return 0;
@@ -423,28 +439,36 @@ int cli_site(int argc, char **argv)
     if (strcmp(verb, "page") == 0)
         return help ? (fputs(page_usage, stdout), 0) : do_page(argc - 1, argv + 1);
     static const char *const texts[][3] = {
-        {"jobs", "The jobs, by MPI core-hours (the time in MPI summed over ranks), largest first:\n"
-                 "job, step, user, application, ranks, nodes, start, length, core-hours (ranks x\n"
-                 "length), MPI core-hours, MPI share, parallel efficiency, how the job ended.\n",
+        {"jobs",
+         "The jobs, by MPI core-hours (the time in MPI summed over ranks), largest first:\n"
+         "job, step, user, application, ranks, nodes, start, length, core-hours (ranks x\n"
+         "length), MPI core-hours, MPI share, parallel efficiency, how the job ended.\n",
          "  --sort KEY     mpi-core-hours (default), efficiency (lowest first), length, start\n"
          "                 (newest first)\n"},
-        {"apps", "Per application, by core-hours: its jobs, core-hours, MPI core-hours and their\n"
-                 "share, the median and the worst parallel efficiency, and its worst job.\n", ""},
-        {"usage", "The site's MPI usage: operations by share of MPI core-hours; point-to-point,\n"
-                  "collectives, one-sided and file I/O; the point-to-point message sizes;\n"
-                  "communicator sizes (of each job's five costliest operation and communicator\n"
-                  "pairs); ranks and nodes per job. Rows: section, item, value, share.\n", ""},
-        {"trend", "APP's parallel efficiency and MPI share over time, per period: its jobs, the\n"
-                  "median, lowest and highest efficiency, the median MPI share, and each judged\n"
-                  "against the period before as mpilens diff judges runs (docs/diff.md): changed\n"
-                  "beyond the run-to-run noise (by how much), within it, or not judged (one job).\n",
+        {"apps",
+         "Per application, by core-hours: its jobs, core-hours, MPI core-hours and their\n"
+         "share, the median and the worst parallel efficiency, and its worst job.\n",
+         ""},
+        {"usage",
+         "The site's MPI usage: operations by share of MPI core-hours; point-to-point,\n"
+         "collectives, one-sided and file I/O; the point-to-point message sizes;\n"
+         "communicator sizes (of each job's five costliest operation and communicator\n"
+         "pairs); ranks and nodes per job. Rows: section, item, value, share.\n",
+         ""},
+        {"trend",
+         "APP's parallel efficiency and MPI share over time, per period: its jobs, the\n"
+         "median, lowest and highest efficiency, the median MPI share, and each judged\n"
+         "against the period before as mpilens diff judges runs (docs/diff.md): changed\n"
+         "beyond the run-to-run noise (by how much), within it, or not judged (one job).\n",
          "  --by PERIOD    day, week (default; from Monday) or month, UTC\n"}};
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
         if (strcmp(verb, texts[i][0]) == 0) {
             if (help) {
                 printf(query_usage, i == 3 ? "trend APP" : verb,
-                       i == 0 ? " [--sort KEY]" : i == 3 ? " [--by PERIOD]" : "", texts[i][1],
-                       texts[i][2]);
+                       i == 0   ? " [--sort KEY]"
+                       : i == 3 ? " [--by PERIOD]"
+                                : "",
+                       texts[i][1], texts[i][2]);
                 return 0;
             }
             return do_query(verb, argc - 1, argv + 1);

@@ -352,19 +352,22 @@ static int read_one(const char *spool, const char *name, struct site_record *rec
                  rec->user[0] != '-' && rec->user[0] != '@';
     for (size_t k = 0; k < len && usable; k++) {
         char ch = rec->user[k];
-        usable = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                 (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '-' || ch == '@';
+        usable = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                 ch == '_' || ch == '.' || ch == '-' || ch == '@';
     }
     if (!usable) {
-        snprintf(why, n, "user name '%.64s' is not one the store keeps (letters, digits, _ . - @; "
-                 "not pg_ or mpilens_)", rec->user);
+        snprintf(why, n,
+                 "user name '%.64s' is not one the store keeps (letters, digits, _ . - @; "
+                 "not pg_ or mpilens_)",
+                 rec->user);
         return -1;
     }
     /* the record's user must be the file's owner: the spool is shared, so a record naming
      * another user would be a forgery */
     struct passwd *pw = getpwuid(st.st_uid);
     if ((long long)st.st_uid != rec->uid || !pw || strcmp(pw->pw_name, rec->user) != 0) {
-        snprintf(why, n, "forged: the record names user %s (uid %lld), the file belongs to %s (uid %u)",
+        snprintf(why, n,
+                 "forged: the record names user %s (uid %lld), the file belongs to %s (uid %u)",
                  rec->user, rec->uid, pw ? pw->pw_name : "?", (unsigned)st.st_uid);
         return -1;
     }
@@ -469,8 +472,7 @@ int site_ingest(struct site_store *s, const char *spool, int batch, struct site_
             records++;
             done[ndone++] = names[i];
         }
-        if (rc == 0 && inserts_run(s, tables, err, n) == 0 &&
-            site_exec(s, "COMMIT", err, n) == 0) {
+        if (rc == 0 && inserts_run(s, tables, err, n) == 0 && site_exec(s, "COMMIT", err, n) == 0) {
             c->stored += tables[T_JOBS].changed;
             c->already += records - tables[T_JOBS].changed;
             inserts_forget(tables);
@@ -478,8 +480,8 @@ int site_ingest(struct site_store *s, const char *spool, int batch, struct site_
                 char path[4096];
                 snprintf(path, sizeof path, "%s/%s", spool, done[k]);
                 if (unlink(path) != 0 && errno != ENOENT)
-                    fprintf(stderr, "mpilens: site ingest: %s: stored, but not removed: %s\n",
-                            path, strerror(errno));
+                    fprintf(stderr, "mpilens: site ingest: %s: stored, but not removed: %s\n", path,
+                            strerror(errno));
             }
         } else {
             char ignore[128];

@@ -70,8 +70,9 @@ static void bars(FILE *f, const struct site_table *u, const char *section, const
     n = n > 20 ? 20 : n;
     fprintf(f, "<h3>");
     html_text(f, title);
-    fprintf(f, "</h3>\n<svg class=\"bars\" data-section=\"%s\" width=\"760\" height=\"%d\" "
-               "xmlns=\"http://www.w3.org/2000/svg\">\n",
+    fprintf(f,
+            "</h3>\n<svg class=\"bars\" data-section=\"%s\" width=\"760\" height=\"%d\" "
+            "xmlns=\"http://www.w3.org/2000/svg\">\n",
             section, 22 * n + 6);
     int i = 0;
     for (long r = 0; r < u->nrows && i < n; r++) {
@@ -84,8 +85,7 @@ static void bars(FILE *f, const struct site_table *u, const char *section, const
                 "</text><rect x=\"240\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"#3b7dd8\">"
                 "<title>%.2f %%</title></rect><text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.1f "
                 "%%</text>\n",
-                22 * i + 4, 420 * share, 100 * share, 246 + 420 * share, 22 * i + 16,
-                100 * share);
+                22 * i + 4, 420 * share, 100 * share, 246 + 420 * share, 22 * i + 16, 100 * share);
         i++;
     }
     fputs("</svg>\n", f);
@@ -98,10 +98,11 @@ static void trend_chart(FILE *f, const struct site_table *t, const char *app)
     fprintf(f, "<svg class=\"trend\" data-app=\"");
     html_text(f, app);
     fprintf(f, "\" width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n", w, h);
-    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>", left,
-            h - bottom, w, h - bottom);
-    fprintf(f, "<text x=\"0\" y=\"12\" font-size=\"11\">1.0</text><text x=\"0\" y=\"%d\" "
-               "font-size=\"11\">0</text>\n",
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>", left, h - bottom,
+            w, h - bottom);
+    fprintf(f,
+            "<text x=\"0\" y=\"12\" font-size=\"11\">1.0</text><text x=\"0\" y=\"%d\" "
+            "font-size=\"11\">0</text>\n",
             h - bottom);
     static const struct {
         int col;
@@ -122,8 +123,8 @@ static void trend_chart(FILE *f, const struct site_table *t, const char *app)
     fputs("</svg>\n", f);
 }
 
-int site_page_write(struct site_store *s, const struct site_filter *f, const char *path,
-                    char *err, size_t n)
+int site_page_write(struct site_store *s, const struct site_filter *f, const char *path, char *err,
+                    size_t n)
 {
     struct site_table apps, jobs, usage;
     long read = 0, ignore;

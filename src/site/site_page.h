@@ -7,7 +7,7 @@
 #include "site_query.h"
 
 /* Writes the page of S's jobs matching F to PATH. 0, or -1 with ERR. */
-int site_page_write(struct site_store *s, const struct site_filter *f, const char *path,
-                    char *err, size_t n);
+int site_page_write(struct site_store *s, const struct site_filter *f, const char *path, char *err,
+                    size_t n);
 
 #endif

@@ -34,7 +34,8 @@ static void where(const struct site_filter *f, char *sql, size_t len, const char
     if (f->since > 0) {
         snprintf(since, 32, "%.3f", f->since);
         p[*np] = since;
-        at += (size_t)snprintf(sql + at, len - at, " AND j.start_epoch >= CAST($%d AS DOUBLE PRECISION)", ++*np);
+        at += (size_t)snprintf(sql + at, len - at,
+                               " AND j.start_epoch >= CAST($%d AS DOUBLE PRECISION)", ++*np);
     }
     if (f->until > 0) {
         snprintf(until, 32, "%.3f", f->until);
@@ -55,13 +56,22 @@ static void fmt(char *out, size_t n, const char *format, double v)
 
 /* ---- jobs ---- */
 
-static const struct site_column job_cols[] = {
-    {"job", "JOB", -10},           {"step", "STEP", -4},       {"user", "USER", -8},
-    {"app", "APP", -11},           {"ranks", "RANKS", 5},      {"nodes", "NODES", 5},
-    {"start", NULL, 0},            {"length_s", "LENGTH", 8},  {"core_hours", "CORE-H", 8},
-    {"mpi_core_hours", NULL, 0},   {"mpi_share", "MPI%", 5},   {"parallel_efficiency", "PE", 5},
-    {"p2p_bytes", NULL, 0},        {"within_hosts_bytes", NULL, 0},
-    {"between_hosts_bytes", NULL, 0}, {"ended", NULL, 0}};
+static const struct site_column job_cols[] = {{"job", "JOB", -10},
+                                              {"step", "STEP", -4},
+                                              {"user", "USER", -8},
+                                              {"app", "APP", -11},
+                                              {"ranks", "RANKS", 5},
+                                              {"nodes", "NODES", 5},
+                                              {"start", NULL, 0},
+                                              {"length_s", "LENGTH", 8},
+                                              {"core_hours", "CORE-H", 8},
+                                              {"mpi_core_hours", NULL, 0},
+                                              {"mpi_share", "MPI%", 5},
+                                              {"parallel_efficiency", "PE", 5},
+                                              {"p2p_bytes", NULL, 0},
+                                              {"within_hosts_bytes", NULL, 0},
+                                              {"between_hosts_bytes", NULL, 0},
+                                              {"ended", NULL, 0}};
 
 struct rows {
     struct site_table *t;
@@ -83,8 +93,8 @@ static int job_row(void *arg, int ncol, const char *const *v)
     fmt(share, sizeof share, "%.3f", num(v[8]) > 0 ? num(v[9]) / num(v[8]) : 0);
     if (v[10])
         fmt(pe, sizeof pe, "%.3f", num(v[10]));
-    const char *cells[] = {v[0], v[1], v[2], v[3], v[4], v[5], start, length, core, mpi, share,
-                           pe, v[12], v[13], v[14], v[11]};
+    const char *cells[] = {v[0], v[1], v[2],  v[3], v[4],  v[5],  start, length,
+                           core, mpi,  share, pe,   v[12], v[13], v[14], v[11]};
     site_table_add(r->t, cells);
     r->count++;
     return 0;
@@ -126,11 +136,14 @@ int site_query_jobs(struct site_store *s, const struct site_filter *f, enum site
 
 /* ---- apps ---- */
 
-static const struct site_column app_cols[] = {
-    {"app", "APP", -14},       {"jobs", "JOBS", 6},
-    {"core_hours", "CORE-H", 9}, {"mpi_core_hours", NULL, 0},
-    {"mpi_share", "MPI%", 5},  {"median_parallel_efficiency", "MEDIAN-PE", 9},
-    {"worst_parallel_efficiency", "WORST-PE", 8}, {"worst_job", "WORST-JOB", -14}};
+static const struct site_column app_cols[] = {{"app", "APP", -14},
+                                              {"jobs", "JOBS", 6},
+                                              {"core_hours", "CORE-H", 9},
+                                              {"mpi_core_hours", NULL, 0},
+                                              {"mpi_share", "MPI%", 5},
+                                              {"median_parallel_efficiency", "MEDIAN-PE", 9},
+                                              {"worst_parallel_efficiency", "WORST-PE", 8},
+                                              {"worst_job", "WORST-JOB", -14}};
 
 struct app_acc {
     char app[128];
@@ -153,7 +166,8 @@ static int app_row(void *arg, int ncol, const char *const *v)
     struct app_acc *cur = a->count ? &a->list[a->count - 1] : NULL;
     if (!cur || strcmp(cur->app, v[0]) != 0) {
         if (a->count == a->cap)
-            a->list = realloc(a->list, (size_t)(a->cap = a->cap ? a->cap * 2 : 32) * sizeof *a->list);
+            a->list =
+                realloc(a->list, (size_t)(a->cap = a->cap ? a->cap * 2 : 32) * sizeof *a->list);
         cur = &a->list[a->count++];
         memset(cur, 0, sizeof *cur);
         snprintf(cur->app, sizeof cur->app, "%s", v[0]);
@@ -165,7 +179,8 @@ static int app_row(void *arg, int ncol, const char *const *v)
     if (v[3]) {
         double pe = num(v[3]);
         if (cur->npe == cur->cap)
-            cur->pe = realloc(cur->pe, (size_t)(cur->cap = cur->cap ? cur->cap * 2 : 16) * sizeof *cur->pe);
+            cur->pe = realloc(cur->pe,
+                              (size_t)(cur->cap = cur->cap ? cur->cap * 2 : 16) * sizeof *cur->pe);
         cur->pe[cur->npe++] = pe;
         if (pe < cur->worst) {
             cur->worst = pe;
@@ -221,8 +236,8 @@ int site_query_apps(struct site_store *s, const struct site_filter *f, long limi
         fmt(share, sizeof share, "%.3f", c->core > 0 ? c->mpi / c->core : 0);
         if (c->npe) {
             qsort(c->pe, (size_t)c->npe, sizeof *c->pe, by_double);
-            double m = c->npe % 2 ? c->pe[c->npe / 2]
-                                  : (c->pe[c->npe / 2 - 1] + c->pe[c->npe / 2]) / 2;
+            double m =
+                c->npe % 2 ? c->pe[c->npe / 2] : (c->pe[c->npe / 2 - 1] + c->pe[c->npe / 2]) / 2;
             fmt(median, sizeof median, "%.3f", m);
             fmt(worst, sizeof worst, "%.3f", c->worst);
         }
@@ -236,19 +251,20 @@ int site_query_apps(struct site_store *s, const struct site_filter *f, long limi
 
 /* ---- usage ---- */
 
-static const struct site_column usage_cols[] = {
-    {"section", "SECTION", -14}, {"item", "ITEM", -28}, {"value", "VALUE", 16},
-    {"share", "SHARE", 9}};
+static const struct site_column usage_cols[] = {{"section", "SECTION", -14},
+                                                {"item", "ITEM", -28},
+                                                {"value", "VALUE", 16},
+                                                {"share", "SHARE", 9}};
 
 /* The kind of an MPI operation by its name: point-to-point (and the completions, which
  * finish point-to-point requests mostly), collective, one-sided, file, other. */
 static const char *kind_of(const char *op)
 {
-    static const char *const coll[] = {"Barrier", "Bcast", "Gather", "Scatter", "Reduce",
-                                       "Allreduce", "Alltoall", "Allgather", "Scan", "Exscan",
+    static const char *const coll[] = {"Barrier",   "Bcast",    "Gather",    "Scatter", "Reduce",
+                                       "Allreduce", "Alltoall", "Allgather", "Scan",    "Exscan",
                                        "Neighbor_", "Ibarrier", "Ibcast"};
-    static const char *const p2p[] = {"Send", "Recv", "send", "recv", "Wait", "Test", "Probe",
-                                      "probe", "Start", "Cancel"};
+    static const char *const p2p[] = {"Send", "Recv",  "send",  "recv",  "Wait",
+                                      "Test", "Probe", "probe", "Start", "Cancel"};
     const char *name = strncmp(op, "MPI_", 4) == 0 ? op + 4 : op;
     if (strncmp(name, "File_", 5) == 0)
         return "file";
@@ -266,7 +282,7 @@ static const char *kind_of(const char *op)
 
 struct usage {
     struct site_table *t;
-    double total;   /* MPI seconds of the jobs read */
+    double total; /* MPI seconds of the jobs read */
     double kinds[5];
     double msgs_total;
 };
@@ -427,7 +443,8 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
     for (int i = 0; i < b.count; i++) {
         char item[64];
         snprintf(item, sizeof item, "%.0f-%.0f bytes", b.min[i], b.max[i]);
-        add_usage(t, "message_sizes", item, b.messages[i], "%.0f", msgs > 0 ? b.messages[i] / msgs : 0);
+        add_usage(t, "message_sizes", item, b.messages[i], "%.0f",
+                  msgs > 0 ? b.messages[i] / msgs : 0);
     }
     struct pairs pr = {.count = 0};
     snprintf(sql, sizeof sql,
@@ -465,11 +482,14 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
 
 /* ---- trend ---- */
 
-static const struct site_column trend_cols[] = {
-    {"period", "PERIOD", -10},           {"jobs", "JOBS", 5},
-    {"parallel_efficiency", "PE", 5},    {"parallel_efficiency_min", "MIN", 5},
-    {"parallel_efficiency_max", "MAX", 5}, {"parallel_efficiency_change", "PE CHANGE", -16},
-    {"mpi_share", "MPI%", 5},            {"mpi_share_change", "MPI% CHANGE", -16}};
+static const struct site_column trend_cols[] = {{"period", "PERIOD", -10},
+                                                {"jobs", "JOBS", 5},
+                                                {"parallel_efficiency", "PE", 5},
+                                                {"parallel_efficiency_min", "MIN", 5},
+                                                {"parallel_efficiency_max", "MAX", 5},
+                                                {"parallel_efficiency_change", "PE CHANGE", -16},
+                                                {"mpi_share", "MPI%", 5},
+                                                {"mpi_share_change", "MPI% CHANGE", -16}};
 
 struct period {
     long key;
@@ -522,7 +542,8 @@ static int trend_row(void *arg, int ncol, const char *const *v)
     struct period *cur = p->count ? &p->list[p->count - 1] : NULL;
     if (!cur || cur->key != key) {
         if (p->count == p->cap)
-            p->list = realloc(p->list, (size_t)(p->cap = p->cap ? p->cap * 2 : 16) * sizeof *p->list);
+            p->list =
+                realloc(p->list, (size_t)(p->cap = p->cap ? p->cap * 2 : 16) * sizeof *p->list);
         cur = &p->list[p->count++];
         memset(cur, 0, sizeof *cur);
         cur->key = key;
@@ -551,10 +572,18 @@ static void change_text(char *out, size_t n, const double *a, int na, const doub
     struct noise_judgement j;
     noise_judge(a, na, b, nb, -1, 0.02, &j);
     switch (j.verdict) {
-    case NOISE_CHANGED: snprintf(out, n, "changed %+.3f", j.delta); break;
-    case NOISE_WITHIN: snprintf(out, n, "within noise"); break;
-    case NOISE_UNJUDGED: snprintf(out, n, "not judged"); break;
-    case NOISE_SAME: snprintf(out, n, "same"); break;
+    case NOISE_CHANGED:
+        snprintf(out, n, "changed %+.3f", j.delta);
+        break;
+    case NOISE_WITHIN:
+        snprintf(out, n, "within noise");
+        break;
+    case NOISE_UNJUDGED:
+        snprintf(out, n, "not judged");
+        break;
+    case NOISE_SAME:
+        snprintf(out, n, "same");
+        break;
     }
 }
 
@@ -579,7 +608,7 @@ int site_query_trend(struct site_store *s, const struct site_filter *f, enum sit
         struct period *c = &ps.list[i];
         *read += c->nshare;
         char jobs[16], pe[16] = "", lo[16] = "", hi[16] = "", share[16], pe_change[48] = "",
-                                                                        share_change[48];
+                       share_change[48];
         snprintf(jobs, sizeof jobs, "%d", c->nshare);
         if (c->npe) {
             change_text(pe_change, sizeof pe_change, prev && prev->npe ? prev->pe : NULL,

@@ -185,8 +185,8 @@ int site_record_read(const char *text, size_t len, struct site_record *r, char *
         goto out;
     /* identity: a Slurm step by cluster, job, step and start (a requeued job starts
      * again); outside Slurm the host and start of rank 0 */
-    snprintf(r->key, sizeof r->key, "%s|%s|%s|%s|%s|%.3f", r->user, r->cluster, r->job_id,
-             r->step, r->job_id[0] ? "" : r->first_host, r->start_epoch);
+    snprintf(r->key, sizeof r->key, "%s|%s|%s|%s|%s|%.3f", r->user, r->cluster, r->job_id, r->step,
+             r->job_id[0] ? "" : r->first_host, r->start_epoch);
     rc = 0;
 out:
     json_free(root);

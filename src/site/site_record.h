@@ -34,8 +34,7 @@ struct site_site {
 struct site_record {
     int version;
     char key[400]; /* the job step's identity: one row per key, however often ingested */
-    char job_id[32], step[32], job_name[128], user[64], account[64], partition[64],
-        cluster[64];
+    char job_id[32], step[32], job_name[128], user[64], account[64], partition[64], cluster[64];
     long long uid;
     char program[512], build_id[80], python_script[256], app[128];
     char mpi_library[128], mpi_standard[16];
@@ -43,8 +42,8 @@ struct site_record {
     char first_host[128], ended[96], clock[32];
     double start_epoch, end_epoch, run_seconds, mpi_seconds, mpi_share;
     double load_balance, comm_efficiency, parallel_efficiency; /* -1 when absent */
-    double p2p_messages, p2p_bytes, within_messages, within_bytes, between_messages,
-        between_bytes, other_ops_seconds;
+    double p2p_messages, p2p_bytes, within_messages, within_bytes, between_messages, between_bytes,
+        other_ops_seconds;
     int n_ops, n_top, n_bins, n_sites;
     struct site_op ops[SITE_MAX_OPS], top[SITE_MAX_TOP];
     struct site_bin bins[SITE_MAX_BINS];
@@ -53,7 +52,6 @@ struct site_record {
 
 /* Reads TEXT (LEN bytes) into REC. 0; or -1 with WHY (why the record is refused: one line);
  * or -2 when the record's version is newer than this reader's (WHY names both). */
-int site_record_read(const char *text, size_t len, struct site_record *rec, char *why,
-                     size_t n);
+int site_record_read(const char *text, size_t len, struct site_record *rec, char *why, size_t n);
 
 #endif

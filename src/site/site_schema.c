@@ -147,8 +147,10 @@ int site_schema_check(struct site_store *s, char *err, size_t n)
     if (site_query(s, "SELECT value FROM site_meta WHERE key = 'store_version'", 0, NULL,
                    first_value, &got, why, sizeof why) ||
         !version[0]) {
-        snprintf(err, n, "%s holds no mpilens site store (%s); make one with mpilens site init "
-                 "--store %s", site_name(s), version[0] ? why : "no store_version", site_name(s));
+        snprintf(err, n,
+                 "%s holds no mpilens site store (%s); make one with mpilens site init "
+                 "--store %s",
+                 site_name(s), version[0] ? why : "no store_version", site_name(s));
         return -1;
     }
     if (atoi(version) > SITE_STORE_VERSION) {

@@ -86,8 +86,8 @@ static int prepare(sqlite3 *db, const char *sql, int nparam, const char *const *
     return 0;
 }
 
-static int lite_run(void *db, const char *sql, int nparam, const char *const *params,
-                    long *changed, char *err, size_t n)
+static int lite_run(void *db, const char *sql, int nparam, const char *const *params, long *changed,
+                    char *err, size_t n)
 {
     sqlite3_stmt *st;
     if (prepare(db, sql, nparam, params, &st, err, n))
@@ -159,8 +159,7 @@ int site_sqlite_open(const char *path, enum site_open_mode mode, struct site_sto
     }
     sqlite3_busy_timeout(db, 30000);
     char e[256];
-    if (lite_exec(db, mode == SITE_READ ? "PRAGMA query_only = 1" : "SELECT 1",
-                  e, sizeof e) ||
+    if (lite_exec(db, mode == SITE_READ ? "PRAGMA query_only = 1" : "SELECT 1", e, sizeof e) ||
         lite_exec(db, "SELECT COUNT(*) FROM sqlite_master", e, sizeof e)) {
         snprintf(err, n, "%s: not a store mpilens can read: %s", path, e);
         sqlite3_close(db);

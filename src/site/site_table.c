@@ -118,8 +118,7 @@ void site_table_print(const struct site_table *t, enum site_format format, FILE 
             if (!first)
                 fputc(' ', out);
             first = 0;
-            text_cell(out, r < 0 ? t->cols[c].title : t->cells[r * t->ncols + c],
-                      t->cols[c].width);
+            text_cell(out, r < 0 ? t->cols[c].title : t->cells[r * t->ncols + c], t->cols[c].width);
         }
         fputc('\n', out);
     }
