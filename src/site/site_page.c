@@ -49,8 +49,10 @@ static void table_html(FILE *f, const struct site_table *t, const char *id)
             char *end;
             strtod(v, &end);
             int text = !*v || *end;
-            fprintf(f, "<td%s%s>", text ? " class=\"t\"" : "",
-                    strstr(v, "changed") ? " class=\"changed\"" : "");
+            fprintf(f, "<td%s>",
+                    strstr(v, "changed") ? " class=\"t changed\""
+                    : text               ? " class=\"t\""
+                                         : "");
             html_text(f, v);
             fputs("</td>", f);
         }

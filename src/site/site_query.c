@@ -114,8 +114,10 @@ int site_query_jobs(struct site_store *s, const struct site_filter *f, enum site
     const char *p[8];
     int np = 0;
     where(f, w, sizeof w, p, &np, since, until);
-    static const char *const orders[] = {"j.mpi_seconds DESC", "j.parallel_efficiency ASC",
-                                         "j.run_seconds DESC", "j.start_epoch DESC"};
+    static const char *const orders[] = {
+        "j.mpi_seconds DESC, j.start_epoch, j.record_key",
+        "j.parallel_efficiency, j.start_epoch, j.record_key",
+        "j.run_seconds DESC, j.start_epoch, j.record_key", "j.start_epoch DESC, j.record_key"};
     snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM jobs j%s", w);
     if (site_query(s, sql, np, p, count_row, read, err, n))
         return -1;
@@ -127,7 +129,7 @@ int site_query_jobs(struct site_store *s, const struct site_filter *f, enum site
              "j.run_seconds, j.core_seconds, j.mpi_seconds, j.parallel_efficiency, j.ended, "
              "CAST(j.p2p_bytes AS BIGINT), CAST(j.within_bytes AS BIGINT), "
              "CAST(j.between_bytes AS BIGINT) "
-             "FROM jobs j%s ORDER BY %s, j.start_epoch, j.record_key%s",
+             "FROM jobs j%s ORDER BY %s%s",
              w, orders[order], lim);
     site_table_init(t, job_cols, sizeof job_cols / sizeof *job_cols);
     struct rows r = {t, 0};

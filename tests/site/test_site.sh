@@ -6,8 +6,8 @@
 # the store's owner every user's; a forged and a truncated record land in rejected/ with
 # their reasons; ingest while the server is stopped moves nothing and exits non-zero, and
 # after a restart everything arrives exactly once; no query can change the store; `site
-# usage` on records of known operations gives their exact shares; SQLite answers as
-# PostgreSQL does.
+# usage` on records of known operations gives their exact shares; `site trend` judges a
+# fall a change; the page in Chromium; SQLite answers as PostgreSQL does.
 [ "$(id -u)" = 0 ] || { echo "SKIP: two Unix users and a PostgreSQL server need root"; exit 77; }
 source "$(dirname "$0")/../core/lib.sh"
 source "$(dirname "$0")/pg_fixture.sh"
@@ -156,13 +156,36 @@ check_eq "trend: per day, the fall judged a change, the noise not" \
 2023-11-15,3,0.800,within noise
 2023-11-16,3,0.600,changed -0.197" \
     "$(site trend solver --store "$LITE" --by day --csv 2>/dev/null | awk -F, 'NR > 1 {print $1 "," $2 "," $3 "," $6}')"
+# the page, in Chromium (headless): its tables and charts, the trends, and an
+# application named like markup stays text
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$browser" ]; then
+    python3 "$(dirname "$0")/make_records.py" "$TR" 1 --app '<img src=x onerror=document.title=1>' \
+        --start 1699000000
+    site ingest "$TR" --store "$LITE" >/dev/null 2>&1
+    out=$(site page --html "$WORK/site.html" --store "$LITE" 2>&1)
+    check_eq "page: one line naming the page" "mpilens: site page: $WORK/site.html (from $LITE)" "$out"
+    dom=$(timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --user-data-dir="$WORK/chromium" --dump-dom "file://$WORK/site.html" 2>/dev/null)
+    check_has "page: chromium renders it, its title its own (no script from the data ran)" \
+        "$(grep -o '<title>[^<]*</title>' <<<"$dom")" "<title>mpilens site</title>"
+    check_eq "page: the applications' table, a row per application" \
+        "$(site apps --store "$LITE" --csv 2>/dev/null | tail -n +2 | wc -l)" \
+        "$(sed -n '/<table class="sortable" id="apps">/,/<\/table>/p' <<<"$dom" | grep -o '<tr>' | tail -n +2 | wc -l)"
+    check_eq "page: the usage charts" "operations kinds message_sizes communicators ranks_per_job" \
+        "$(grep -o 'data-section="[a-z_]*"' <<<"$dom" | cut -d'"' -f2 | tr '\n' ' ' | sed 's/ $//')"
+    check_match "page: the solver's weekly trend drawn" "$dom" '<svg class="trend" data-app="solver"'
+    check_lacks "page: the application named like markup is text" "$dom" "<img"
+else
+    echo "note: chromium not installed: the page is not checked in a browser"
+fi
 out=$(site jobs --store "$WORK/none.db" 2>&1); status=$?
 check_eq "a missing store: status 1, one line" "1 1" "$status $(wc -l <<<"$out")"
 check_match "... naming the fix" "$out" "no such store \(make it with mpilens site init --store"
 refused "no store given" \
     "mpilens: site jobs: no store given; add --store FILE (SQLite) or --store postgresql:///DB?host=SOCKETDIR, or set MPILENS_SITE_STORE" \
     env -u MPILENS_SITE_STORE "$MPILENS" site jobs
-check_eq "python: mpilens.site(STORE).jobs() and usage() as DataFrames" "13 operations 3" \
+check_eq "python: mpilens.site(STORE).jobs() and usage() as DataFrames" "14 operations 3" \
     "$(MPILENS_CLI=$MPILENS PYTHONPATH="$SRC/python" /usr/bin/python3 -c "
 import mpilens
 s = mpilens.site('$LITE')

@@ -190,6 +190,7 @@ check_eq "a job of another user (nobody): it ran" "ring ok: 4 ranks, 1 rounds" "
 check_eq "... its record in the spool, owned by nobody" "nobody" \
     "$(stat -c %U "$SPOOL"/*.nobody.summary.json 2>&1)"
 n=$(records | wc -l)
+cp -a "$SPOOL" "$WORK/spool-pg" # the same records, owners kept, for PostgreSQL below
 "$MPILENS" site init --store "$WORK/site.db" >/dev/null 2>&1
 out=$("$MPILENS" site ingest "$SPOOL" --store "$WORK/site.db" 2>&1)
 check_has "site ingest: every record of the spool stored once" "$out" \
@@ -202,4 +203,28 @@ check_eq "site jobs: the batch job's ring: 4 ranks on 2 nodes, the bytes within 
     "$(id -un) ring 4 2 4096 2048 2048" "$(site_row '$1 == job')"
 check_eq "site jobs: the other user's ring, the same bytes" "nobody ring 4 2 4096 2048 2048" \
     "$(site_row '$3 == "nobody"')"
+# the same spool into PostgreSQL (a server of the test's own, tests/site/pg_fixture.sh):
+# each user reads only their own jobs
+source "$SRC/tests/site/pg_fixture.sh"
+if pg_available; then
+    PG_DIR=$WORK/pg
+    mkdir "$PG_DIR"
+    trap 'stop_pg; stop_slurm; "$NODES" down "$CLUSTER"; rm -rf "$WORK"' EXIT
+    if start_pg; then
+        store=$(pg_store)
+        runuser -u postgres -- "$MPILENS" site init --store "$store" --staff man >/dev/null 2>&1
+        out=$("$MPILENS" site ingest "$WORK/spool-pg" --store "$store" 2>&1)
+        check_has "PostgreSQL: every record stored once" "$out" \
+            "mpilens: site ingest: $n stored, 0 already there, 0 rejected, 0 left (newer version) into $store"
+        users_as() { runuser -u "$1" -- "$MPILENS" site jobs --store "$store" --csv 2>/dev/null |
+            awk -F, 'NR > 1 {print $3}' | sort | uniq -c | awk '{print $2 ":" $1}' | tr '\n' ' '; }
+        check_eq "PostgreSQL: nobody reads their own job only" "nobody:1 " "$(users_as nobody)"
+        check_eq "PostgreSQL: root (the ingester) its own jobs only" "root:$((n - 1)) " "$(users_as root)"
+        check_eq "PostgreSQL: staff (man) every user's" "nobody:1 root:$((n - 1)) " "$(users_as man)"
+    else
+        bad "the test's PostgreSQL server did not start"
+    fi
+else
+    bad "no PostgreSQL server (apt-get install postgresql)"
+fi
 finish
