@@ -114,10 +114,10 @@ int site_query_jobs(struct site_store *s, const struct site_filter *f, enum site
     const char *p[8];
     int np = 0;
     where(f, w, sizeof w, p, &np, since, until);
-    static const char *const orders[] = {
-        "j.mpi_seconds DESC, j.start_epoch, j.record_key",
-        "j.parallel_efficiency, j.start_epoch, j.record_key",
-        "j.run_seconds DESC, j.start_epoch, j.record_key", "j.start_epoch DESC, j.record_key"};
+    static const char *const orders[] = {"j.mpi_seconds DESC, j.start_epoch, j.record_key",
+                                         "j.parallel_efficiency, j.start_epoch, j.record_key",
+                                         "j.run_seconds DESC, j.start_epoch, j.record_key",
+                                         "j.start_epoch DESC, j.record_key"};
     snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM jobs j%s", w);
     if (site_query(s, sql, np, p, count_row, read, err, n))
         return -1;
