@@ -300,10 +300,10 @@ static void reject(const char *spool, const char *name, const char *why,
         return;
     }
     FILE *f = fopen(reason, "w");
-    if (f) {
-        fprintf(f, "%s\n", why);
-        fclose(f);
-    }
+    int written = f && fprintf(f, "%s\n", why) > 0;
+    if (!f || fclose(f) != 0 || !written)
+        fprintf(stderr, "mpilens: site ingest: %s: the reason could not be written beside it: %s\n",
+                reason, strerror(errno));
     fprintf(stderr, "mpilens: site ingest: %s: rejected: %s\n", name, why);
     c->rejected++;
 }
