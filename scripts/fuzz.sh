@@ -19,7 +19,7 @@ command -v clang > /dev/null || { echo "fuzz.sh: clang is not installed (apt-get
 
 mkdir -p "$out"
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-       -I"$root/include" -I"$root/src/core" -I"$root/src/cli" -I"$root/src/common" -I"$root/src/db")
+       -I"$root/include" -I"$root/src/core" -I"$root/src/cli" -I"$root/src/common" -I"$root/src/db" -I"$root/src/pop")
 build() { # NAME SOURCES... [-- LIBS...]
     local name=$1; shift
     clang "${flags[@]}" -o "$out/fuzz_$name" "$@"
@@ -34,7 +34,7 @@ for t in "${targets[@]}"; do
                  -lopen-trace-format2 -lsqlite3 -lm ;;
     db) build db "$root/fuzz/fuzz_db.c" "$root/src/cli/paths.c" "$root/src/cli/csv.c" "$root/src/db/rundb.c" "$root/src/db/rundb_read.c" "$root/src/db/rundb_waits.c" "$root/src/db/rundb_detail.c" \
               "$root/src/cli/"{report,report_query,report_text,report_efficiency,report_html,report_waits,report_sites,page,page_detail,page_svg,page_findings}.c \
-              "$root/src/common/html.c" \
+              "$root/src/common/html.c" "$root/src/pop/pop_run.c" \
               "$root/src/cli/"{matrix,matrix_load,matrix_output,matrix_prof}.c -lsqlite3 -lm ;;
     *) echo "fuzz.sh: unknown target '$t': use config, matrix, trace or db"; exit 2 ;;
     esac

@@ -60,6 +60,8 @@ void cli_csv_field(FILE *out, const char *text);
 int cli_is_directory(const char *path);
 
 int cli_run(int argc, char **argv);
+/* run_sweep.c: `mpilens run --ranks LIST`: a run at each rank count, then the scaling table */
+int cli_run_sweep(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_matrix(int argc, char **argv);
 int cli_place(int argc, char **argv);
@@ -86,5 +88,7 @@ void cli_say_intermediate(const char *dir, int count, int first, int last);
 
 /* src/site/site_cli.c: `mpilens site` (the site store has its own room). */
 int cli_site(int argc, char **argv);
+/* src/pop/pop_cli.c: the POP scaling table across runs */
+int cli_scaling(int argc, char **argv);
 
 #endif

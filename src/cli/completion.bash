@@ -3,7 +3,7 @@
 # the module names `mpilens modules` finds; directories and files elsewhere.
 _mpilens() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[0]}
-    local verbs="run modules report matrix place analyze export recover diff top tune site"
+    local verbs="run modules report matrix place analyze export recover diff top tune site scaling"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$verbs --help --version" -- "$cur"))
         return

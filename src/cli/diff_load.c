@@ -186,8 +186,8 @@ int diff_read_run(struct diff *d, int run)
         add(&r, DIFF_OVERALL, "mpi_time", "MPI time (ranks summed)", "", "", "s", r.mpi, 0);
         add(&r, DIFF_OVERALL, "mpi_share", "MPI share", "", "", "%",
             r.exec > 0 ? 100 * r.mpi / r.exec : 0, 0);
-        struct report_efficiency e; /* the POP metrics, in percent (docs/efficiency.md) */
-        if (report_efficiency(db, &e) == 0) {
+        struct pop_factors e; /* the POP metrics, in percent (docs/efficiency.md) */
+        if (pop_run_factors(db, &e) == 0) {
             add(&r, DIFF_OVERALL, "parallel_efficiency", "parallel efficiency", "", "", "%",
                 100 * e.parallel, 0);
             add(&r, DIFF_OVERALL, "load_balance", "load balance", "", "", "%", 100 * e.load_balance,

@@ -25,6 +25,7 @@ static const char usage[] =
     "  analyze  wait states of a traced run by parallel replay: mpilens analyze RUN\n"
     "  export   a run's trace for viewers: mpilens export RUN --chrome out.json\n"
     "  recover  merge what the ranks of an interrupted run saved: mpilens recover RUN\n"
+    "  scaling  the POP scaling table of runs at several rank counts: mpilens scaling RUN...\n"
     "  site     a site's jobs in one store: mpilens site ingest SPOOL --store STORE\n"
     "\n"
     "options:\n"
@@ -54,7 +55,8 @@ int main(int argc, char **argv)
     } verbs[] = {{"run", cli_run},         {"analyze", cli_analyze}, {"export", cli_export},
                  {"place", cli_place},     {"matrix", cli_matrix},   {"report", cli_report},
                  {"modules", cli_modules}, {"recover", cli_recover}, {"diff", cli_diff},
-                 {"top", cli_top},         {"tune", cli_tune},       {"site", cli_site}};
+                 {"top", cli_top},         {"tune", cli_tune},       {"site", cli_site},
+                 {"scaling", cli_scaling}};
     for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
         if (strcmp(argv[1], verbs[i].name) == 0)
             return verbs[i].run(argc - 1, argv + 1);

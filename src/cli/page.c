@@ -168,7 +168,7 @@ static void summary(struct page *p)
         fputs("</td></tr>\n", p->f);
     }
     if (p->has_eff) {
-        const struct report_efficiency e = p->eff;
+        const struct pop_factors e = p->eff;
         double mpi = 0, run = 0, start = 0;
         for (int r = 0; r < p->n; r++)
             mpi += p->ranks[r].mpi, run += p->ranks[r].useful + p->ranks[r].mpi,
@@ -206,7 +206,7 @@ static void metric_row(FILE *f, const char *name, double v, const char *meaning)
 
 static void efficiency(struct page *p)
 {
-    const struct report_efficiency e = p->eff;
+    const struct pop_factors e = p->eff;
     fputs("<section id=\"efficiency\"><h2>Efficiency</h2>\n<p>The POP metrics, each between 0 "
           "and 1 (below 0.8 in orange; docs/efficiency.md). Useful time: a rank's time "
           "between MPI_Init and MPI_Finalize outside MPI calls.</p>\n<table>\n<thead><tr>"
@@ -315,7 +315,7 @@ int page_write(sqlite3 *db, const char *run, const char *path)
         errno = errno ? errno : EIO;
         return -1;
     }
-    p.has_eff = p.n > 0 && report_efficiency(db, &p.eff) == 0;
+    p.has_eff = p.n > 0 && pop_run_factors(db, &p.eff) == 0;
     read_matrix(&p);
     p.site_time = rundb_profile_has_rows(db) ? rundb_callsites_time(db, -1) : 0;
     char anchor[4096];

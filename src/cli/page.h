@@ -56,7 +56,7 @@ struct page_facts {
     const struct page_rank_time *ranks; /* N of them (profile), or NULL */
     int n, hosts;
     unsigned long long within, between;  /* bytes within and between hosts (monitor) */
-    const struct report_efficiency *eff; /* the run's efficiencies (profile), or NULL */
+    const struct pop_factors *eff; /* the run's efficiencies (profile), or NULL */
 };
 /* The three largest findings of the run, each with its number, where it is and a sentence
  * on what to look at, as a list, largest first (by the seconds over ranks each costs). */
@@ -71,7 +71,7 @@ struct page {
     const char *run, *path;
     struct page_rank_time *ranks; /* N of them (profile), or NULL */
     int n;
-    struct report_efficiency eff; /* valid when has_eff (report_efficiency) */
+    struct pop_factors eff; /* valid when has_eff (pop_run_factors) */
     int has_eff;
     struct report_rows cells; /* the profile's cells (none without a profile) */
     struct page_matrix m;     /* the monitor's matrix, grouped; m.n = 0 without one */

@@ -35,7 +35,7 @@ static struct finding *add(struct findings *all, double cost, const char *title)
 
 static void load_imbalance(struct findings *all, const struct page_facts *facts)
 {
-    const struct report_efficiency *e = facts->eff;
+    const struct pop_factors *e = facts->eff;
     if (!e || e->ranks < 2 || e->load_balance >= 0.95)
         return;
     double max = e->max_useful, mean = e->average_useful, balance = e->load_balance;
@@ -172,7 +172,7 @@ static void largest_wait(struct findings *all, sqlite3 *db)
     snprintf(f->advice, sizeof f->advice, "%s", wait_advice(w.pattern));
 }
 
-static void serialization(struct findings *all, const struct report_efficiency *e)
+static void serialization(struct findings *all, const struct pop_factors *e)
 {
     if (!e || e->serialization < 0 || e->serialization >= 0.8)
         return;

@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 
+#include "pop_run.h"
 #include "rundb_read.h"
 #include <stdio.h>
 
@@ -26,16 +27,7 @@ int report_query_rows(sqlite3 *db, const struct report_query *q, struct report_r
 void report_rows_free(struct report_rows *rows);
 void report_print_metadata(sqlite3 *db, FILE *out);
 void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out);
-/* report_efficiency.c: the POP metrics of the run (useful time: between MPI_Init and
- * MPI_Finalize, outside MPI); 0, or -1 when the profile has no rank times. */
-struct report_efficiency {
-    double parallel, load_balance, communication;
-    double average_useful, max_useful, max_mpi, run; /* seconds */
-    /* from `mpilens analyze`'s replay on an ideal network; -1: not analyzed */
-    double serialization, transfer;
-    int rank_useful, rank_mpi, ranks;
-};
-int report_efficiency(sqlite3 *db, struct report_efficiency *e);
+/* report_efficiency.c: the POP metrics of the run (src/pop/pop_run.h computes them). */
 void report_print_efficiency(sqlite3 *db, FILE *out);
 /* The efficiencies of each phase (MPI_Pcontrol user region; from `mpilens analyze`): *OUT
  * (malloc'ed, in the order of the trace's phases); their number, or -1. */

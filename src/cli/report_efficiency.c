@@ -3,8 +3,9 @@
  * calls; the run's length is the longest rank's time between them. Load balance = average
  * useful time / largest useful time; communication efficiency = largest useful time / the
  * run's length; parallel efficiency = their product = average useful time / the run's
- * length. With a trace analyzed (`mpilens analyze`, whose replay runs it again on an ideal
- * network: src/analyze), serialization and transfer efficiency from its metadata, and the
+ * length (src/pop/pop_run.c computes them: the scaling table reads runs the same way). With
+ * a trace analyzed (`mpilens analyze`, whose replay runs it again on an ideal network:
+ * src/analyze), serialization and transfer efficiency from its metadata, and the
  * efficiencies of each phase (MPI_Pcontrol user region) from its time per rank. Printed in
  * the report (text), as `metric,value,phase` rows (--efficiency --csv).
  */
@@ -15,53 +16,6 @@
 #include "cli.h"
 #include "report.h"
 #include "rundb_read.h"
-
-struct useful {
-    double max_useful, sum_useful, max_run, max_mpi;
-    int n, rank_useful, rank_mpi, rank_run;
-};
-
-static void add_rank(int rank, double exec, double mpi_all, double start, void *ctx)
-{
-    struct useful *u = ctx;
-    double run = exec - start, mpi = mpi_all - start, useful = exec - mpi_all;
-    if (useful < 0)
-        useful = 0;
-    if (u->n == 0 || useful > u->max_useful)
-        u->max_useful = useful, u->rank_useful = rank;
-    if (u->n == 0 || mpi > u->max_mpi)
-        u->max_mpi = mpi, u->rank_mpi = rank;
-    if (u->n == 0 || run > u->max_run)
-        u->max_run = run, u->rank_run = rank;
-    u->sum_useful += useful;
-    u->n++;
-}
-
-int report_efficiency(sqlite3 *db, struct report_efficiency *e)
-{
-    struct useful u;
-    memset(&u, 0, sizeof u);
-    memset(e, 0, sizeof *e);
-    if (rundb_rank_times(db, -1, add_rank, &u) != 0 || u.n == 0 || u.max_run <= 0)
-        return -1;
-    double average = u.sum_useful / u.n;
-    e->load_balance = u.max_useful > 0 ? average / u.max_useful : 1;
-    e->communication = u.max_useful / u.max_run;
-    e->parallel = e->load_balance * e->communication;
-    e->average_useful = average;
-    e->max_useful = u.max_useful;
-    e->rank_useful = u.rank_useful;
-    e->max_mpi = u.max_mpi;
-    e->rank_mpi = u.rank_mpi;
-    e->run = u.max_run;
-    e->ranks = u.n;
-    char value[64];
-    e->serialization =
-        rundb_metadata_get(db, "Serialization efficiency", value, sizeof value) ? atof(value) : -1;
-    e->transfer =
-        rundb_metadata_get(db, "Transfer efficiency", value, sizeof value) ? atof(value) : -1;
-    return 0;
-}
 
 /* Per phase: its ranks' useful time (the phase's time less the MPI time in it), and for
  * the ideal network their computing and ideal time there; the metrics at the end. */
@@ -247,8 +201,8 @@ static int by_balance(const void *a, const void *b)
 
 void report_print_efficiency(sqlite3 *db, FILE *out)
 {
-    struct report_efficiency e;
-    if (report_efficiency(db, &e) != 0)
+    struct pop_factors e;
+    if (pop_run_factors(db, &e) != 0)
         return;
     fprintf(out, "\n== Efficiency (POP metrics: docs/efficiency.md)\n");
     fprintf(out,
@@ -324,9 +278,9 @@ void report_print_efficiency(sqlite3 *db, FILE *out)
 
 void report_print_efficiency_csv(sqlite3 *db, FILE *out)
 {
-    struct report_efficiency e;
+    struct pop_factors e;
     fprintf(out, "metric,value,phase\n");
-    if (report_efficiency(db, &e) != 0)
+    if (pop_run_factors(db, &e) != 0)
         return;
     fprintf(out,
             "parallel_efficiency,%.6f,run\nload_balance,%.6f,run\n"

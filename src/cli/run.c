@@ -61,6 +61,9 @@ static const char usage[] =
     "  --tune DIR          apply the collective algorithms `mpilens tune` chose (DIR: RUN/tune)\n"
     "                      ahead of the environment, site files and the launcher line's own\n"
     "                      settings, saying which it overrode (docs/tune.md)\n"
+    "  --ranks LIST        the same run at each rank count of LIST (1,2,4,8), {} in the\n"
+    "                      launcher line replaced by it, into DIR/ranks-N; then the\n"
+    "                      scaling table (mpilens scaling) and its page, DIR/scaling.html\n"
     "  --ompi-monitoring   also run Open MPI's own pml monitoring and import its matrix\n"
     "                      (`mpilens matrix DIR --kind lib_coll`: collectives as the\n"
     "                      library transported them; lib_p2p: the point-to-point it saw)\n"
@@ -72,6 +75,7 @@ static const char usage[] =
     "room); 2 when mpilens refused to start the job (nothing was run).\n"
     "\n"
     "examples: mpilens run -m monitor -- mpirun -np 4 ./app\n"
+    "          mpilens run --ranks 1,2,4,8 -m profile -- mpirun -np {} ./app\n"
     "          mpilens run -m profile -- srun -n 64 --mpi=pmix ./app  (Slurm: docs/slurm.md;\n"
     "          in a batch script `exec mpilens run ...`, so a time limit keeps the data)\n";
 
@@ -371,6 +375,9 @@ int cli_run(int argc, char **argv)
 {
     if (cli_help(argc, argv, usage))
         return 0;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--ranks") == 0)
+            return cli_run_sweep(argc, argv);
     struct run_options opt = {0};
     int rc = parse_options(argc, argv, &opt);
     if (rc == 0)

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 VERBS = ["run", "modules", "report", "matrix", "place", "analyze", "export", "recover",
-         "diff", "top", "tune", "site"]
+         "diff", "top", "tune", "site", "scaling"]
 
 
 def roff_text(line):

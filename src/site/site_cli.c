@@ -4,6 +4,7 @@
  * stderr, so that the output itself stays clean for scripts.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "site_ingest.h"
 #include "site_page.h"
 #include "site_query.h"
+#include "site_scaling.h"
 #include "site_schema.h"
 #include "site_store.h"
 
@@ -33,6 +35,7 @@ static const char usage[] =
     "  apps     per application: jobs, core-hours, MPI share, median and worst efficiency\n"
     "  usage    the site's MPI usage: operations, kinds, message and communicator sizes\n"
     "  trend    one application's efficiency and MPI share over time: mpilens site trend APP\n"
+    "  scaling  one application's POP scaling table by rank count: mpilens site scaling APP\n"
     "  page     all of the above on one page with charts: mpilens site page --html FILE\n"
     "\n"
     "mpilens site VERB --help: the verb's options. docs/site.md: how a site runs it.\n";
@@ -90,7 +93,7 @@ static const char query_usage[] =
 
 struct options {
     const char *store, *staff[16], *ingesters[16], *html;
-    int n_staff, n_ingesters, batch, format, limit_given;
+    int n_staff, n_ingesters, batch, format, limit_given, weak, ref_ranks;
     long limit;
     enum site_job_order order;
     enum site_period by;
@@ -125,10 +128,12 @@ static double parse_date(const char *text)
 static int parse(const char *verb, int argc, char **argv, struct options *o, const char **spool)
 {
     static const struct option longs[] = {
-        {"store", 1, 0, 's'}, {"staff", 1, 0, 'S'},   {"ingester", 1, 0, 'I'}, {"batch", 1, 0, 'b'},
-        {"user", 1, 0, 'u'},  {"account", 1, 0, 'a'}, {"app", 1, 0, 'p'},      {"since", 1, 0, 'f'},
-        {"until", 1, 0, 't'}, {"sort", 1, 0, 'o'},    {"limit", 1, 0, 'l'},    {"csv", 0, 0, 'c'},
-        {"json", 0, 0, 'j'},  {"help", 0, 0, 'h'},    {"by", 1, 0, 'B'},       {"html", 1, 0, 'H'},
+        {"store", 1, 0, 's'}, {"staff", 1, 0, 'S'}, {"ingester", 1, 0, 'I'},
+        {"batch", 1, 0, 'b'}, {"user", 1, 0, 'u'},  {"account", 1, 0, 'a'},
+        {"app", 1, 0, 'p'},   {"since", 1, 0, 'f'}, {"until", 1, 0, 't'},
+        {"sort", 1, 0, 'o'},  {"limit", 1, 0, 'l'}, {"csv", 0, 0, 'c'},
+        {"json", 0, 0, 'j'},  {"help", 0, 0, 'h'},  {"by", 1, 0, 'B'},
+        {"html", 1, 0, 'H'},  {"weak", 0, 0, 'w'},  {"ref", 1, 0, 'r'},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->store = getenv("MPILENS_SITE_STORE");
@@ -213,6 +218,13 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
         case 'H':
             o->html = optarg;
             break;
+        case 'w':
+            o->weak = 1;
+            break;
+        case 'r':
+            if ((o->ref_ranks = atoi(optarg)) < 1)
+                return fail(verb, "--ref takes the reference's rank count (a number of ranks)");
+            break;
         case 'c':
             o->format = SITE_CSV;
             break;
@@ -230,6 +242,8 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
             return fail(verb,
                         strcmp(verb, "trend") == 0
                             ? "no application given; write mpilens site trend APP --store STORE"
+                        : strcmp(verb, "scaling") == 0
+                            ? "no application given; write mpilens site scaling APP --store STORE"
                             : "no spool given; write mpilens site ingest SPOOL --store STORE");
         *spool = argv[optind++];
     }
@@ -363,6 +377,85 @@ static int do_page(int argc, char **argv)
     return 0;
 }
 
+static const char scaling_usage[] =
+    "usage: mpilens site scaling APP --store STORE [--weak] [--ref RANKS] [--user U]\n"
+    "                 [--account A] [--since DATE] [--until DATE] [--csv|--json] [--html FILE]\n"
+    "\n"
+    "APP's POP scaling table (as mpilens scaling draws one of runs: docs/efficiency.md): its\n"
+    "jobs that reached MPI_Finalize, grouped by rank count, each column the median of its\n"
+    "group, with the number of jobs and the lowest and highest parallel efficiency.\n"
+    "Serialization and transfer are not in the records (they need a traced run).\n"
+    "\n"
+    "options:\n"
+    "  --store STORE  the store (default $MPILENS_SITE_STORE)\n"
+    "  --weak         weak scaling: useful time per rank compared (default: strong)\n"
+    "  --ref RANKS    the reference column's rank count (default: the fewest)\n"
+    "  --user U, --account A, --since DATE, --until DATE: as mpilens site jobs\n"
+    "  --csv          rows metric,ranks,value\n"
+    "  --json         one object\n"
+    "  --html FILE    a page: the efficiencies against ranks and the table\n"
+    "  -h, --help     this text\n";
+
+static int do_scaling(int argc, char **argv)
+{
+    struct options o;
+    const char *app = NULL;
+    int rc = parse("scaling", argc, argv, &o, &app);
+    if (rc)
+        return rc;
+    o.filter.app = app;
+    char err[1024];
+    struct site_store *s = NULL;
+    if (site_open(o.store, SITE_READ, &s, err, sizeof err) ||
+        site_schema_check(s, err, sizeof err)) {
+        fprintf(stderr, "mpilens: site scaling: %s\n", err);
+        if (s)
+            site_close(s);
+        return 1;
+    }
+    struct pop_point *points = NULL;
+    int n = 0;
+    long read = 0;
+    struct pop_table t;
+    rc = site_scaling_points(s, &o.filter, &points, &n, &read, err, sizeof err);
+    if (rc == 0 && n == 0) {
+        snprintf(err, sizeof err,
+                 "no finished job of %s in the store (mpilens site apps lists "
+                 "the applications)",
+                 app);
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = pop_scaling_table(points, n, o.ref_ranks, o.weak, &t, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "mpilens: site scaling: %s: %s\n", site_name(s), err);
+        free(points);
+        site_close(s);
+        return 1;
+    }
+    snprintf(t.program, sizeof t.program, "%s (site store)", app);
+    if (o.format == SITE_CSV)
+        pop_print_csv(&t, stdout);
+    else if (o.format == SITE_JSON)
+        pop_print_json(&t, stdout);
+    else
+        pop_print_text(&t, stdout);
+    if (o.html && pop_write_page(&t, o.html) != 0) {
+        fprintf(stderr,
+                "mpilens: site scaling: %s: cannot write the page (%s); choose a "
+                "writable place\n",
+                o.html, strerror(errno));
+        rc = 1;
+    }
+    fprintf(stderr, "mpilens: site scaling: %ld jobs of %s in %d rank counts read from %s%s%s\n",
+            read, app, n, site_name(s), o.html && !rc ? "; the page: " : "",
+            o.html && !rc ? o.html : "");
+    pop_scaling_free(&t);
+    free(points);
+    site_close(s);
+    return rc;
+}
+
 static int do_query(const char *verb, int argc, char **argv)
 {
     struct options o;
@@ -438,6 +531,8 @@ int cli_site(int argc, char **argv)
         return help ? (fputs(ingest_usage, stdout), 0) : do_ingest(argc - 1, argv + 1);
     if (strcmp(verb, "page") == 0)
         return help ? (fputs(page_usage, stdout), 0) : do_page(argc - 1, argv + 1);
+    if (strcmp(verb, "scaling") == 0)
+        return help ? (fputs(scaling_usage, stdout), 0) : do_scaling(argc - 1, argv + 1);
     static const char *const texts[][3] = {
         {"jobs",
          "The jobs, by MPI core-hours (the time in MPI summed over ranks), largest first:\n"

@@ -13,8 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-/* " WHERE ..." for F on the jobs table aliased j, its parameters appended to P. */
-static void where(const struct site_filter *f, char *sql, size_t len, const char **p, int *np,
+void site_where(const struct site_filter *f, char *sql, size_t len, const char **p, int *np,
                   char since[32], char until[32])
 {
     snprintf(sql, len, " WHERE 1 = 1");
@@ -113,7 +112,7 @@ int site_query_jobs(struct site_store *s, const struct site_filter *f, enum site
     char w[1024], since[32], until[32], sql[2048];
     const char *p[8];
     int np = 0;
-    where(f, w, sizeof w, p, &np, since, until);
+    site_where(f, w, sizeof w, p, &np, since, until);
     static const char *const orders[] = {"j.mpi_seconds DESC, j.start_epoch, j.record_key",
                                          "j.parallel_efficiency, j.start_epoch, j.record_key",
                                          "j.run_seconds DESC, j.start_epoch, j.record_key",
@@ -213,7 +212,7 @@ int site_query_apps(struct site_store *s, const struct site_filter *f, long limi
     char w[1024], since[32], until[32], sql[2048];
     const char *p[8];
     int np = 0;
-    where(f, w, sizeof w, p, &np, since, until);
+    site_where(f, w, sizeof w, p, &np, since, until);
     snprintf(sql, sizeof sql,
              "SELECT j.app, j.core_seconds, j.mpi_seconds, j.parallel_efficiency, j.job_id, "
              "j.step FROM jobs j%s ORDER BY j.app, j.start_epoch, j.record_key",
@@ -404,7 +403,7 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
     char w[1024], since[32], until[32], sql[2048];
     const char *p[8];
     int np = 0;
-    where(f, w, sizeof w, p, &np, since, until);
+    site_where(f, w, sizeof w, p, &np, since, until);
     site_table_init(t, usage_cols, sizeof usage_cols / sizeof *usage_cols);
     double totals[4] = {0};
     snprintf(sql, sizeof sql,
@@ -595,7 +594,7 @@ int site_query_trend(struct site_store *s, const struct site_filter *f, enum sit
     char w[1024], since[32], until[32], sql[2048];
     const char *p[8];
     int np = 0;
-    where(f, w, sizeof w, p, &np, since, until);
+    site_where(f, w, sizeof w, p, &np, since, until);
     snprintf(sql, sizeof sql,
              "SELECT j.start_epoch, j.parallel_efficiency, j.core_seconds, j.mpi_seconds FROM "
              "jobs j%s ORDER BY j.start_epoch, j.record_key",

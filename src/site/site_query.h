@@ -13,6 +13,11 @@ struct site_filter {
     double since, until; /* epoch seconds; 0: open */
 };
 
+/* " WHERE ..." for F on the jobs table aliased j, its parameters appended to P (NP of
+ * them so far; at most 5 more), SINCE and UNTIL holding their text. */
+void site_where(const struct site_filter *f, char *sql, size_t len, const char **p, int *np,
+                char since[32], char until[32]);
+
 enum site_job_order { SITE_BY_MPI_CORE_HOURS, SITE_BY_EFFICIENCY, SITE_BY_LENGTH, SITE_BY_START };
 
 /* The jobs, at most LIMIT (0: all) in ORDER. *READ: how many jobs the filter matched. */

@@ -44,7 +44,7 @@ check_eq "the Python package is installed where Debian's python3 looks (PREFIX/l
 # man pages from the --help texts, and bash completion
 check_match "man -M PREFIX/share/man mpilens-run: the page of --help" \
     "$(MANPAGER=cat man -M "$WORK/inst/share/man" mpilens-run 2>&1)" '^ +mpilens run \[-m MODULES\]'
-check_eq "a page for mpilens and each verb" "13" "$(ls "$WORK"/inst/share/man/man1/mpilens*.1 | wc -l)"
+check_eq "a page for mpilens and each verb" "14" "$(ls "$WORK"/inst/share/man/man1/mpilens*.1 | wc -l)"
 completion=$WORK/inst/share/bash-completion/completions/mpilens
 complete_words() { # WORDS...: what completing the last word offers
     bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mpilens;

@@ -1,0 +1,23 @@
+/* pop_run.h: the POP factors of one run (docs/efficiency.md), from the profile in its
+ * database: useful time per rank (between MPI_Init and MPI_Finalize, outside MPI), the
+ * run's length, load balance, communication and parallel efficiency, and, once `mpilens
+ * analyze` replayed its trace, serialization and transfer efficiency. The report, the
+ * page, diff and the scaling table read one run through it.
+ */
+#ifndef LENS_POP_RUN_H
+#define LENS_POP_RUN_H
+
+#include <sqlite3.h>
+
+struct pop_factors {
+    double parallel, load_balance, communication;
+    double average_useful, max_useful, sum_useful, max_mpi, run; /* seconds */
+    /* from `mpilens analyze`'s replay on an ideal network; -1: not analyzed */
+    double serialization, transfer;
+    int rank_useful, rank_mpi, ranks;
+};
+
+/* F from DB's profile; 0, or -1 when the profile has no rank times. */
+int pop_run_factors(sqlite3 *db, struct pop_factors *f);
+
+#endif
