@@ -21,11 +21,11 @@ static const char style[] =
 static const char *const colours[POP_METRICS] = {"#000",    "#222",    "#1565c0", "#2e7d32",
                                                  "#c62828", "#8e24aa", "#ef6c00", "#00838f"};
 
-#define W 720
+#define W 780
 #define H 300
 #define LEFT 50
 #define TOP 20
-#define PLOT_W 520
+#define PLOT_W 500
 #define PLOT_H 240
 
 static double x_of(const struct pop_table *t, int i)
@@ -67,6 +67,10 @@ static void chart(FILE *f, const struct pop_table *t, int first, int last, doubl
                 fprintf(f, "%.1f,%.1f ", x_of(t, i),
                         TOP + PLOT_H - PLOT_H * (v[i] > top ? top : v[i]) / top);
         fputs("\"/>\n", f);
+        for (int i = 0; i < t->n; i++) /* a point alone (one run analyzed) shows too */
+            if (v[i] >= 0)
+                fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>", x_of(t, i),
+                        TOP + PLOT_H - PLOT_H * (v[i] > top ? top : v[i]) / top, colours[m]);
         fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"%s\">%s</text>\n",
                 LEFT + PLOT_W + 12, TOP + 14 + 16 * legend++, colours[m], pop_metric_name(m));
     }
@@ -127,10 +131,11 @@ int pop_write_page(const struct pop_table *t, const char *path)
     fputs("<p class=\"note\">", f);
     html_text(f, t->program);
     fprintf(f,
-            ": %s scaling against %d ranks. Efficiencies of 0.8 or above are good (green),"
+            ": %s scaling against %d rank%s. Efficiencies of 0.8 or above are good (green),"
             " 0.6 to 0.8 fair (amber), below 0.6 poor (red); read the table top to bottom "
             "to see which factor falls first. Each column's heading opens its run's page.</p>\n",
-            t->weak ? "weak" : "strong", t->points[t->ref].ranks);
+            t->weak ? "weak" : "strong", t->points[t->ref].ranks,
+            t->points[t->ref].ranks == 1 ? "" : "s");
     fputs("<h2>Efficiencies</h2>\n", f);
     double top = 1.0;
     for (int m = POP_GLOBAL; m < POP_METRICS; m++)
