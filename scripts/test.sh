@@ -5,7 +5,7 @@
 # it once into a cache folder), Open MPI 5.0 and MPICH 4.2 with gcc 14 and Slurm 24.11
 # (build-deb13/, build-deb13-mpich/). The builds run one after another in the background
 # at the lowest priority (nice 19), so that each overlaps the tests before it: a suite
-# waits only for its own build. CTest runs three tests at a time, then those that time
+# waits only for its own build. CTest runs four tests at a time, then those that time
 # something (label `timed`, tests/CMakeLists.txt) one by one with the builder paused.
 # --debian12: the Debian 12 pair only (a quicker check). The edit-compile-test loop is
 # `ctest -L quick -j 2` in build/.
@@ -83,7 +83,7 @@ suite() {
     local run=()
     [ "${IN_ROOT[$i]}" = 1 ] && run=("$top/scripts/in_root.sh" "$(cat "$state/root")" "$top")
     start=$SECONDS
-    "${run[@]}" bash -c 'cd "$1" && ctest --output-on-failure -j 3 -LE timed' _ "$top/${DIRS[$i]}" ||
+    "${run[@]}" bash -c 'cd "$1" && ctest --output-on-failure -j 4 -LE timed' _ "$top/${DIRS[$i]}" ||
         status=1
     # The timed tests alone, the builder paused (a compiler at nice 19 still moved them).
     kill -STOP -- -"$builder" 2>/dev/null || true
