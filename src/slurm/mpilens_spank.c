@@ -49,8 +49,10 @@ static void plugin_dir(char *dir, size_t len)
 /* Whether the comma-separated module LIST names the summary. */
 static int has_summary(const char *list)
 {
-    return strcmp(list, "summary") == 0 || strncmp(list, "summary,", 8) == 0 ||
-           strstr(list, ",summary") != NULL;
+    for (const char *at = strstr(list, "summary"); at; at = strstr(at + 1, "summary"))
+        if ((at == list || at[-1] == ',') && (at[7] == 0 || at[7] == ',' || at[7] == ':'))
+            return 1;
+    return 0;
 }
 
 /* Whether every module of the comma-separated LIST has a file beside this plugin ("off"
@@ -154,6 +156,9 @@ static void step_modules(char *out, size_t len)
     }
     if (strcmp(want, "off") == 0) /* optout=no: the site's default, or the summary */
         want = strcmp(site_default, "off") == 0 ? "summary" : site_default;
+    /* the summary last, the innermost layer: the modules asked for keep the application's
+     * own view (the outermost does: a module under another counts the other's start-up at
+     * MPI_Init as computation, docs/summary.md) */
     snprintf(out, len, "%s%s", want, has_summary(want) ? "" : ",summary");
 }
 
