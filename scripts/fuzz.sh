@@ -32,7 +32,7 @@ for t in "${targets[@]}"; do
                  "$root/src/common/trace_reader.c" "$root/src/common/trace_anchor.c" "$root/src/common/trace_check.c" \
                  "$root/src/common/trace_defs.c" \
                  -lopen-trace-format2 -lsqlite3 -lm ;;
-    db) build db "$root/fuzz/fuzz_db.c" "$root/src/cli/paths.c" "$root/src/cli/csv.c" "$root/src/db/rundb.c" "$root/src/db/rundb_read.c" "$root/src/db/rundb_waits.c" "$root/src/db/rundb_detail.c" \
+    db) build db "$root/fuzz/fuzz_db.c" "$root/src/cli/paths.c" "$root/src/common/text_fields.c" "$root/src/db/rundb.c" "$root/src/db/rundb_read.c" "$root/src/db/rundb_waits.c" "$root/src/db/rundb_detail.c" \
               "$root/src/cli/"{report,report_query,report_text,report_efficiency,report_html,report_waits,report_sites,page,page_detail,page_svg,page_findings}.c \
               "$root/src/common/html.c" "$root/src/pop/pop_run.c" \
               "$root/src/cli/"{matrix,matrix_load,matrix_output,matrix_prof}.c -lsqlite3 -lm ;;

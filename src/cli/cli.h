@@ -4,6 +4,7 @@
 #ifndef LENS_CLI_H
 #define LENS_CLI_H
 
+#include "text_fields.h" /* lens_csv_field: the CSV output's fields */
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -54,8 +55,6 @@ void cli_program_of(const char *command, char *out, size_t len);
 /* 1 for MPI_Init, MPI_Init_thread and MPI_Finalize (operation names without MPI_), which
  * the readers leave out of MPI time, as report's MPI share does. */
 int cli_startup_op(const char *op);
-/* TEXT as a CSV field: quoted (quotes doubled) when it holds a comma, quote or newline. */
-void cli_csv_field(FILE *out, const char *text);
 /* 1 if path is a directory. */
 int cli_is_directory(const char *path);
 

@@ -172,7 +172,7 @@ void diff_print_csv(const struct diff *d, FILE *out)
         const struct diff_row *r = &d->rows[i];
         fprintf(out, "%s,", names[r->section]);
         for (int k = 0; k < 4; k++) {
-            cli_csv_field(out, k ? r->label[k - 1] : r->what);
+            lens_csv_field(out, k ? r->label[k - 1] : r->what);
             fputc(',', out);
         }
         fprintf(out, "%s,%.9g,%.9g,%.9g,%s,%s,%.9g,%d,%d\n", r->unit, r->mean_a, r->mean_b,

@@ -303,7 +303,7 @@ void report_print_efficiency_csv(sqlite3 *db, FILE *out)
                            phases[i].length,   phases[i].serialization, phases[i].transfer};
         for (int m = 0; m < (phases[i].serialization >= 0 ? 6 : 4); m++) {
             fprintf(out, "%s,%.6f,", names[m], values[m]);
-            cli_csv_field(out, phases[i].name);
+            lens_csv_field(out, phases[i].name);
             fputc('\n', out);
         }
     }

@@ -138,14 +138,7 @@ static int read_run(const char *arg, int summary, struct pop_point *p, char *pro
     } else {
         program_of(db, program, n);
         rundb_close(db);
-        p->ranks = f.ranks;
-        p->run = f.run;
-        p->sum_useful = f.sum_useful;
-        p->load_balance = f.load_balance;
-        p->communication = f.communication;
-        p->parallel = f.parallel;
-        p->serialization = f.serialization;
-        p->transfer = f.transfer;
+        pop_point_of_run(p, &f);
     }
     p->parallel_low = p->parallel_high = p->parallel;
     snprintf(p->source, sizeof p->source, "%s", arg);

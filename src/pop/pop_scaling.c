@@ -34,6 +34,19 @@ const char *pop_metric_title(enum pop_metric m)
     return titles[m];
 }
 
+void pop_point_of_run(struct pop_point *p, const struct pop_factors *f)
+{
+    p->ranks = f->ranks;
+    p->run = f->run;
+    p->sum_useful = f->sum_useful;
+    p->load_balance = f->load_balance;
+    p->communication = f->communication;
+    p->parallel = p->parallel_low = p->parallel_high = f->parallel;
+    p->serialization = f->serialization;
+    p->transfer = f->transfer;
+    p->jobs = 0;
+}
+
 static int by_ranks(const void *a, const void *b)
 {
     return ((const struct pop_point *)a)->ranks - ((const struct pop_point *)b)->ranks;

@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#include "pop_run.h"
+
 struct pop_point {
     int ranks;
     double run, sum_useful; /* T and the useful time summed over ranks, seconds */
@@ -40,6 +42,9 @@ struct pop_table {
     char program[1024];         /* what ran, for the heading */
     char counters[256];         /* why there are no instruction or IPC rows */
 };
+
+/* P's figures from one run's factors (its source and page left as they are). */
+void pop_point_of_run(struct pop_point *p, const struct pop_factors *f);
 
 /* The metric's CSV name (as `report --efficiency --csv`) and its heading in the table. */
 const char *pop_metric_name(enum pop_metric m);

@@ -4,6 +4,7 @@
  * that falls below 0.8 first named; CSV rows `metric,ranks,value`; one JSON object.
  */
 #include "pop_scaling.h"
+#include "text_fields.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -145,34 +146,19 @@ void pop_print_csv(const struct pop_table *t, FILE *out)
                     t->points[i].parallel_low, t->points[i].ranks, t->points[i].parallel_high);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 void pop_print_json(const struct pop_table *t, FILE *out)
 {
     fputs("{\"program\": ", out);
-    json_string(out, t->program);
+    lens_json_string(out, t->program);
     fprintf(out, ", \"scaling\": \"%s\", \"reference_ranks\": %d, \"columns\": [",
             t->weak ? "weak" : "strong", t->points[t->ref].ranks);
     for (int i = 0; i < t->n; i++) {
         const struct pop_point *p = &t->points[i];
         fprintf(out, "%s\n  {\"ranks\": %d, \"source\": ", i ? "," : "", p->ranks);
-        json_string(out, p->source);
+        lens_json_string(out, p->source);
         if (p->page[0]) {
             fputs(", \"page\": ", out);
-            json_string(out, p->page);
+            lens_json_string(out, p->page);
         }
         fprintf(out, ", \"run_seconds\": %.6f, \"useful_seconds\": %.6f", p->run, p->sum_useful);
         for (int m = 0; m < POP_METRICS; m++) {
@@ -193,6 +179,6 @@ void pop_print_json(const struct pop_table *t, FILE *out)
     char note[256];
     snprintf(note, sizeof note, "%s", counters_note());
     *strchr(note, '\n') = ' ';
-    json_string(out, note);
+    lens_json_string(out, note);
     fputs("}\n", out);
 }

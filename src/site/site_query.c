@@ -13,33 +13,35 @@
 #include <string.h>
 #include <time.h>
 
-void site_where(const struct site_filter *f, char *sql, size_t len, const char **p, int *np,
-                  char since[32], char until[32])
+void site_where(const struct site_filter *f, struct site_where *w)
 {
-    snprintf(sql, len, " WHERE 1 = 1");
-    size_t at = strlen(sql);
+    size_t len = sizeof w->sql, at;
+    w->n = 0;
+    snprintf(w->sql, len, " WHERE 1 = 1");
+    at = strlen(w->sql);
     if (f->user) {
-        p[*np] = f->user;
-        at += (size_t)snprintf(sql + at, len - at, " AND j.owner = $%d", ++*np);
+        w->params[w->n] = f->user;
+        at += (size_t)snprintf(w->sql + at, len - at, " AND j.owner = $%d", ++w->n);
     }
     if (f->account) {
-        p[*np] = f->account;
-        at += (size_t)snprintf(sql + at, len - at, " AND j.account = $%d", ++*np);
+        w->params[w->n] = f->account;
+        at += (size_t)snprintf(w->sql + at, len - at, " AND j.account = $%d", ++w->n);
     }
     if (f->app) {
-        p[*np] = f->app;
-        at += (size_t)snprintf(sql + at, len - at, " AND j.app = $%d", ++*np);
+        w->params[w->n] = f->app;
+        at += (size_t)snprintf(w->sql + at, len - at, " AND j.app = $%d", ++w->n);
     }
     if (f->since > 0) {
-        snprintf(since, 32, "%.3f", f->since);
-        p[*np] = since;
-        at += (size_t)snprintf(sql + at, len - at,
-                               " AND j.start_epoch >= CAST($%d AS DOUBLE PRECISION)", ++*np);
+        snprintf(w->since, sizeof w->since, "%.3f", f->since);
+        w->params[w->n] = w->since;
+        at += (size_t)snprintf(w->sql + at, len - at,
+                               " AND j.start_epoch >= CAST($%d AS DOUBLE PRECISION)", ++w->n);
     }
     if (f->until > 0) {
-        snprintf(until, 32, "%.3f", f->until);
-        p[*np] = until;
-        snprintf(sql + at, len - at, " AND j.start_epoch < CAST($%d AS DOUBLE PRECISION)", ++*np);
+        snprintf(w->until, sizeof w->until, "%.3f", f->until);
+        w->params[w->n] = w->until;
+        snprintf(w->sql + at, len - at, " AND j.start_epoch < CAST($%d AS DOUBLE PRECISION)",
+                 ++w->n);
     }
 }
 
@@ -109,16 +111,15 @@ static int count_row(void *arg, int ncol, const char *const *v)
 int site_query_jobs(struct site_store *s, const struct site_filter *f, enum site_job_order order,
                     long limit, struct site_table *t, long *read, char *err, size_t n)
 {
-    char w[1024], since[32], until[32], sql[2048];
-    const char *p[8];
-    int np = 0;
-    site_where(f, w, sizeof w, p, &np, since, until);
+    char sql[2048];
+    struct site_where w;
+    site_where(f, &w);
     static const char *const orders[] = {"j.mpi_seconds DESC, j.start_epoch, j.record_key",
                                          "j.parallel_efficiency, j.start_epoch, j.record_key",
                                          "j.run_seconds DESC, j.start_epoch, j.record_key",
                                          "j.start_epoch DESC, j.record_key"};
-    snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM jobs j%s", w);
-    if (site_query(s, sql, np, p, count_row, read, err, n))
+    snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM jobs j%s", w.sql);
+    if (site_query(s, sql, w.n, w.params, count_row, read, err, n))
         return -1;
     char lim[32] = "";
     if (limit > 0)
@@ -129,10 +130,10 @@ int site_query_jobs(struct site_store *s, const struct site_filter *f, enum site
              "CAST(j.p2p_bytes AS BIGINT), CAST(j.within_bytes AS BIGINT), "
              "CAST(j.between_bytes AS BIGINT) "
              "FROM jobs j%s ORDER BY %s%s",
-             w, orders[order], lim);
+             w.sql, orders[order], lim);
     site_table_init(t, job_cols, sizeof job_cols / sizeof *job_cols);
     struct rows r = {t, 0};
-    return site_query(s, sql, np, p, job_row, &r, err, n);
+    return site_query(s, sql, w.n, w.params, job_row, &r, err, n);
 }
 
 /* ---- apps ---- */
@@ -209,16 +210,15 @@ static int by_core(const void *x, const void *y)
 int site_query_apps(struct site_store *s, const struct site_filter *f, long limit,
                     struct site_table *t, long *read, char *err, size_t n)
 {
-    char w[1024], since[32], until[32], sql[2048];
-    const char *p[8];
-    int np = 0;
-    site_where(f, w, sizeof w, p, &np, since, until);
+    char sql[2048];
+    struct site_where w;
+    site_where(f, &w);
     snprintf(sql, sizeof sql,
              "SELECT j.app, j.core_seconds, j.mpi_seconds, j.parallel_efficiency, j.job_id, "
              "j.step FROM jobs j%s ORDER BY j.app, j.start_epoch, j.record_key",
-             w);
+             w.sql);
     struct apps a = {0};
-    if (site_query(s, sql, np, p, app_row, &a, err, n))
+    if (site_query(s, sql, w.n, w.params, app_row, &a, err, n))
         return -1;
     qsort(a.list, (size_t)a.count, sizeof *a.list, by_core);
     site_table_init(t, app_cols, sizeof app_cols / sizeof *app_cols);
@@ -400,17 +400,16 @@ static int total_row(void *arg, int ncol, const char *const *v)
 int site_query_usage(struct site_store *s, const struct site_filter *f, struct site_table *t,
                      long *read, char *err, size_t n)
 {
-    char w[1024], since[32], until[32], sql[2048];
-    const char *p[8];
-    int np = 0;
-    site_where(f, w, sizeof w, p, &np, since, until);
+    char sql[2048];
+    struct site_where w;
+    site_where(f, &w);
     site_table_init(t, usage_cols, sizeof usage_cols / sizeof *usage_cols);
     double totals[4] = {0};
     snprintf(sql, sizeof sql,
              "SELECT COUNT(*), COALESCE(SUM(j.mpi_seconds), 0), COALESCE(SUM(j.core_seconds), 0), "
              "COALESCE(SUM(j.other_ops_seconds), 0) FROM jobs j%s",
-             w);
-    if (site_query(s, sql, np, p, total_row, totals, err, n))
+             w.sql);
+    if (site_query(s, sql, w.n, w.params, total_row, totals, err, n))
         return -1;
     *read = (long)totals[0];
     struct usage u = {t, totals[1], {0}, 0};
@@ -420,8 +419,8 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
     snprintf(sql, sizeof sql,
              "SELECT o.operation, SUM(o.seconds) AS s FROM job_operations o JOIN jobs j ON "
              "j.record_key = o.record_key%s GROUP BY o.operation ORDER BY s DESC, o.operation",
-             w);
-    if (site_query(s, sql, np, p, op_row, &u, err, n))
+             w.sql);
+    if (site_query(s, sql, w.n, w.params, op_row, &u, err, n))
         return -1;
     if (totals[3] > 0)
         add_usage(t, "operations", "(other operations)", totals[3] / 3600, "%.6f",
@@ -435,8 +434,8 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
              "SELECT m.min_bytes, m.max_bytes, SUM(m.messages) FROM job_message_sizes m JOIN jobs "
              "j ON j.record_key = m.record_key%s GROUP BY m.min_bytes, m.max_bytes ORDER BY "
              "m.min_bytes",
-             w);
-    if (site_query(s, sql, np, p, bin_row, &b, err, n))
+             w.sql);
+    if (site_query(s, sql, w.n, w.params, bin_row, &b, err, n))
         return -1;
     double msgs = 0;
     for (int i = 0; i < b.count; i++)
@@ -451,8 +450,8 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
     snprintf(sql, sizeof sql,
              "SELECT COALESCE(o.communicator_size, 0) AS c, SUM(o.seconds) FROM job_top_operations "
              "o JOIN jobs j ON j.record_key = o.record_key%s GROUP BY c ORDER BY c",
-             w);
-    if (site_query(s, sql, np, p, pair_row, &pr, err, n))
+             w.sql);
+    if (site_query(s, sql, w.n, w.params, pair_row, &pr, err, n))
         return -1;
     double top = 0;
     for (int i = 0; i < pr.count; i++)
@@ -461,8 +460,8 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
         add_usage(t, "communicators", pr.items[i], pr.value[i] / 3600, "%.6f",
                   top > 0 ? pr.value[i] / top : 0);
     struct shape sh = {{0}, {0}, {0}, 0};
-    snprintf(sql, sizeof sql, "SELECT j.ranks, j.nodes, j.core_seconds FROM jobs j%s", w);
-    if (site_query(s, sql, np, p, shape_row, &sh, err, n))
+    snprintf(sql, sizeof sql, "SELECT j.ranks, j.nodes, j.core_seconds FROM jobs j%s", w.sql);
+    if (site_query(s, sql, w.n, w.params, shape_row, &sh, err, n))
         return -1;
     for (int i = 0; i < 40; i++)
         if (sh.jobs_by_ranks[i] > 0) {
@@ -591,16 +590,15 @@ static void change_text(char *out, size_t n, const double *a, int na, const doub
 int site_query_trend(struct site_store *s, const struct site_filter *f, enum site_period by,
                      struct site_table *t, long *read, char *err, size_t n)
 {
-    char w[1024], since[32], until[32], sql[2048];
-    const char *p[8];
-    int np = 0;
-    site_where(f, w, sizeof w, p, &np, since, until);
+    char sql[2048];
+    struct site_where w;
+    site_where(f, &w);
     snprintf(sql, sizeof sql,
              "SELECT j.start_epoch, j.parallel_efficiency, j.core_seconds, j.mpi_seconds FROM "
              "jobs j%s ORDER BY j.start_epoch, j.record_key",
-             w);
+             w.sql);
     struct periods ps = {.by = by};
-    if (site_query(s, sql, np, p, trend_row, &ps, err, n))
+    if (site_query(s, sql, w.n, w.params, trend_row, &ps, err, n))
         return -1;
     site_table_init(t, trend_cols, sizeof trend_cols / sizeof *trend_cols);
     *read = 0;

@@ -13,10 +13,13 @@ struct site_filter {
     double since, until; /* epoch seconds; 0: open */
 };
 
-/* " WHERE ..." for F on the jobs table aliased j, its parameters appended to P (NP of
- * them so far; at most 5 more), SINCE and UNTIL holding their text. */
-void site_where(const struct site_filter *f, char *sql, size_t len, const char **p, int *np,
-                char since[32], char until[32]);
+/* F as " WHERE ..." on the jobs table aliased j (SQL), with its N parameters ($1..$N). */
+struct site_where {
+    char sql[1024], since[32], until[32];
+    const char *params[8];
+    int n;
+};
+void site_where(const struct site_filter *f, struct site_where *w);
 
 enum site_job_order { SITE_BY_MPI_CORE_HOURS, SITE_BY_EFFICIENCY, SITE_BY_LENGTH, SITE_BY_START };
 

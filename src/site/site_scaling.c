@@ -64,20 +64,19 @@ static double median(const struct job *jobs, long n, size_t field, double *scrat
 int site_scaling_points(struct site_store *s, const struct site_filter *f,
                         struct pop_point **points, int *n, long *read, char *err, size_t errlen)
 {
-    char w[1024], since[32], until[32], sql[2048];
-    const char *p[8];
-    int np = 0;
+    char sql[2048];
+    struct site_where w;
     *points = NULL;
     *n = 0;
     *read = 0;
-    site_where(f, w, sizeof w, p, &np, since, until);
+    site_where(f, &w);
     snprintf(sql, sizeof sql,
              "SELECT j.ranks, j.run_seconds, j.load_balance, j.comm_efficiency, "
              "j.parallel_efficiency FROM jobs j%s AND j.ended = 'MPI_Finalize' AND "
              "j.parallel_efficiency IS NOT NULL AND j.run_seconds > 0 ORDER BY j.ranks",
-             w);
+             w.sql);
     struct jobs jobs = {NULL, 0, 0, 0};
-    if (site_query(s, sql, np, p, add_job, &jobs, err, errlen) != 0 || jobs.failed) {
+    if (site_query(s, sql, w.n, w.params, add_job, &jobs, err, errlen) != 0 || jobs.failed) {
         if (jobs.failed)
             snprintf(err, errlen, "out of memory");
         free(jobs.all);

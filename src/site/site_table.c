@@ -2,6 +2,7 @@
  * their column are cut with '~' so the table keeps its width; CSV and JSON keep them whole.
  */
 #include "site_table.h"
+#include "text_fields.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,21 +25,6 @@ void site_table_add(struct site_table *t, const char *const *cells)
     t->nrows++;
 }
 
-static void csv_cell(FILE *out, const char *text)
-{
-    if (!strpbrk(text, ",\"\n")) {
-        fputs(text, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *text; text++) {
-        if (*text == '"')
-            fputc('"', out);
-        fputc(*text, out);
-    }
-    fputc('"', out);
-}
-
 static int numeric(const char *s)
 {
     if (!*s)
@@ -46,21 +32,6 @@ static int numeric(const char *s)
     char *end;
     strtod(s, &end);
     return *end == 0 && strcmp(s, "nan") != 0 && strcmp(s, "inf") != 0 && strcmp(s, "-inf") != 0;
-}
-
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
 }
 
 static void text_cell(FILE *out, const char *text, int width)
@@ -84,7 +55,7 @@ void site_table_print(const struct site_table *t, enum site_format format, FILE 
             for (int c = 0; c < t->ncols; c++) {
                 if (c)
                     fputc(',', out);
-                csv_cell(out, t->cells[r * t->ncols + c]);
+                lens_csv_field(out, t->cells[r * t->ncols + c]);
             }
             fputc('\n', out);
         }
@@ -102,7 +73,7 @@ void site_table_print(const struct site_table *t, enum site_format format, FILE 
                 else if (numeric(v))
                     fputs(v, out);
                 else
-                    json_string(out, v);
+                    lens_json_string(out, v);
             }
             fputc('}', out);
         }
