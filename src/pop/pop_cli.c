@@ -1,6 +1,6 @@
 /* pop_cli.c: `mpilens scaling RUN RUN...`: the POP scaling table of runs of one program at
  * different rank counts (pop_scaling.h), read from each run's profile (pop_run.h), or from
- * its summary.json (docs/summary.md, read by src/site's reader) when it has no profile or
+ * its summary.json (docs/summary.md, read by src/record) when it has no profile or
  * --summary says so: the record the site store keeps, so that a site's table and one of
  * the same runs' directories agree. Runs of different programs are refused, naming them,
  * unless --force. main.c hands the verb over;
@@ -20,7 +20,7 @@
 #include "pop_scaling.h"
 #include "rundb.h"
 #include "rundb_read.h"
-#include "site_record.h"
+#include "summary_record.h"
 
 static const char usage[] =
     "usage: mpilens scaling RUN RUN... [--weak] [--ref RUN] [--force] [--summary]\n"
@@ -74,15 +74,15 @@ static void program_of(sqlite3 *db, char *out, size_t n)
 /* The column of a run's summary.json (PATH); 0, or 2 with the reason said. */
 static int read_summary(const char *path, struct pop_point *p, char *program, size_t n)
 {
-    static char text[SITE_RECORD_MAX_BYTES + 1];
-    struct site_record *rec = malloc(sizeof *rec);
+    static char text[SUMMARY_RECORD_MAX_BYTES + 1];
+    struct summary_record *rec = malloc(sizeof *rec);
     FILE *f = fopen(path, "r");
     size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
     int bad = !f || ferror(f) || len == sizeof text - 1;
     if (f)
         fclose(f);
     char why[512] = "cannot be read";
-    if (!rec || bad || site_record_read(text, len, rec, why, sizeof why) != 0 ||
+    if (!rec || bad || summary_record_read(text, len, rec, why, sizeof why) != 0 ||
         rec->parallel_efficiency < 0 || rec->run_seconds <= 0) {
         free(rec);
         return fail("%s: %s; give a run with the profile or a whole summary.json", path,

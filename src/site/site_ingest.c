@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "site_record.h"
+#include "summary_record.h"
 
 #define MAX_PARAMS 30000 /* per statement: SQLite allows 32766, PostgreSQL 65535 */
 
@@ -187,7 +187,7 @@ static void inserts_free(struct insert *t)
 }
 
 /* Adds one record's rows: its job, its operations, top operations, sizes and sites. */
-static int store_record(struct site_store *s, struct insert *t, const struct site_record *r,
+static int store_record(struct site_store *s, struct insert *t, const struct summary_record *r,
                         char *err, size_t n)
 {
     struct insert *in = &t[T_JOBS];
@@ -309,7 +309,7 @@ static void reject(const char *spool, const char *name, const char *why,
 }
 
 /* Reads SPOOL/NAME into REC: 0; -1 rejected (WHY); -2 newer version (WHY); -3 gone. */
-static int read_one(const char *spool, const char *name, struct site_record *rec, char *why,
+static int read_one(const char *spool, const char *name, struct summary_record *rec, char *why,
                     size_t n)
 {
     char path[4096];
@@ -327,10 +327,10 @@ static int read_one(const char *spool, const char *name, struct site_record *rec
         snprintf(why, n, "not a regular file");
         return -1;
     }
-    if (st.st_size > SITE_RECORD_MAX_BYTES) {
+    if (st.st_size > SUMMARY_RECORD_MAX_BYTES) {
         close(fd);
         snprintf(why, n, "oversized: %lld bytes, a record is at most %d", (long long)st.st_size,
-                 SITE_RECORD_MAX_BYTES);
+                 SUMMARY_RECORD_MAX_BYTES);
         return -1;
     }
     char *text = malloc((size_t)st.st_size + 1);
@@ -341,7 +341,7 @@ static int read_one(const char *spool, const char *name, struct site_record *rec
         snprintf(why, n, "cannot be read whole");
         return -1;
     }
-    int rc = site_record_read(text, (size_t)got, rec, why, n);
+    int rc = summary_record_read(text, (size_t)got, rec, why, n);
     free(text);
     if (rc)
         return rc;
@@ -438,7 +438,7 @@ int site_ingest(struct site_store *s, const char *spool, int batch, struct site_
         return -1;
     struct insert *tables = malloc(N_TABLES * sizeof *tables);
     inserts_init(tables);
-    struct site_record *rec = malloc(sizeof *rec);
+    struct summary_record *rec = malloc(sizeof *rec);
     struct seen_users *seen = calloc(1, sizeof *seen);
     char **done = malloc((size_t)(batch > 0 ? batch : 1) * sizeof *done);
     int rc = 0;

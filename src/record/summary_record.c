@@ -1,14 +1,14 @@
-/* site_record.c: a summary.json record read into struct site_record (site_record.h): the
+/* summary_record.c: a summary.json record read into struct summary_record (summary_record.h): the
  * schema name and version checked, the fields the store needs required, strings truncated
  * to their columns, the lists bounded. The application's name is the Python script's last
  * component for a Python job, else the program's.
  */
-#include "site_record.h"
+#include "summary_record.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "site_json.h"
+#include "record_json.h"
 
 static void copy(char *dst, size_t n, const char *src)
 {
@@ -50,7 +50,7 @@ static void id_text(const struct json *obj, const char *key, char *dst, size_t n
         dst[0] = 0;
 }
 
-static void read_op(const struct json *e, struct site_op *op, const char *name)
+static void read_op(const struct json *e, struct summary_op *op, const char *name)
 {
     copy(op->operation, sizeof op->operation, name ? name : json_str(e, "operation"));
     copy(op->communicator, sizeof op->communicator, json_str(e, "communicator"));
@@ -59,32 +59,32 @@ static void read_op(const struct json *e, struct site_op *op, const char *name)
     op->seconds = json_num(e, "seconds", 0);
 }
 
-static int read_lists(const struct json *root, struct site_record *r, char *why, size_t n)
+static int read_lists(const struct json *root, struct summary_record *r, char *why, size_t n)
 {
     const struct json *ops = json_get(root, "operations");
     if (ops && ops->kind == JSON_OBJECT)
-        for (const struct json *m = ops->child; m && r->n_ops < SITE_MAX_OPS; m = m->next)
+        for (const struct json *m = ops->child; m && r->n_ops < SUMMARY_MAX_OPS; m = m->next)
             read_op(m, &r->ops[r->n_ops++], m->key);
     const struct json *top = json_get(root, "top_operations");
     for (const struct json *e = top && top->kind == JSON_ARRAY ? top->child : NULL;
-         e && r->n_top < SITE_MAX_TOP; e = e->next)
+         e && r->n_top < SUMMARY_MAX_TOP; e = e->next)
         read_op(e, &r->top[r->n_top++], NULL);
     const struct json *bins = json_get(root, "message_sizes");
     for (const struct json *e = bins && bins->kind == JSON_ARRAY ? bins->child : NULL; e;
          e = e->next) {
-        if (r->n_bins == SITE_MAX_BINS) {
-            snprintf(why, n, "more than %d message-size bins", SITE_MAX_BINS);
+        if (r->n_bins == SUMMARY_MAX_BINS) {
+            snprintf(why, n, "more than %d message-size bins", SUMMARY_MAX_BINS);
             return -1;
         }
-        struct site_bin *b = &r->bins[r->n_bins++];
+        struct summary_bin *b = &r->bins[r->n_bins++];
         b->min_bytes = json_num(e, "min_bytes", 0);
         b->max_bytes = json_num(e, "max_bytes", 0);
         b->messages = json_num(e, "messages", 0);
     }
     const struct json *sites = json_get(root, "top_call_sites");
     for (const struct json *e = sites && sites->kind == JSON_ARRAY ? sites->child : NULL;
-         e && r->n_sites < SITE_MAX_SITES; e = e->next) {
-        struct site_site *s = &r->sites[r->n_sites++];
+         e && r->n_sites < SUMMARY_MAX_SITES; e = e->next) {
+        struct summary_site *s = &r->sites[r->n_sites++];
         copy(s->operation, sizeof s->operation, json_str(e, "operation"));
         copy(s->file, sizeof s->file, json_str(e, "file"));
         copy(s->function, sizeof s->function, json_str(e, "function"));
@@ -95,7 +95,7 @@ static int read_lists(const struct json *root, struct site_record *r, char *why,
     return 0;
 }
 
-int site_record_read(const char *text, size_t len, struct site_record *r, char *why, size_t n)
+int summary_record_read(const char *text, size_t len, struct summary_record *r, char *why, size_t n)
 {
     memset(r, 0, sizeof *r);
     char err[160];
@@ -117,9 +117,9 @@ int site_record_read(const char *text, size_t len, struct site_record *r, char *
         goto out;
     }
     r->version = (int)version;
-    if (r->version > SITE_SCHEMA_VERSION) {
+    if (r->version > SUMMARY_SCHEMA_VERSION) {
         snprintf(why, n, "record version %d is newer than this mpilens reads (%d): update mpilens",
-                 r->version, SITE_SCHEMA_VERSION);
+                 r->version, SUMMARY_SCHEMA_VERSION);
         rc = -2;
         goto out;
     }

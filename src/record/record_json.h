@@ -1,10 +1,10 @@
-/* site_json.h: a small JSON reader for the records the site store ingests (summary.json,
- * at most a few KiB): the whole text parsed into a tree of nodes in one allocation; values
- * looked up by key or index. Strict (RFC 8259): a trailing comma, a bad escape or
- * anything after the value is an error with its byte offset.
+/* record_json.h: a small JSON reader for summary.json records (at most a few KiB; the site
+ * store ingests them, `mpilens scaling --summary` reads them): the whole text parsed into a tree of
+ * nodes in one allocation; values looked up by key or index. Strict (RFC 8259): a trailing comma, a
+ * bad escape or anything after the value is an error with its byte offset.
  */
-#ifndef SITE_JSON_H
-#define SITE_JSON_H
+#ifndef RECORD_JSON_H
+#define RECORD_JSON_H
 
 #include <stddef.h>
 

@@ -1,8 +1,8 @@
-/* site_json.c: the JSON reader of site_json.h: recursive descent over the text, nodes and
+/* record_json.c: the JSON reader of record_json.h: recursive descent over the text, nodes and
  * decoded strings carved from one arena sized from the text (a node per value at most, a
  * string never longer than its source).
  */
-#include "site_json.h"
+#include "record_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
