@@ -1,7 +1,7 @@
 # test_scaling.sh: the POP scaling table (src/pop, docs/efficiency.md "Across runs") on
 # tests/apps/scaling_app.c, a program of known scaling whose work and waits are sleeps: W =
 # 4800 ms of work split evenly, S = 300 ms serial on rank 0, C = 100 ms a rank at the root
-# of a collective (the last rank). `mpilens run --ranks 1,2,4,8` makes the sweep; speedup, load balance,
+# of a linear collective (the last rank). `mpilens run --ranks 1,2,4,8` makes the sweep; speedup, load balance,
 # communication efficiency, computation scalability and global efficiency are each within
 # 0.05 of the values derived from the construction; the 8-rank run analyzed adds
 # serialization and transfer. The same runs' summary.json records ingested into a site
@@ -39,8 +39,8 @@ expected() { # METRIC P
 }
 "$MPILENS" scaling sweep/ranks-1 sweep/ranks-2 sweep/ranks-4 sweep/ranks-8 --csv > table.csv
 # Efficiencies within 0.05; the speedup, which is not a fraction, within 5 % of itself
-# (MPICH's busy-polling ranks, 8 on 2 cores, take turns of the scheduler at each message of
-# a collective: about 60 ms of the 8-rank run's 1.7 s, 2.5 % of its speedup).
+# (MPICH's busy-polling ranks, 8 on 2 cores, wait for turns of the scheduler: about 30 ms
+# of the 8-rank run's 1.7 s, 1 to 2 % of its speedup; 0.05 of 3.06 would be 1.6 %).
 for metric in speedup global_efficiency parallel_efficiency load_balance communication_efficiency \
     computation_scalability; do
     for p in 1 2 4 8; do
