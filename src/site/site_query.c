@@ -147,56 +147,42 @@ static const struct site_column app_cols[] = {{"app", "APP", -14},
                                               {"worst_parallel_efficiency", "WORST-PE", 8},
                                               {"worst_job", "WORST-JOB", -14}};
 
+/* One application's sums, from the store's GROUP BY (its jobs' PE median and worst job are
+ * read afterwards for the rows shown, through the index on (app, parallel_efficiency)). */
 struct app_acc {
     char app[128];
-    long jobs;
-    double core, mpi, worst;
-    char worst_job[96];
-    double *pe;
-    long npe, cap;
+    long jobs, npe;
+    double core, mpi;
 };
 
 struct apps {
     struct app_acc *list;
     long count, cap;
+    int failed;
 };
 
 static int app_row(void *arg, int ncol, const char *const *v)
 {
     struct apps *a = arg;
     (void)ncol;
-    struct app_acc *cur = a->count ? &a->list[a->count - 1] : NULL;
-    if (!cur || strcmp(cur->app, v[0]) != 0) {
-        if (a->count == a->cap)
-            a->list =
-                realloc(a->list, (size_t)(a->cap = a->cap ? a->cap * 2 : 32) * sizeof *a->list);
-        cur = &a->list[a->count++];
-        memset(cur, 0, sizeof *cur);
-        snprintf(cur->app, sizeof cur->app, "%s", v[0]);
-        cur->worst = 2;
-    }
-    cur->jobs++;
-    cur->core += num(v[1]);
-    cur->mpi += num(v[2]);
-    if (v[3]) {
-        double pe = num(v[3]);
-        if (cur->npe == cur->cap)
-            cur->pe = realloc(cur->pe,
-                              (size_t)(cur->cap = cur->cap ? cur->cap * 2 : 16) * sizeof *cur->pe);
-        cur->pe[cur->npe++] = pe;
-        if (pe < cur->worst) {
-            cur->worst = pe;
-            snprintf(cur->worst_job, sizeof cur->worst_job, "%s%s%s", v[4] ? v[4] : "-",
-                     v[5] ? "." : "", v[5] ? v[5] : "");
+    if (a->count == a->cap) {
+        long cap = a->cap ? a->cap * 2 : 32;
+        struct app_acc *grown = realloc(a->list, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            a->failed = 1;
+            return 1;
         }
+        a->list = grown;
+        a->cap = cap;
     }
+    struct app_acc *c = &a->list[a->count++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->app, sizeof c->app, "%s", v[0] ? v[0] : "");
+    c->jobs = atol(v[1] ? v[1] : "0");
+    c->core = num(v[2]);
+    c->mpi = num(v[3]);
+    c->npe = atol(v[4] ? v[4] : "0");
     return 0;
-}
-
-static int by_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
 }
 
 static int by_core(const void *x, const void *y)
@@ -207,6 +193,63 @@ static int by_core(const void *x, const void *y)
     return strcmp(a->app, b->app);
 }
 
+/* Up to two parallel efficiencies (the middle of an ordered list), summed; and the count. */
+struct middle {
+    double sum;
+    int count;
+};
+
+static int middle_row(void *arg, int ncol, const char *const *v)
+{
+    struct middle *m = arg;
+    (void)ncol;
+    m->sum += num(v[0]);
+    m->count++;
+    return 0;
+}
+
+/* The worst job: its id.step and efficiency. */
+static int worst_row(void *arg, int ncol, const char *const *v)
+{
+    (void)ncol;
+    char *out = arg;
+    snprintf(out, 96, "%s%s%s", v[0] ? v[0] : "-", v[1] ? "." : "", v[1] ? v[1] : "");
+    snprintf(out + 96, 32, "%.3f", num(v[2]));
+    return 1;
+}
+
+/* C's median and worst parallel efficiency and its worst job, among W's jobs. */
+static int app_efficiencies(struct site_store *s, const struct site_where *w,
+                            const struct app_acc *c, char median[32], char worst[128],
+                            char worst_job[96], char *err, size_t n)
+{
+    const char *p[9];
+    memcpy(p, w->params, sizeof *p * (size_t)w->n);
+    p[w->n] = c->app;
+    char sql[2048];
+    /* the middle one (odd), or the middle two (even) */
+    snprintf(sql, sizeof sql,
+             "SELECT j.parallel_efficiency FROM jobs j%s AND j.app = $%d AND "
+             "j.parallel_efficiency IS NOT NULL ORDER BY j.parallel_efficiency LIMIT %d OFFSET "
+             "%ld",
+             w->sql, w->n + 1, c->npe % 2 ? 1 : 2, (c->npe - 1) / 2);
+    struct middle m = {0, 0};
+    if (site_query(s, sql, w->n + 1, p, middle_row, &m, err, n))
+        return -1;
+    fmt(median, 32, "%.3f", m.count ? m.sum / m.count : 0);
+    snprintf(sql, sizeof sql,
+             "SELECT j.job_id, j.step, j.parallel_efficiency FROM jobs j%s AND j.app = $%d AND "
+             "j.parallel_efficiency IS NOT NULL ORDER BY j.parallel_efficiency, j.start_epoch, "
+             "j.record_key LIMIT 1",
+             w->sql, w->n + 1);
+    char found[128] = "";
+    if (site_query(s, sql, w->n + 1, p, worst_row, found, err, n))
+        return -1;
+    snprintf(worst_job, 96, "%s", found);
+    snprintf(worst, 32, "%s", found + 96);
+    return 0;
+}
+
 int site_query_apps(struct site_store *s, const struct site_filter *f, long limit,
                     struct site_table *t, long *read, char *err, size_t n)
 {
@@ -214,40 +257,44 @@ int site_query_apps(struct site_store *s, const struct site_filter *f, long limi
     struct site_where w;
     site_where(f, &w);
     snprintf(sql, sizeof sql,
-             "SELECT j.app, j.core_seconds, j.mpi_seconds, j.parallel_efficiency, j.job_id, "
-             "j.step FROM jobs j%s ORDER BY j.app, j.start_epoch, j.record_key",
+             "SELECT j.app, COUNT(*), SUM(j.core_seconds), SUM(j.mpi_seconds), "
+             "COUNT(j.parallel_efficiency) FROM jobs j%s GROUP BY j.app",
              w.sql);
     struct apps a = {0};
-    if (site_query(s, sql, w.n, w.params, app_row, &a, err, n))
+    if (site_query(s, sql, w.n, w.params, app_row, &a, err, n) || a.failed) {
+        if (a.failed)
+            snprintf(err, n, "out of memory");
+        free(a.list);
         return -1;
+    }
     qsort(a.list, (size_t)a.count, sizeof *a.list, by_core);
     site_table_init(t, app_cols, sizeof app_cols / sizeof *app_cols);
     *read = 0;
+    int rc = 0;
     for (long i = 0; i < a.count; i++) {
         struct app_acc *c = &a.list[i];
         *read += c->jobs;
-        if (limit > 0 && i >= limit) {
-            free(c->pe);
+        if ((limit > 0 && i >= limit) || rc)
             continue;
-        }
-        char jobs[32], core[32], mpi[32], share[32], median[32] = "", worst[32] = "";
+        char jobs[32], core[32], mpi[32], share[32], median[32] = "", worst[128] = "",
+                                                     worst_job[96] = "";
         snprintf(jobs, sizeof jobs, "%ld", c->jobs);
         fmt(core, sizeof core, "%.3f", c->core / 3600);
         fmt(mpi, sizeof mpi, "%.3f", c->mpi / 3600);
         fmt(share, sizeof share, "%.3f", c->core > 0 ? c->mpi / c->core : 0);
-        if (c->npe) {
-            qsort(c->pe, (size_t)c->npe, sizeof *c->pe, by_double);
-            double m =
-                c->npe % 2 ? c->pe[c->npe / 2] : (c->pe[c->npe / 2 - 1] + c->pe[c->npe / 2]) / 2;
-            fmt(median, sizeof median, "%.3f", m);
-            fmt(worst, sizeof worst, "%.3f", c->worst);
-        }
-        const char *cells[] = {c->app, jobs, core, mpi, share, median, worst, c->worst_job};
+        if (c->npe)
+            rc = app_efficiencies(s, &w, c, median, worst, worst_job, err, n);
+        const char *cells[] = {c->app, jobs, core, mpi, share, median, worst, worst_job};
         site_table_add(t, cells);
-        free(c->pe);
     }
     free(a.list);
-    return 0;
+    return rc;
+}
+
+static int by_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
 }
 
 /* ---- usage ---- */
@@ -353,7 +400,7 @@ static int pair_row(void *arg, int ncol, const char *const *v)
 }
 
 struct shape {
-    double jobs_by_ranks[40], core_by_ranks[40], jobs_by_nodes[40];
+    double jobs_by_ranks[40], jobs_by_nodes[40];
     long jobs;
 };
 
@@ -372,10 +419,10 @@ static int shape_row(void *arg, int ncol, const char *const *v)
     struct shape *s = arg;
     (void)ncol;
     int r = pow2_bin(num(v[0])), nb = pow2_bin(num(v[1]));
-    s->jobs_by_ranks[r]++;
-    s->core_by_ranks[r] += num(v[2]);
-    s->jobs_by_nodes[nb]++;
-    s->jobs++;
+    long jobs = atol(v[2] ? v[2] : "0");
+    s->jobs_by_ranks[r] += jobs;
+    s->jobs_by_nodes[nb] += jobs;
+    s->jobs += jobs;
     return 0;
 }
 
@@ -397,6 +444,18 @@ static int total_row(void *arg, int ncol, const char *const *v)
     return 1;
 }
 
+/* " FROM TABLE c ..." for one of a job's row tables (alias c) under F: joined to the jobs
+ * when F filters by a job's account, application or time; by the row's own owner when by
+ * the user alone (every table carries it), which spares the join over every row. */
+static void rows_of(const char *table, const struct site_filter *f, const struct site_where *w,
+                    char *out, size_t n)
+{
+    if (f->account || f->app || f->since > 0 || f->until > 0)
+        snprintf(out, n, " FROM %s c JOIN jobs j ON j.record_key = c.record_key%s", table, w->sql);
+    else
+        snprintf(out, n, " FROM %s c%s", table, f->user ? " WHERE c.owner = $1" : "");
+}
+
 int site_query_usage(struct site_store *s, const struct site_filter *f, struct site_table *t,
                      long *read, char *err, size_t n)
 {
@@ -416,10 +475,12 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
     add_usage(t, "total", "core-hours", totals[2] / 3600, "%.6f", 1);
     add_usage(t, "total", "MPI core-hours", totals[1] / 3600, "%.6f",
               totals[2] > 0 ? totals[1] / totals[2] : 0);
+    char from[1200];
+    rows_of("job_operations", f, &w, from, sizeof from);
     snprintf(sql, sizeof sql,
-             "SELECT o.operation, SUM(o.seconds) AS s FROM job_operations o JOIN jobs j ON "
-             "j.record_key = o.record_key%s GROUP BY o.operation ORDER BY s DESC, o.operation",
-             w.sql);
+             "SELECT c.operation, SUM(c.seconds) AS s%s GROUP BY c.operation ORDER BY s DESC, "
+             "c.operation",
+             from);
     if (site_query(s, sql, w.n, w.params, op_row, &u, err, n))
         return -1;
     if (totals[3] > 0)
@@ -430,11 +491,11 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
             add_usage(t, "kinds", kind_names[i], u.kinds[i] / 3600, "%.6f",
                       totals[1] > 0 ? u.kinds[i] / totals[1] : 0);
     struct bins b = {.count = 0};
+    rows_of("job_message_sizes", f, &w, from, sizeof from);
     snprintf(sql, sizeof sql,
-             "SELECT m.min_bytes, m.max_bytes, SUM(m.messages) FROM job_message_sizes m JOIN jobs "
-             "j ON j.record_key = m.record_key%s GROUP BY m.min_bytes, m.max_bytes ORDER BY "
-             "m.min_bytes",
-             w.sql);
+             "SELECT c.min_bytes, c.max_bytes, SUM(c.messages)%s GROUP BY c.min_bytes, "
+             "c.max_bytes ORDER BY c.min_bytes",
+             from);
     if (site_query(s, sql, w.n, w.params, bin_row, &b, err, n))
         return -1;
     double msgs = 0;
@@ -447,10 +508,11 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
                   msgs > 0 ? b.messages[i] / msgs : 0);
     }
     struct pairs pr = {.count = 0};
+    rows_of("job_top_operations", f, &w, from, sizeof from);
     snprintf(sql, sizeof sql,
-             "SELECT COALESCE(o.communicator_size, 0) AS c, SUM(o.seconds) FROM job_top_operations "
-             "o JOIN jobs j ON j.record_key = o.record_key%s GROUP BY c ORDER BY c",
-             w.sql);
+             "SELECT COALESCE(c.communicator_size, 0) AS size, SUM(c.seconds)%s GROUP BY size "
+             "ORDER BY size",
+             from);
     if (site_query(s, sql, w.n, w.params, pair_row, &pr, err, n))
         return -1;
     double top = 0;
@@ -459,8 +521,9 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
     for (int i = 0; i < pr.count; i++)
         add_usage(t, "communicators", pr.items[i], pr.value[i] / 3600, "%.6f",
                   top > 0 ? pr.value[i] / top : 0);
-    struct shape sh = {{0}, {0}, {0}, 0};
-    snprintf(sql, sizeof sql, "SELECT j.ranks, j.nodes, j.core_seconds FROM jobs j%s", w.sql);
+    struct shape sh = {{0}, {0}, 0};
+    snprintf(sql, sizeof sql,
+             "SELECT j.ranks, j.nodes, COUNT(*) FROM jobs j%s GROUP BY j.ranks, j.nodes", w.sql);
     if (site_query(s, sql, w.n, w.params, shape_row, &sh, err, n))
         return -1;
     for (int i = 0; i < 40; i++)

@@ -34,6 +34,11 @@ static const char tables_sql[] =
     "  record_key);\n"
     "CREATE INDEX IF NOT EXISTS jobs_by_length ON jobs (run_seconds DESC, start_epoch, "
     "record_key);\n"
+    /* `site apps`: its sums read from this index alone, each application's median
+     * efficiency found in it by position and its worst job (the first in start order) as
+     * its first entry */
+    "CREATE INDEX IF NOT EXISTS jobs_by_app_efficiency ON jobs (app, parallel_efficiency,\n"
+    "  start_epoch, record_key, core_seconds, mpi_seconds);\n"
     "CREATE TABLE IF NOT EXISTS job_operations (record_key TEXT NOT NULL, owner TEXT NOT NULL,\n"
     "  operation TEXT NOT NULL, calls DOUBLE PRECISION, seconds DOUBLE PRECISION,\n"
     "  PRIMARY KEY (record_key, operation));\n"
