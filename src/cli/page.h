@@ -55,8 +55,8 @@ void page_heatmap(FILE *f, const struct page_matrix *pm);
 struct page_facts {
     const struct page_rank_time *ranks; /* N of them (profile), or NULL */
     int n, hosts;
-    unsigned long long within, between;  /* bytes within and between hosts (monitor) */
-    const struct pop_factors *eff; /* the run's efficiencies (profile), or NULL */
+    unsigned long long within, between; /* bytes within and between hosts (monitor) */
+    const struct pop_factors *eff;      /* the run's efficiencies (profile), or NULL */
 };
 /* The three largest findings of the run, each with its number, where it is and a sentence
  * on what to look at, as a list, largest first (by the seconds over ranks each costs). */
