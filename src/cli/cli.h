@@ -17,6 +17,8 @@ const char *cli_libdir(void);
  * space-separated OUT, quoted where the shell would need it; a line of such words split
  * back (in place) into at most MAX WORDS: their count. */
 int cli_program_index(char **command);
+/* The application's file name in COMMAND (cli_program_index), else the command's own. */
+const char *cli_program_name(char **command);
 void cli_line_append(char *out, size_t len, const char *word);
 int cli_line_split(char *line, char **words, int max);
 /* launcher_line.c too: the launcher part of COMMAND without its rank count, quoted

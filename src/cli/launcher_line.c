@@ -165,6 +165,14 @@ int cli_program_index(char **command)
     return first;
 }
 
+const char *cli_program_name(char **command)
+{
+    int i = cli_program_index(command);
+    const char *word = i >= 0 ? command[i] : command[0];
+    const char *base = strrchr(word, '/');
+    return base ? base + 1 : word;
+}
+
 /* A word needs quotes unless it is made of these only. */
 static int plain(const char *w)
 {

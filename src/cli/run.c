@@ -142,25 +142,9 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
     return 0;
 }
 
-/* The index of the application in COMMAND (launcher_line.c), or -1. */
-static int program_index(char **command)
-{
-    return cli_program_index(command);
-}
-
-/* The application's name (program_index), else the command itself. */
-static const char *program_name(char **command)
-{
-    int i = program_index(command);
-    if (i >= 0)
-        return strrchr(command[i], '/') + 1;
-    const char *base = strrchr(command[0], '/');
-    return base ? base + 1 : command[0];
-}
-
 static void default_output(char **command, char *out, size_t len)
 {
-    lens_run_name(program_name(command), out, len);
+    lens_run_name(cli_program_name(command), out, len);
 }
 
 /* The profile's bucket list (its buckets= argument, else MPILENS_BUCKETS), checked before

@@ -1,8 +1,8 @@
 /* run_sweep.c: `mpilens run --ranks 1,2,4,8 ... -- mpirun -np {} ./app`: the same run at each
  * rank count, `{}` in the launcher line replaced by it, each into DIR/ranks-N (DIR: -o, or
- * PROGRAM-scaling-DATE), a progress line before each; then the scaling table of those that
- * ran (src/pop) and its page, DIR/scaling.html. Each run is `mpilens run` itself, started
- * again with the same options, so a run in the sweep is a run like any other.
+ * PROGRAM-scaling-DATE as a run's default is named), a progress line before each; then the scaling
+ * table of those that ran (src/pop) and its page, DIR/scaling.html. Each run is `mpilens run`
+ * itself, started again with the same options, so a run in the sweep is a run like any other.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,10 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "modspec.h"
 #include "pop_cli.h"
 
 #define MAX_COUNTS 64
@@ -68,14 +68,21 @@ static char *with_count(const char *word, int n)
     return out;
 }
 
-/* 1 when the module list names the profile (profile, profile:key=value). */
+/* 1 when the module list MODULES (as -m and MPILENS_MODULES write it, read by the core's
+ * own parser) names the profile, by name or as a path to profile.so. */
 static int lists_profile(const char *modules)
 {
-    for (const char *p = modules; p && *p; p++)
-        if ((p == modules || p[-1] == ',') && strncmp(p, "profile", 7) == 0 &&
-            (p[7] == 0 || p[7] == ',' || p[7] == ':'))
-            return 1;
-    return 0;
+    struct lens_modlist list;
+    char err[LENS_ERR_LEN];
+    if (!modules || lens_modlist_parse_env(modules, &list, err) != 0)
+        return 0;
+    int found = 0;
+    for (int i = 0; i < list.count && !found; i++) {
+        const char *name = list.items[i].name, *base = strrchr(name, '/');
+        found = strcmp(name, "profile") == 0 || (base && strcmp(base + 1, "profile.so") == 0);
+    }
+    lens_modlist_free(&list);
+    return found;
 }
 
 /* Runs `mpilens run OPTIONS -o DIR -- LINE` with {} as COUNT; its exit status (128+signal). */
@@ -163,14 +170,10 @@ int cli_run_sweep(int argc, char **argv)
     char dir[PATH_MAX];
     if (base) {
         snprintf(dir, sizeof dir, "%s", base);
-    } else {
-        int p = cli_program_index(line);
-        const char *program = p >= 0 ? line[p] : line[0];
-        program = strrchr(program, '/') ? strrchr(program, '/') + 1 : program;
-        char stamp[32];
-        time_t now = time(NULL);
-        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
-        snprintf(dir, sizeof dir, "%s-scaling-%s", program, stamp);
+    } else { /* as a run's default (run_name.c): PROGRAM-scaling[-jobID]-DATE */
+        char program[PATH_MAX];
+        snprintf(program, sizeof program, "%s-scaling", cli_program_name(line));
+        lens_run_name(program, dir, sizeof dir);
     }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return fail("cannot create the sweep's directory: ", dir);

@@ -27,11 +27,11 @@ static const char usage[] =
     "                       [--csv | --json] [--html FILE]\n"
     "\n"
     "The POP scaling table of runs of one program at different rank counts (each run with\n"
-    "the profile or the summary module): one column per rank count, rows speedup, global "
-    "efficiency,\n"
-    "parallel efficiency, load balance, communication efficiency, serialization and\n"
-    "transfer (runs traced and analyzed), computation scalability. Read it top to bottom:\n"
-    "each efficiency is the product of those under it (docs/efficiency.md).\n"
+    "the profile or the summary module): one column per rank count, rows speedup, global\n"
+    "efficiency, parallel efficiency, load balance, communication efficiency,\n"
+    "serialization and transfer (runs traced and analyzed), computation scalability. Read\n"
+    "it top to bottom: each efficiency is the product of those under it\n"
+    "(docs/efficiency.md).\n"
     "\n"
     "options:\n"
     "  --weak       weak scaling: each rank's useful time compared (default: strong, the\n"
@@ -140,7 +140,7 @@ static int read_run(const char *arg, int summary, struct pop_point *p, char *pro
         rundb_close(db);
         pop_point_of_run(p, &f);
     }
-    p->parallel_low = p->parallel_high = p->parallel;
+    p->parallel_low = p->parallel_high = p->parallel; /* a run is its own spread */
     snprintf(p->source, sizeof p->source, "%s", arg);
     char page[PATH_MAX + 16], absolute[PATH_MAX];
     snprintf(page, sizeof page, "%s/report.html", dir);

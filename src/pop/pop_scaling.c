@@ -41,10 +41,9 @@ void pop_point_of_run(struct pop_point *p, const struct pop_factors *f)
     p->sum_useful = f->sum_useful;
     p->load_balance = f->load_balance;
     p->communication = f->communication;
-    p->parallel = p->parallel_low = p->parallel_high = f->parallel;
+    p->parallel = f->parallel;
     p->serialization = f->serialization;
     p->transfer = f->transfer;
-    p->jobs = 0;
 }
 
 static int by_ranks(const void *a, const void *b)

@@ -7,7 +7,6 @@
 #include "text_fields.h"
 
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #define LABEL 24
@@ -27,14 +26,15 @@ static int is_site(const struct pop_table *t)
     return t->n > 0 && t->points[0].jobs > 0;
 }
 
-/* What the table cannot show about hardware counters, and why (the machine or mpilens). */
-static const char *counters_note(void)
+/* Why the table has no instruction or IPC rows (the machine, or mpilens), in two halves:
+ * the text breaks the line between them, JSON joins them with a space. */
+static const char *const *counters_why(void)
 {
-    return access("/sys/bus/event_source/devices/cpu", F_OK) == 0
-               ? "Instructions and IPC scalability: not recorded; the profile reads\n"
-                 "no hardware counters yet"
-               : "Instructions and IPC scalability: not recorded; this machine gives a\n"
-                 "process no hardware counters (no CPU PMU for perf_event_open)";
+    static const char *const mpilens[] = {"the profile reads", "no hardware counters yet"};
+    static const char *const machine[] = {"this machine gives a",
+                                          "process no hardware counters (no CPU PMU for "
+                                          "perf_event_open)"};
+    return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ? mpilens : machine;
 }
 
 static void cell(FILE *out, enum pop_metric m, double v)
@@ -56,6 +56,22 @@ static void row(FILE *out, const char *title, int from, int to, enum pop_metric 
     fprintf(out, "%-*s", LABEL, title);
     for (int i = from; i < to; i++)
         cell(out, m, values[i]);
+    fputc('\n', out);
+}
+
+/* The site's rows under a block: the jobs of each column and their parallel efficiency's
+ * lowest and highest. */
+static void spread_rows(FILE *out, const struct pop_table *t, int from, int to)
+{
+    fprintf(out, "%-*s", LABEL, "jobs (median of each)");
+    for (int i = from; i < to; i++)
+        fprintf(out, "%*d ", CELL - 1, t->points[i].jobs);
+    fprintf(out, "\n%-*s", LABEL, " parallel eff. lowest");
+    for (int i = from; i < to; i++)
+        cell(out, POP_PARALLEL, t->points[i].parallel_low);
+    fprintf(out, "\n%-*s", LABEL, " parallel eff. highest");
+    for (int i = from; i < to; i++)
+        cell(out, POP_PARALLEL, t->points[i].parallel_high);
     fputc('\n', out);
 }
 
@@ -104,20 +120,8 @@ void pop_print_text(const struct pop_table *t, FILE *out)
                 continue;
             row(out, pop_metric_title(m), from, to, m, t->value[m]);
         }
-        if (site) {
-            double low[PER_BLOCK * 2], high[PER_BLOCK * 2], jobs[PER_BLOCK * 2];
-            for (int i = from; i < to; i++) {
-                low[i - from] = t->points[i].parallel_low;
-                high[i - from] = t->points[i].parallel_high;
-                jobs[i - from] = t->points[i].jobs;
-            }
-            fprintf(out, "%-*s", LABEL, "jobs (median of each)");
-            for (int i = 0; i < to - from; i++)
-                fprintf(out, "%*.0f ", CELL - 1, jobs[i]);
-            fputc('\n', out);
-            row(out, " parallel eff. lowest", 0, to - from, POP_PARALLEL, low);
-            row(out, " parallel eff. highest", 0, to - from, POP_PARALLEL, high);
-        }
+        if (site)
+            spread_rows(out, t, from, to);
     }
     fprintf(out, "\n0.8 and above: good (POP's green); ~ 0.6 to 0.8: fair; ! below 0.6: poor.\n");
     first_fall(t, out);
@@ -126,7 +130,8 @@ void pop_print_text(const struct pop_table *t, FILE *out)
     else if (!ser)
         fprintf(out, "Serialization and transfer: trace the runs (-m profile,trace), analyze "
                      "them.\n");
-    fprintf(out, "%s.\n", counters_note());
+    const char *const *why = counters_why();
+    fprintf(out, "Instructions and IPC scalability: not recorded; %s\n%s.\n", why[0], why[1]);
 }
 
 void pop_print_csv(const struct pop_table *t, FILE *out)
@@ -176,9 +181,10 @@ void pop_print_json(const struct pop_table *t, FILE *out)
         fputc('}', out);
     }
     fputs("],\n \"hardware_counters\": ", out);
+    const char *const *why = counters_why();
     char note[256];
-    snprintf(note, sizeof note, "%s", counters_note());
-    *strchr(note, '\n') = ' ';
+    snprintf(note, sizeof note, "Instructions and IPC scalability: not recorded; %s %s", why[0],
+             why[1]);
     lens_json_string(out, note);
     fputs("}\n", out);
 }

@@ -208,19 +208,23 @@ static int middle_row(void *arg, int ncol, const char *const *v)
     return 0;
 }
 
-/* The worst job: its id.step and efficiency. */
+/* The worst job: its id.step and its efficiency. */
+struct worst {
+    char job[96], efficiency[32];
+};
+
 static int worst_row(void *arg, int ncol, const char *const *v)
 {
     (void)ncol;
-    char *out = arg;
-    snprintf(out, 96, "%s%s%s", v[0] ? v[0] : "-", v[1] ? "." : "", v[1] ? v[1] : "");
-    snprintf(out + 96, 32, "%.3f", num(v[2]));
+    struct worst *w = arg;
+    snprintf(w->job, sizeof w->job, "%s%s%s", v[0] ? v[0] : "-", v[1] ? "." : "", v[1] ? v[1] : "");
+    fmt(w->efficiency, sizeof w->efficiency, "%.3f", num(v[2]));
     return 1;
 }
 
 /* C's median and worst parallel efficiency and its worst job, among W's jobs. */
 static int app_efficiencies(struct site_store *s, const struct site_where *w,
-                            const struct app_acc *c, char median[32], char worst[128],
+                            const struct app_acc *c, char median[32], char worst[32],
                             char worst_job[96], char *err, size_t n)
 {
     const char *p[9];
@@ -242,11 +246,11 @@ static int app_efficiencies(struct site_store *s, const struct site_where *w,
              "j.parallel_efficiency IS NOT NULL ORDER BY j.parallel_efficiency, j.start_epoch, "
              "j.record_key LIMIT 1",
              w->sql, w->n + 1);
-    char found[128] = "";
-    if (site_query(s, sql, w->n + 1, p, worst_row, found, err, n))
+    struct worst found = {"", ""};
+    if (site_query(s, sql, w->n + 1, p, worst_row, &found, err, n))
         return -1;
-    snprintf(worst_job, 96, "%s", found);
-    snprintf(worst, 32, "%s", found + 96);
+    snprintf(worst_job, 96, "%s", found.job);
+    snprintf(worst, 32, "%s", found.efficiency);
     return 0;
 }
 
@@ -276,7 +280,7 @@ int site_query_apps(struct site_store *s, const struct site_filter *f, long limi
         *read += c->jobs;
         if ((limit > 0 && i >= limit) || rc)
             continue;
-        char jobs[32], core[32], mpi[32], share[32], median[32] = "", worst[128] = "",
+        char jobs[32], core[32], mpi[32], share[32], median[32] = "", worst[32] = "",
                                                      worst_job[96] = "";
         snprintf(jobs, sizeof jobs, "%ld", c->jobs);
         fmt(core, sizeof core, "%.3f", c->core / 3600);
