@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "html.h"
@@ -161,14 +162,23 @@ int site_page_write(struct site_store *s, const struct site_filter *f, const cha
     bars(out, &usage, "message_sizes", "Point-to-point messages by size");
     bars(out, &usage, "communicators", "Communicator sizes (the costliest pairs of each job)");
     bars(out, &usage, "ranks_per_job", "Ranks per job");
-    fputs("<h2>Trends</h2>\n<p class=\"note\">The five largest applications, week by week: "
-          "median parallel efficiency (blue) and MPI share (orange); a change beyond the "
-          "run-to-run noise is marked as mpilens diff judges it.</p>\n",
-          out);
-    int rc = 0;
+    /* the trends of the last 26 weeks (a half-year a chart can show week by week) */
+    double since = 0;
+    int rc = site_query_recent(s, f, 26, &since, err, n);
+    char from[32] = "";
+    time_t at = (time_t)since;
+    struct tm tm;
+    strftime(from, sizeof from, "%Y-%m-%d", gmtime_r(&at, &tm));
+    fprintf(out,
+            "<h2>Trends</h2>\n<p class=\"note\">The five largest applications, week by week "
+            "over the last 26 weeks of their jobs (from %s): median parallel efficiency "
+            "(blue) and MPI share (orange); a change beyond the run-to-run noise is marked as "
+            "mpilens diff judges it.</p>\n",
+            from);
     for (long a = 0; a < apps.nrows && a < 5 && rc == 0; a++) {
         struct site_filter one = *f;
         one.app = cell(&apps, a, 0);
+        one.since = since;
         struct site_table trend;
         if (site_query_trend(s, &one, SITE_BY_WEEK, &trend, &ignore, err, n)) {
             rc = -1;

@@ -6,6 +6,7 @@
 #include "site_query.h"
 
 #include "noise_judge.h"
+#include "site_totals.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -260,10 +261,18 @@ int site_query_apps(struct site_store *s, const struct site_filter *f, long limi
     char sql[2048];
     struct site_where w;
     site_where(f, &w);
-    snprintf(sql, sizeof sql,
-             "SELECT j.app, COUNT(*), SUM(j.core_seconds), SUM(j.mpi_seconds), "
-             "COUNT(j.parallel_efficiency) FROM jobs j%s GROUP BY j.app",
-             w.sql);
+    if (site_totals_answer(f)) {
+        char from[256];
+        site_totals_from(f, "app", from, sizeof from);
+        snprintf(sql, sizeof sql,
+                 "SELECT item, CAST(SUM(jobs) AS BIGINT), SUM(core_seconds), SUM(seconds), "
+                 "CAST(SUM(rated) AS BIGINT)%s GROUP BY item",
+                 from);
+    } else
+        snprintf(sql, sizeof sql,
+                 "SELECT j.app, COUNT(*), SUM(j.core_seconds), SUM(j.mpi_seconds), "
+                 "COUNT(j.parallel_efficiency) FROM jobs j%s GROUP BY j.app",
+                 w.sql);
     struct apps a = {0};
     if (site_query(s, sql, w.n, w.params, app_row, &a, err, n) || a.failed) {
         if (a.failed)
@@ -467,11 +476,22 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
     struct site_where w;
     site_where(f, &w);
     site_table_init(t, usage_cols, sizeof usage_cols / sizeof *usage_cols);
+    /* every job or one user's: from the totals the store keeps (site_totals.h) */
+    int kept = site_totals_answer(f);
+    char from[1200];
     double totals[4] = {0};
-    snprintf(sql, sizeof sql,
-             "SELECT COUNT(*), COALESCE(SUM(j.mpi_seconds), 0), COALESCE(SUM(j.core_seconds), 0), "
-             "COALESCE(SUM(j.other_ops_seconds), 0) FROM jobs j%s",
-             w.sql);
+    if (kept) {
+        site_totals_from(f, "jobs", from, sizeof from);
+        snprintf(sql, sizeof sql,
+                 "SELECT CAST(COALESCE(SUM(jobs), 0) AS BIGINT), COALESCE(SUM(seconds), 0), "
+                 "COALESCE(SUM(core_seconds), 0), COALESCE(SUM(other_seconds), 0)%s",
+                 from);
+    } else
+        snprintf(sql, sizeof sql,
+                 "SELECT COUNT(*), COALESCE(SUM(j.mpi_seconds), 0), "
+                 "COALESCE(SUM(j.core_seconds), 0), COALESCE(SUM(j.other_ops_seconds), 0) FROM "
+                 "jobs j%s",
+                 w.sql);
     if (site_query(s, sql, w.n, w.params, total_row, totals, err, n))
         return -1;
     *read = (long)totals[0];
@@ -479,12 +499,17 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
     add_usage(t, "total", "core-hours", totals[2] / 3600, "%.6f", 1);
     add_usage(t, "total", "MPI core-hours", totals[1] / 3600, "%.6f",
               totals[2] > 0 ? totals[1] / totals[2] : 0);
-    char from[1200];
-    rows_of("job_operations", f, &w, from, sizeof from);
-    snprintf(sql, sizeof sql,
-             "SELECT c.operation, SUM(c.seconds) AS s%s GROUP BY c.operation ORDER BY s DESC, "
-             "c.operation",
-             from);
+    if (kept) {
+        site_totals_from(f, "operation", from, sizeof from);
+        snprintf(sql, sizeof sql,
+                 "SELECT item, SUM(seconds) AS s%s GROUP BY item ORDER BY s DESC, item", from);
+    } else {
+        rows_of("job_operations", f, &w, from, sizeof from);
+        snprintf(sql, sizeof sql,
+                 "SELECT c.operation, SUM(c.seconds) AS s%s GROUP BY c.operation ORDER BY s "
+                 "DESC, c.operation",
+                 from);
+    }
     if (site_query(s, sql, w.n, w.params, op_row, &u, err, n))
         return -1;
     if (totals[3] > 0)
@@ -495,11 +520,17 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
             add_usage(t, "kinds", kind_names[i], u.kinds[i] / 3600, "%.6f",
                       totals[1] > 0 ? u.kinds[i] / totals[1] : 0);
     struct bins b = {.count = 0};
-    rows_of("job_message_sizes", f, &w, from, sizeof from);
-    snprintf(sql, sizeof sql,
-             "SELECT c.min_bytes, c.max_bytes, SUM(c.messages)%s GROUP BY c.min_bytes, "
-             "c.max_bytes ORDER BY c.min_bytes",
-             from);
+    if (kept) {
+        site_totals_from(f, "message_size", from, sizeof from);
+        snprintf(sql, sizeof sql,
+                 "SELECT low, high, SUM(messages)%s GROUP BY low, high ORDER BY low", from);
+    } else {
+        rows_of("job_message_sizes", f, &w, from, sizeof from);
+        snprintf(sql, sizeof sql,
+                 "SELECT c.min_bytes, c.max_bytes, SUM(c.messages)%s GROUP BY c.min_bytes, "
+                 "c.max_bytes ORDER BY c.min_bytes",
+                 from);
+    }
     if (site_query(s, sql, w.n, w.params, bin_row, &b, err, n))
         return -1;
     double msgs = 0;
@@ -512,11 +543,18 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
                   msgs > 0 ? b.messages[i] / msgs : 0);
     }
     struct pairs pr = {.count = 0};
-    rows_of("job_top_operations", f, &w, from, sizeof from);
-    snprintf(sql, sizeof sql,
-             "SELECT COALESCE(c.communicator_size, 0) AS size, SUM(c.seconds)%s GROUP BY size "
-             "ORDER BY size",
-             from);
+    if (kept) {
+        site_totals_from(f, "communicator", from, sizeof from);
+        snprintf(sql, sizeof sql,
+                 "SELECT CAST(low AS BIGINT) AS size, SUM(seconds)%s GROUP BY size ORDER BY size",
+                 from);
+    } else {
+        rows_of("job_top_operations", f, &w, from, sizeof from);
+        snprintf(sql, sizeof sql,
+                 "SELECT COALESCE(c.communicator_size, 0) AS size, SUM(c.seconds)%s GROUP BY "
+                 "size ORDER BY size",
+                 from);
+    }
     if (site_query(s, sql, w.n, w.params, pair_row, &pr, err, n))
         return -1;
     double top = 0;
@@ -526,8 +564,14 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
         add_usage(t, "communicators", pr.items[i], pr.value[i] / 3600, "%.6f",
                   top > 0 ? pr.value[i] / top : 0);
     struct shape sh = {{0}, {0}, 0};
-    snprintf(sql, sizeof sql,
-             "SELECT j.ranks, j.nodes, COUNT(*) FROM jobs j%s GROUP BY j.ranks, j.nodes", w.sql);
+    if (kept) {
+        site_totals_from(f, "shape", from, sizeof from);
+        snprintf(sql, sizeof sql,
+                 "SELECT low, high, CAST(SUM(jobs) AS BIGINT)%s GROUP BY low, high", from);
+    } else
+        snprintf(sql, sizeof sql,
+                 "SELECT j.ranks, j.nodes, COUNT(*) FROM jobs j%s GROUP BY j.ranks, j.nodes",
+                 w.sql);
     if (site_query(s, sql, w.n, w.params, shape_row, &sh, err, n))
         return -1;
     for (int i = 0; i < 40; i++)
@@ -588,6 +632,31 @@ static void period_of(double epoch, enum site_period by, long *key, char *label,
     time_t start = (time_t)day * 86400;
     gmtime_r(&start, &tm);
     strftime(label, n, "%Y-%m-%d", &tm);
+}
+
+static int max_row(void *arg, int ncol, const char *const *v)
+{
+    *(double *)arg = ncol > 0 && v[0] ? num(v[0]) : 0;
+    return 1;
+}
+
+int site_query_recent(struct site_store *s, const struct site_filter *f, int weeks, double *since,
+                      char *err, size_t n)
+{
+    struct site_where w;
+    site_where(f, &w);
+    char sql[1200];
+    snprintf(sql, sizeof sql, "SELECT MAX(j.start_epoch) FROM jobs j%s", w.sql);
+    double latest = 0;
+    if (site_query(s, sql, w.n, w.params, max_row, &latest, err, n))
+        return -1;
+    long key;
+    char label[16];
+    period_of(latest, SITE_BY_WEEK, &key, label, sizeof label);
+    *since = ((double)key - 7.0 * (weeks - 1)) * 86400;
+    if (f->since > *since)
+        *since = f->since;
+    return 0;
 }
 
 static void push(double **list, int *count, int *cap, double v)

@@ -45,4 +45,9 @@ enum site_period { SITE_BY_DAY, SITE_BY_WEEK, SITE_BY_MONTH };
 int site_query_trend(struct site_store *s, const struct site_filter *f, enum site_period by,
                      struct site_table *t, long *read, char *err, size_t n);
 
+/* The start (epoch seconds, a Monday 00:00 UTC) of the last WEEKS weeks of F's jobs, the
+ * week of the latest one included; F's own --since when later. */
+int site_query_recent(struct site_store *s, const struct site_filter *f, int weeks, double *since,
+                      char *err, size_t n);
+
 #endif

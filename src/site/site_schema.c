@@ -4,6 +4,8 @@
  */
 #include "site_schema.h"
 
+#include "site_totals.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +29,11 @@ static const char tables_sql[] =
     "  ingested_epoch DOUBLE PRECISION);\n"
     /* each order of `site jobs` read from an index in its order, its first rows only */
     "CREATE INDEX IF NOT EXISTS jobs_by_start ON jobs (start_epoch DESC, record_key);\n"
-    "CREATE INDEX IF NOT EXISTS jobs_by_app ON jobs (app, start_epoch);\n"
+    /* an application's jobs in start order (`site trend`, `--app`), read from the index
+     * alone: the row's owner (for the row policy) and the figures a trend reads */
+    "DROP INDEX IF EXISTS jobs_by_app;\n"
+    "CREATE INDEX IF NOT EXISTS jobs_by_app_time ON jobs (app, start_epoch, record_key, owner,\n"
+    "  parallel_efficiency, core_seconds, mpi_seconds);\n"
     "CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (owner, start_epoch);\n"
     "CREATE INDEX IF NOT EXISTS jobs_by_mpi ON jobs (mpi_seconds DESC, start_epoch, record_key);\n"
     "CREATE INDEX IF NOT EXISTS jobs_by_efficiency ON jobs (parallel_efficiency, start_epoch,\n"
@@ -52,7 +58,15 @@ static const char tables_sql[] =
     "CREATE TABLE IF NOT EXISTS job_call_sites (record_key TEXT NOT NULL, owner TEXT NOT NULL,\n"
     "  position INTEGER NOT NULL, operation TEXT, file TEXT, line BIGINT, function_name TEXT,\n"
     "  object TEXT, seconds DOUBLE PRECISION, PRIMARY KEY (record_key, position));\n"
-    "INSERT INTO site_meta (key, value) VALUES ('store_version', '1') ON CONFLICT DO NOTHING;\n";
+    /* the usage summed per user, kept by triggers (site_totals.c); item, low and high are
+     * the section's key (an operation; a size bin; ranks and nodes), the rest its sums */
+    "CREATE TABLE IF NOT EXISTS usage_totals (owner TEXT NOT NULL, section TEXT NOT NULL,\n"
+    "  item TEXT NOT NULL, low DOUBLE PRECISION NOT NULL, high DOUBLE PRECISION NOT NULL,\n"
+    "  jobs DOUBLE PRECISION NOT NULL, rated DOUBLE PRECISION NOT NULL,\n"
+    "  messages DOUBLE PRECISION NOT NULL, seconds DOUBLE PRECISION NOT NULL,\n"
+    "  core_seconds DOUBLE PRECISION NOT NULL, other_seconds DOUBLE PRECISION NOT NULL,\n"
+    "  PRIMARY KEY (owner, section, item, low, high));\n"
+    "INSERT INTO site_meta (key, value) VALUES ('store_version', '0') ON CONFLICT DO NOTHING;\n";
 
 static const char *const row_tables[] = {"jobs", "job_operations", "job_top_operations",
                                          "job_message_sizes", "job_call_sites"};
@@ -116,6 +130,14 @@ int site_schema_init(struct site_store *s, const char *const *ingesters, int n_i
         return -1;
     if (site_exec(s, tables_sql, err, n))
         goto fail;
+    /* a new store (version 0 until now) or one made before the totals: they are summed
+     * from the rows stored, once */
+    char version[32] = "";
+    struct text_out got = {version, sizeof version};
+    if (site_query(s, "SELECT value FROM site_meta WHERE key = 'store_version'", 0, NULL,
+                   first_value, &got, err, n))
+        goto fail;
+    int refill = atoi(version) < SITE_STORE_VERSION;
     if (site_is_pg(s)) {
         if (site_exec(s, roles_sql, err, n))
             goto fail;
@@ -142,6 +164,15 @@ int site_schema_init(struct site_store *s, const char *const *ingesters, int n_i
             if (grant_login(s, staff[i], "mpilens_staff", err, n))
                 goto fail;
     }
+    if (site_totals_install(s, refill, err, n))
+        goto fail;
+    if (refill) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "UPDATE site_meta SET value = '%d' WHERE key = 'store_version'",
+                 SITE_STORE_VERSION);
+        if (site_exec(s, sql, err, n))
+            goto fail;
+    }
     return site_exec(s, "COMMIT", err, n);
 fail:;
     char ignore[64];
@@ -161,6 +192,13 @@ int site_schema_check(struct site_store *s, char *err, size_t n)
                  "%s holds no mpilens site store (%s); make one with mpilens site init "
                  "--store %s",
                  site_name(s), version[0] ? why : "no store_version", site_name(s));
+        return -1;
+    }
+    if (atoi(version) < SITE_STORE_VERSION) {
+        snprintf(err, n,
+                 "%s is a version %s store; this mpilens reads version %d: bring it up to date "
+                 "with mpilens site init --store %s (as the store's owner; it keeps every job)",
+                 site_name(s), version, SITE_STORE_VERSION, site_name(s));
         return -1;
     }
     if (atoi(version) > SITE_STORE_VERSION) {

@@ -6,7 +6,8 @@
 
 #include "site_store.h"
 
-#define SITE_STORE_VERSION 1
+/* 2: usage_totals (site_totals.h) */
+#define SITE_STORE_VERSION 2
 
 /* Makes the tables (idempotent). On PostgreSQL also the roles mpilens_ingest (may only
  * insert, and add a login role for a user it stores for the first time) and mpilens_staff

@@ -139,6 +139,45 @@ operations,MPI_Send,0.002778,0.142857
 kinds,point-to-point,0.008333,0.428571
 kinds,collective,0.011111,0.571429" "$(usage "$LITE")"
 check_eq "usage: PostgreSQL gives the same" "$(usage "$LITE")" "$(usage "$STORE")"
+# every job or one user's is answered from the totals the store keeps (docs/site.md); a
+# window that holds every job reads the rows: the same answer
+all_usage() { # STORE [ARGS]: as daemon
+    local store=$1
+    shift
+    runuser -u daemon -- "$MPILENS" site usage --store "$store" --csv "$@" 2>/dev/null
+}
+since_all="--since 1970-01-02"
+check_match "usage from the totals: daemon's operations" "$(all_usage "$LITE")" \
+    "operations,MPI_Allreduce,"
+check_eq "usage from the totals = usage from the rows (SQLite)" \
+    "$(all_usage "$LITE" $since_all)" "$(all_usage "$LITE")"
+check_eq "usage from the totals = usage from the rows (PostgreSQL, as daemon)" \
+    "$(all_usage "$STORE" $since_all)" "$(all_usage "$STORE")"
+check_eq "apps from the totals = apps from the rows (PostgreSQL, as daemon)" \
+    "$(runuser -u daemon -- "$MPILENS" site apps --store "$STORE" --csv $since_all 2>/dev/null)" \
+    "$(runuser -u daemon -- "$MPILENS" site apps --store "$STORE" --csv 2>/dev/null)"
+check_match "usage: daemon's totals hold daemon's jobs only (1 ring, 4 synthetic)" \
+    "$(runuser -u daemon -- "$MPILENS" site usage --store "$STORE" 2>&1 >/dev/null)" \
+    "^mpilens: site usage: 5 jobs read from "
+check_eq "usage: daemon's own totals = staff's totals of --user daemon" \
+    "$(runuser -u man -- "$MPILENS" site usage --store "$STORE" --csv --user daemon 2>/dev/null)" \
+    "$(all_usage "$STORE")"
+check_eq "usage: the staff's totals = the rows of every user's jobs" \
+    "$(runuser -u man -- "$MPILENS" site usage --store "$STORE" --csv $since_all 2>/dev/null)" \
+    "$(runuser -u man -- "$MPILENS" site usage --store "$STORE" --csv 2>/dev/null)"
+out=$(runuser -u nobody -- "$PG_BIN/psql" -h "$PG_DIR" site -c \
+    "INSERT INTO usage_totals VALUES ('daemon', 'jobs', '', 0, 0, 1, 0, 0, 0, 0, 0)" 2>&1)
+check_match "a user cannot write the totals" "$out" "permission denied"
+# a store made before the totals (version 1): refused with the fix; site init sums them
+cp "$LITE" "$WORK/old.db"
+sqlite3 "$WORK/old.db" "UPDATE site_meta SET value = '1' WHERE key = 'store_version'; DELETE FROM usage_totals"
+out=$(site usage --store "$WORK/old.db" 2>&1); status=$?
+check_eq "a version 1 store: status 1" "1" "$status"
+check_match "... one line naming the fix" "$out" \
+    "^mpilens: site usage: .*old.db is a version 1 store; this mpilens reads version 2: bring it up to date with mpilens site init --store .*old.db"
+site init --store "$WORK/old.db" >/dev/null 2>&1
+check_eq "... after site init: the same usage as the store kept it" \
+    "$(site usage --store "$LITE" --csv 2>/dev/null)" "$(site usage --store "$WORK/old.db" --csv 2>/dev/null)"
 check_eq "jobs: SQLite and PostgreSQL list the same synthetic jobs" \
     "$(site jobs --store "$LITE" --user daemon --app app1 --csv 2>/dev/null)" \
     "$(runuser -u daemon -- "$MPILENS" site jobs --store "$STORE" --app app1 --csv 2>/dev/null)"
