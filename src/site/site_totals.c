@@ -58,7 +58,9 @@ static void add_insert(char *out, size_t n, const struct section_sum *sum, const
     size_t at = strlen(out);
     at += (size_t)snprintf(out + at, n - at, "INSERT INTO usage_totals (%s) ", totals_cols);
     at += (size_t)snprintf(out + at, n - at, sum->select, qualify, from);
-    snprintf(out + at, n - at, "%s;\n", add_on_conflict);
+    /* one order for every insert: two ingests at once lock the rows they add to in the
+     * same order, so neither waits for the other in a circle */
+    snprintf(out + at, n - at, " ORDER BY 1, 2, 3, 4, 5%s;\n", add_on_conflict);
 }
 
 /* SQLite: a row trigger on each source table adds its one row. */
