@@ -255,24 +255,73 @@ static int app_efficiencies(struct site_store *s, const struct site_where *w,
     return 0;
 }
 
+/* A question the totals can answer (site_totals.h): its SQL, a format whose %s is the FROM
+ * clause, over the totals' SECTION and over the rows: of TABLE, or of the jobs (aliased j,
+ * %s then being the filter's WHERE clause) when TABLE is NULL. */
+struct totals_question {
+    const char *section, *from_totals, *table, *from_rows;
+};
+
+static const struct totals_question by_app = {
+    "app",
+    "SELECT item, CAST(SUM(jobs) AS BIGINT), SUM(core_seconds), SUM(seconds), "
+    "CAST(SUM(rated) AS BIGINT)%s GROUP BY item",
+    NULL,
+    "SELECT j.app, COUNT(*), SUM(j.core_seconds), SUM(j.mpi_seconds), "
+    "COUNT(j.parallel_efficiency) FROM jobs j%s GROUP BY j.app"};
+static const struct totals_question all_jobs = {
+    "jobs",
+    "SELECT CAST(COALESCE(SUM(jobs), 0) AS BIGINT), COALESCE(SUM(seconds), 0), "
+    "COALESCE(SUM(core_seconds), 0), COALESCE(SUM(other_seconds), 0)%s",
+    NULL,
+    "SELECT COUNT(*), COALESCE(SUM(j.mpi_seconds), 0), COALESCE(SUM(j.core_seconds), 0), "
+    "COALESCE(SUM(j.other_ops_seconds), 0) FROM jobs j%s"};
+static const struct totals_question by_shape = {
+    "shape", "SELECT low, high, CAST(SUM(jobs) AS BIGINT)%s GROUP BY low, high", NULL,
+    "SELECT j.ranks, j.nodes, COUNT(*) FROM jobs j%s GROUP BY j.ranks, j.nodes"};
+static const struct totals_question by_operation = {
+    "operation", "SELECT item, SUM(seconds) AS s%s GROUP BY item ORDER BY s DESC, item",
+    "job_operations",
+    "SELECT c.operation, SUM(c.seconds) AS s%s GROUP BY c.operation ORDER BY s DESC, "
+    "c.operation"};
+static const struct totals_question by_size = {
+    "message_size", "SELECT low, high, SUM(messages)%s GROUP BY low, high ORDER BY low",
+    "job_message_sizes",
+    "SELECT c.min_bytes, c.max_bytes, SUM(c.messages)%s GROUP BY c.min_bytes, c.max_bytes "
+    "ORDER BY c.min_bytes"};
+static const struct totals_question by_communicator = {
+    "communicator",
+    "SELECT CAST(low AS BIGINT) AS size, SUM(seconds)%s GROUP BY size ORDER BY size",
+    "job_top_operations",
+    "SELECT COALESCE(c.communicator_size, 0) AS size, SUM(c.seconds)%s GROUP BY size ORDER "
+    "BY size"};
+
+static void rows_of(const char *table, const struct site_filter *f, const struct site_where *w,
+                    char *out, size_t n);
+
+/* Q's SQL under F (its WHERE clause W): from the totals when they answer it, else from the
+ * rows. */
+static void question_sql(const struct site_filter *f, const struct site_where *w,
+                         const struct totals_question *q, char *sql, size_t n)
+{
+    char from[1200];
+    if (site_totals_answer(f)) {
+        site_totals_from(f, q->section, from, sizeof from);
+        snprintf(sql, n, q->from_totals, from);
+    } else if (q->table) {
+        rows_of(q->table, f, w, from, sizeof from);
+        snprintf(sql, n, q->from_rows, from);
+    } else
+        snprintf(sql, n, q->from_rows, w->sql);
+}
+
 int site_query_apps(struct site_store *s, const struct site_filter *f, long limit,
                     struct site_table *t, long *read, char *err, size_t n)
 {
     char sql[2048];
     struct site_where w;
     site_where(f, &w);
-    if (site_totals_answer(f)) {
-        char from[256];
-        site_totals_from(f, "app", from, sizeof from);
-        snprintf(sql, sizeof sql,
-                 "SELECT item, CAST(SUM(jobs) AS BIGINT), SUM(core_seconds), SUM(seconds), "
-                 "CAST(SUM(rated) AS BIGINT)%s GROUP BY item",
-                 from);
-    } else
-        snprintf(sql, sizeof sql,
-                 "SELECT j.app, COUNT(*), SUM(j.core_seconds), SUM(j.mpi_seconds), "
-                 "COUNT(j.parallel_efficiency) FROM jobs j%s GROUP BY j.app",
-                 w.sql);
+    question_sql(f, &w, &by_app, sql, sizeof sql);
     struct apps a = {0};
     if (site_query(s, sql, w.n, w.params, app_row, &a, err, n) || a.failed) {
         if (a.failed)
@@ -477,21 +526,8 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
     site_where(f, &w);
     site_table_init(t, usage_cols, sizeof usage_cols / sizeof *usage_cols);
     /* every job or one user's: from the totals the store keeps (site_totals.h) */
-    int kept = site_totals_answer(f);
-    char from[1200];
     double totals[4] = {0};
-    if (kept) {
-        site_totals_from(f, "jobs", from, sizeof from);
-        snprintf(sql, sizeof sql,
-                 "SELECT CAST(COALESCE(SUM(jobs), 0) AS BIGINT), COALESCE(SUM(seconds), 0), "
-                 "COALESCE(SUM(core_seconds), 0), COALESCE(SUM(other_seconds), 0)%s",
-                 from);
-    } else
-        snprintf(sql, sizeof sql,
-                 "SELECT COUNT(*), COALESCE(SUM(j.mpi_seconds), 0), "
-                 "COALESCE(SUM(j.core_seconds), 0), COALESCE(SUM(j.other_ops_seconds), 0) FROM "
-                 "jobs j%s",
-                 w.sql);
+    question_sql(f, &w, &all_jobs, sql, sizeof sql);
     if (site_query(s, sql, w.n, w.params, total_row, totals, err, n))
         return -1;
     *read = (long)totals[0];
@@ -499,17 +535,7 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
     add_usage(t, "total", "core-hours", totals[2] / 3600, "%.6f", 1);
     add_usage(t, "total", "MPI core-hours", totals[1] / 3600, "%.6f",
               totals[2] > 0 ? totals[1] / totals[2] : 0);
-    if (kept) {
-        site_totals_from(f, "operation", from, sizeof from);
-        snprintf(sql, sizeof sql,
-                 "SELECT item, SUM(seconds) AS s%s GROUP BY item ORDER BY s DESC, item", from);
-    } else {
-        rows_of("job_operations", f, &w, from, sizeof from);
-        snprintf(sql, sizeof sql,
-                 "SELECT c.operation, SUM(c.seconds) AS s%s GROUP BY c.operation ORDER BY s "
-                 "DESC, c.operation",
-                 from);
-    }
+    question_sql(f, &w, &by_operation, sql, sizeof sql);
     if (site_query(s, sql, w.n, w.params, op_row, &u, err, n))
         return -1;
     if (totals[3] > 0)
@@ -520,17 +546,7 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
             add_usage(t, "kinds", kind_names[i], u.kinds[i] / 3600, "%.6f",
                       totals[1] > 0 ? u.kinds[i] / totals[1] : 0);
     struct bins b = {.count = 0};
-    if (kept) {
-        site_totals_from(f, "message_size", from, sizeof from);
-        snprintf(sql, sizeof sql,
-                 "SELECT low, high, SUM(messages)%s GROUP BY low, high ORDER BY low", from);
-    } else {
-        rows_of("job_message_sizes", f, &w, from, sizeof from);
-        snprintf(sql, sizeof sql,
-                 "SELECT c.min_bytes, c.max_bytes, SUM(c.messages)%s GROUP BY c.min_bytes, "
-                 "c.max_bytes ORDER BY c.min_bytes",
-                 from);
-    }
+    question_sql(f, &w, &by_size, sql, sizeof sql);
     if (site_query(s, sql, w.n, w.params, bin_row, &b, err, n))
         return -1;
     double msgs = 0;
@@ -543,18 +559,7 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
                   msgs > 0 ? b.messages[i] / msgs : 0);
     }
     struct pairs pr = {.count = 0};
-    if (kept) {
-        site_totals_from(f, "communicator", from, sizeof from);
-        snprintf(sql, sizeof sql,
-                 "SELECT CAST(low AS BIGINT) AS size, SUM(seconds)%s GROUP BY size ORDER BY size",
-                 from);
-    } else {
-        rows_of("job_top_operations", f, &w, from, sizeof from);
-        snprintf(sql, sizeof sql,
-                 "SELECT COALESCE(c.communicator_size, 0) AS size, SUM(c.seconds)%s GROUP BY "
-                 "size ORDER BY size",
-                 from);
-    }
+    question_sql(f, &w, &by_communicator, sql, sizeof sql);
     if (site_query(s, sql, w.n, w.params, pair_row, &pr, err, n))
         return -1;
     double top = 0;
@@ -564,14 +569,7 @@ int site_query_usage(struct site_store *s, const struct site_filter *f, struct s
         add_usage(t, "communicators", pr.items[i], pr.value[i] / 3600, "%.6f",
                   top > 0 ? pr.value[i] / top : 0);
     struct shape sh = {{0}, {0}, 0};
-    if (kept) {
-        site_totals_from(f, "shape", from, sizeof from);
-        snprintf(sql, sizeof sql,
-                 "SELECT low, high, CAST(SUM(jobs) AS BIGINT)%s GROUP BY low, high", from);
-    } else
-        snprintf(sql, sizeof sql,
-                 "SELECT j.ranks, j.nodes, COUNT(*) FROM jobs j%s GROUP BY j.ranks, j.nodes",
-                 w.sql);
+    question_sql(f, &w, &by_shape, sql, sizeof sql);
     if (site_query(s, sql, w.n, w.params, shape_row, &sh, err, n))
         return -1;
     for (int i = 0; i < 40; i++)
