@@ -27,8 +27,11 @@ SRUN="srun --mpi=$plugin -N 2"
 on node1 timeout 60 $SRUN -n 2 "$APPS/ring" 1 >/dev/null 2>&1
 
 # ---- a traced ring over both nodes, node-local output ----
-out=$(on node1 timeout 120 "$MPILENS" run -m profile,monitor,trace -o /tmp/ring -- \
-    $SRUN -n 4 --ntasks-per-node=2 "$APPS/ring" 20 2>&1)
+# (each step below runs once more after a rank's crash at start-up: retry_crashed,
+# tests/core/lib.sh)
+retry_crashed "on node1 rm -rf /tmp/ring; on node2 rm -rf /tmp/ring" \
+    on node1 timeout 120 "$MPILENS" run -m profile,monitor,trace -o /tmp/ring -- \
+    $SRUN -n 4 --ntasks-per-node=2 "$APPS/ring" 20
 check_has "srun -N 2, node-local -o: complete" "$out" "mpilens: results in /tmp/ring (status 0)"
 check_eq "srun -N 2: both nodes ran ranks" "node1 0 1
 node2 2 3" "$(on node1 sqlite3 -separator ' ' /tmp/ring/mpilens.db \
@@ -58,8 +61,8 @@ messages 80 early receives 0
 barrier leave before its last enter False" "$order"
 
 # ---- analyze with the recorded srun line (a shared directory: every replay rank reads) ----
-out=$(on node1 timeout 120 "$MPILENS" run -m trace -o "$WORK/waits" -- \
-    $SRUN -n 4 "$APPS/waits_app" late-sender 2>&1)
+retry_crashed 'rm -rf "$WORK/waits"' on node1 timeout 120 "$MPILENS" run -m trace \
+    -o "$WORK/waits" -- $SRUN -n 4 "$APPS/waits_app" late-sender
 check_has "srun -N 2: traced" "$out" "mpilens: results in $WORK/waits (status 0)"
 out=$(on node1 timeout 180 "$MPILENS" analyze "$WORK/waits" 2>&1)
 check_match "analyze through srun -N 2, no --launcher" "$out" \
@@ -69,14 +72,15 @@ check_match "analyze through srun -N 2: Late Sender found" \
 
 # ---- place, and srun --distribution=arbitrary runs the mapping (the hostfile names the
 # nodes: Slurm 24.11 refuses -N with it) ----
-on node1 timeout 120 "$MPILENS" run -m monitor -o "$WORK/pairs" -- \
-    $SRUN -n 4 "$APPS/reorder_app" >/dev/null 2>&1
+retry_crashed 'rm -rf "$WORK/pairs"' on node1 timeout 120 "$MPILENS" run -m monitor \
+    -o "$WORK/pairs" -- $SRUN -n 4 "$APPS/reorder_app"
 out=$("$MPILENS" place "$WORK/pairs" -o "$WORK/map" 2>&1)
 check_match "place knows the run's hosts" "$out" '^topology: run \(Host:2 '
 check_eq "one host a rank, both hosts twice" "node1 2
 node2 2" "$(sort "$WORK/map.slurm" | uniq -c | awk '{ print $2, $1 }')"
-out=$(on node1 env SLURM_HOSTFILE="$WORK/map.slurm" timeout 120 "$MPILENS" run -m monitor \
-    -o "$WORK/mapped" -- ${SRUN/ -N 2/} -n 4 --distribution=arbitrary "$APPS/reorder_app" 2>&1)
+retry_crashed 'rm -rf "$WORK/mapped"' on node1 env SLURM_HOSTFILE="$WORK/map.slurm" \
+    timeout 120 "$MPILENS" run -m monitor -o "$WORK/mapped" -- ${SRUN/ -N 2/} -n 4 \
+    --distribution=arbitrary "$APPS/reorder_app"
 check_has "srun runs the mapping" "$out" "mpilens: results in $WORK/mapped (status 0)"
 check_eq "each rank ran where the mapping put it" "$(tr '\n' ' ' <"$WORK/map.slurm")" \
     "$(sqlite3 "$WORK/mapped/mpilens.db" "SELECT host FROM monitor_hosts ORDER BY rank" |

@@ -32,15 +32,9 @@ if [ "$MPI_FLAVOR" = openmpi ]; then plugin=pmix; else
 fi
 SRUN="srun --mpi=$plugin -N 2"
 records() { find "$SPOOL" -maxdepth 1 -name '*.summary.json' | sort; }
-# Open MPI on the emulated cluster now and then loses a rank on node2 to a segfault at
-# start-up, with or without mpilens: in CI, Open MPI 5 inside its own MPI_Init (ob1's
-# fragment callback, a peer's first message arriving while the rank is still starting),
-# and Open MPI 4.1 in a step run with --mpilens=off (tests/multinode/
-# test_multinode_slurm.sh saw a rank lost the same way on its first step). A step whose
-# output shows a segfault is run once more, with a note: a crash of mpilens's own would
-# come again. crashed_at_start TEXT: whether TEXT shows one; forget_since LIST: removes
-# the records not in LIST (the crashed try's).
-crashed_at_start() { grep -qE "Segmentation fault|Caught signal 11" <<<"$1"; }
+# Open MPI on the emulated cluster now and then loses a rank to a segfault at start-up
+# (crashed_at_start, tests/core/lib.sh): a step whose output shows one is run once more.
+# forget_since LIST: removes the records not in LIST (the crashed try's).
 forget_since() { comm -13 <(echo "$1") <(records) | xargs -r rm -f; }
 # step CMD...: runs CMD on node1 into $out and $status, once more after such a crash
 step() {
