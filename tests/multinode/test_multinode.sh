@@ -36,8 +36,10 @@ else
 fi
 
 # ---- a traced ring across the nodes, written to a shared directory ----
-out=$(on node1 timeout 120 "$MPILENS" run -m profile,monitor,trace -o "$WORK/ring" -- \
-    $LAUNCH $HOSTS -np 4 "$APPS/ring" 20 2>&1)
+# (the runs whose results are checked run once more after a rank's crash at start-up:
+# retry_crashed, tests/core/lib.sh)
+retry_crashed 'rm -rf "$WORK/ring"' on node1 timeout 120 "$MPILENS" run \
+    -m profile,monitor,trace -o "$WORK/ring" -- $LAUNCH $HOSTS -np 4 "$APPS/ring" 20
 check_has "ring across nodes: complete" "$out" "mpilens: results in $WORK/ring (status 0)"
 error=$(otf2-print -A "$WORK/ring/trace/traces.otf2" | awk '/MPILENS::CLOCK_OFFSET_ERROR_NS/ {
     getline; print $3 }')
@@ -112,8 +114,9 @@ waits=$("$MPILENS" report --waits "$WORK/ring" 2>&1)
 check_match "wait states stored" "$waits" '^ +Late Sender +[0-9.]+'
 
 # ---- node-local output: each node has its own /tmp ----
-out=$(on node1 timeout 120 "$MPILENS" run -m profile,monitor,trace -o /tmp/local -- \
-    $LAUNCH $HOSTS -np 4 "$APPS/ring" 20 2>&1)
+retry_crashed "on node1 rm -rf /tmp/local; on node2 rm -rf /tmp/local" on node1 timeout 120 \
+    "$MPILENS" run -m profile,monitor,trace -o /tmp/local -- $LAUNCH $HOSTS -np 4 \
+    "$APPS/ring" 20
 check_has "node-local -o: complete" "$out" "mpilens: results in /tmp/local (status 0)"
 check_eq "node-local: the other node's copy is gone" "gone" \
     "$(on node2 test -e /tmp/local && echo left || echo gone)"
@@ -174,8 +177,8 @@ if [ "$MPI_FLAVOR" = openmpi ]; then # the rankfile option place names (Open MPI
 else
     MAPPED="$LAUNCH -f $WORK/map.mpich"
 fi
-out=$(on node1 timeout 120 "$MPILENS" run -m monitor -o "$WORK/mapped" -- $MAPPED -np 4 \
-    "$APPS/reorder_app" 2>&1)
+retry_crashed 'rm -rf "$WORK/mapped"' on node1 timeout 120 "$MPILENS" run -m monitor \
+    -o "$WORK/mapped" -- $MAPPED -np 4 "$APPS/reorder_app"
 check_has "the launcher runs the mapping" "$out" "mpilens: results in $WORK/mapped (status 0)"
 placed=$(sqlite3 "$WORK/mapped/mpilens.db" "SELECT group_concat(host, ' ') FROM
     (SELECT host FROM monitor_hosts ORDER BY rank)")
