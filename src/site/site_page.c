@@ -165,13 +165,14 @@ int site_page_write(struct site_store *s, const struct site_filter *f, const cha
     /* the trends of the last 26 weeks (a half-year a chart can show week by week) */
     double since = 0;
     int rc = site_query_recent(s, f, 26, &since, err, n);
-    char from[32] = "";
+    char from[32] = "no jobs yet";
     time_t at = (time_t)since;
     struct tm tm;
-    strftime(from, sizeof from, "%Y-%m-%d", gmtime_r(&at, &tm));
+    if (apps.nrows > 0)
+        strftime(from, sizeof from, "from %Y-%m-%d", gmtime_r(&at, &tm));
     fprintf(out,
             "<h2>Trends</h2>\n<p class=\"note\">The five largest applications, week by week "
-            "over the last 26 weeks of their jobs (from %s): median parallel efficiency "
+            "over the last 26 weeks of their jobs (%s): median parallel efficiency "
             "(blue) and MPI share (orange); a change beyond the run-to-run noise is marked as "
             "mpilens diff judges it.</p>\n",
             from);

@@ -218,6 +218,11 @@ if [ -n "$browser" ]; then
 else
     echo "note: chromium not installed: the page is not checked in a browser"
 fi
+site init --store "$WORK/empty.db" >/dev/null 2>&1
+out=$(site page --html "$WORK/empty.html" --store "$WORK/empty.db" 2>&1); status=$?
+check_eq "the page of a store with no jobs yet: status 0" "0" "$status"
+check_match "... it says there are none" "$(cat "$WORK/empty.html" 2>/dev/null)" \
+    "over the last 26 weeks of their jobs \(no jobs yet\)"
 out=$(site jobs --store "$WORK/none.db" 2>&1); status=$?
 check_eq "a missing store: status 1, one line" "1 1" "$status $(wc -l <<<"$out")"
 check_match "... naming the fix" "$out" "no such store \(make it with mpilens site init --store"
