@@ -94,17 +94,11 @@ static const char roles_sql[] =
     "REVOKE ALL ON FUNCTION mpilens_add_user(TEXT) FROM PUBLIC;\n"
     "GRANT EXECUTE ON FUNCTION mpilens_add_user(TEXT) TO mpilens_ingest;\n";
 
-/* The first value of a query's first row, into ARG (struct text_out). */
-struct text_out {
-    char *out;
-    size_t len;
-};
-
-static int first_value(void *arg, int ncol, const char *const *values)
+/* The store's schema version as stored ("" for none), into VERSION (32 bytes). */
+static int stored_version(struct site_store *s, char version[32], char *err, size_t n)
 {
-    struct text_out *t = arg;
-    snprintf(t->out, t->len, "%s", ncol > 0 && values[0] ? values[0] : "");
-    return 1;
+    return site_query_text(s, "SELECT value FROM site_meta WHERE key = 'store_version'", 0, NULL,
+                           version, 32, err, n);
 }
 
 /* A LOGIN role NAME (made if missing), made a member of GROUP. */
@@ -113,12 +107,11 @@ static int grant_login(struct site_store *s, const char *name, const char *group
 {
     const char *p[] = {name, group};
     char stmt[512] = "";
-    struct text_out got = {stmt, sizeof stmt};
-    if (site_query(s,
-                   "SELECT format(CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) "
-                   "THEN 'GRANT %2$I TO %1$I' ELSE 'CREATE ROLE %1$I LOGIN IN ROLE %2$I' END, "
-                   "$1::text, $2::text)",
-                   2, p, first_value, &got, err, n))
+    if (site_query_text(s,
+                        "SELECT format(CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = "
+                        "$1) THEN 'GRANT %2$I TO %1$I' ELSE 'CREATE ROLE %1$I LOGIN IN ROLE %2$I' "
+                        "END, $1::text, $2::text)",
+                        2, p, stmt, sizeof stmt, err, n))
         return -1;
     return site_exec(s, stmt, err, n);
 }
@@ -133,9 +126,7 @@ int site_schema_init(struct site_store *s, const char *const *ingesters, int n_i
     /* a new store (version 0 until now) or one made before the totals: they are summed
      * from the rows stored, once */
     char version[32] = "";
-    struct text_out got = {version, sizeof version};
-    if (site_query(s, "SELECT value FROM site_meta WHERE key = 'store_version'", 0, NULL,
-                   first_value, &got, err, n))
+    if (stored_version(s, version, err, n))
         goto fail;
     int refill = atoi(version) < SITE_STORE_VERSION;
     if (site_is_pg(s)) {
@@ -183,11 +174,8 @@ fail:;
 int site_schema_check(struct site_store *s, char *err, size_t n)
 {
     char version[32] = "";
-    struct text_out got = {version, sizeof version};
     char why[256];
-    if (site_query(s, "SELECT value FROM site_meta WHERE key = 'store_version'", 0, NULL,
-                   first_value, &got, why, sizeof why) ||
-        !version[0]) {
+    if (stored_version(s, version, why, sizeof why) || !version[0]) {
         snprintf(err, n,
                  "%s holds no mpilens site store (%s); make one with mpilens site init "
                  "--store %s",

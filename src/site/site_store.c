@@ -3,6 +3,7 @@
  */
 #include "site_store.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,4 +65,25 @@ int site_query(struct site_store *s, const char *sql, int nparam, const char *co
                site_row_fn row, void *arg, char *err, size_t n)
 {
     return s->ops->query(s->db, sql, nparam, params, row, arg, err, n);
+}
+
+struct text_out {
+    char *out;
+    size_t len;
+};
+
+static int first_value(void *arg, int ncol, const char *const *values)
+{
+    struct text_out *t = arg;
+    snprintf(t->out, t->len, "%s", ncol > 0 && values[0] ? values[0] : "");
+    return 1;
+}
+
+int site_query_text(struct site_store *s, const char *sql, int nparam, const char *const *params,
+                    char *out, size_t len, char *err, size_t n)
+{
+    struct text_out got = {out, len};
+    if (len)
+        out[0] = 0;
+    return site_query(s, sql, nparam, params, first_value, &got, err, n);
 }

@@ -36,5 +36,9 @@ int site_run(struct site_store *s, const char *sql, int nparam, const char *cons
 typedef int (*site_row_fn)(void *arg, int ncol, const char *const *values);
 int site_query(struct site_store *s, const char *sql, int nparam, const char *const *params,
                site_row_fn row, void *arg, char *err, size_t n);
+/* The first value of a query's first row as text into OUT (LEN bytes; "" for none or
+ * NULL). 0, or -1 with ERR. */
+int site_query_text(struct site_store *s, const char *sql, int nparam, const char *const *params,
+                    char *out, size_t len, char *err, size_t n);
 
 #endif

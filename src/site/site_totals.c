@@ -82,20 +82,14 @@ static int sqlite_triggers(struct site_store *s, char *err, size_t n)
     return 0;
 }
 
-/* One value of a query's first row, into ARG (a char[256]). */
-static int first_value(void *arg, int ncol, const char *const *v)
-{
-    snprintf(arg, 256, "%s", ncol > 0 && v[0] ? v[0] : "");
-    return 1;
-}
-
 /* PostgreSQL: a statement trigger on each source table, run as the store's owner (ingest
  * may not write the totals), sums the statement's new rows; readers see their own totals
  * as they see their own rows. */
 static int pg_triggers(struct site_store *s, char *err, size_t n)
 {
     char schema[256] = "";
-    if (site_query(s, "SELECT quote_ident(current_schema())", 0, NULL, first_value, schema, err, n))
+    if (site_query_text(s, "SELECT quote_ident(current_schema())", 0, NULL, schema, sizeof schema,
+                        err, n))
         return -1;
     if (site_exec(
             s,
