@@ -30,6 +30,7 @@
 #include "run_claim.h"
 #include "page.h"
 #include "run_job.h"
+#include "summary_of_run.h"
 #include "rundb.h"
 
 static const char usage[] =
@@ -474,6 +475,12 @@ int cli_run(int argc, char **argv)
                 "mpilens: the run's page %s could not be written (%s); `mpilens report %s "
                 "--html FILE` writes it elsewhere\n",
                 page, strerror(errno), output);
+    char record_why[1024];
+    if (summary_of_run_write(output, record_why, sizeof record_why) < 0) /* results stand */
+        fprintf(stderr,
+                "mpilens: %s/summary.json, the run's record, could not be written: %s (the "
+                "results are unchanged)\n",
+                output, record_why);
     if (view > 0) { /* it shows the final figures; the summary comes after it */
         while (waitpid(view, NULL, 0) < 0 && errno == EINTR)
             ;

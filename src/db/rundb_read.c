@@ -351,15 +351,39 @@ static void append_ranks(char *out, size_t len, const int *ranks, int n)
     snprintf(out + at, len - at, ")");
 }
 
+/* The table that says where each rank ran: the profile's ranks, else the monitor's
+ * monitor_hosts; NULL when the run recorded neither. */
+static const char *hosts_table(sqlite3 *db)
+{
+    return rundb_one_int(db, "SELECT COUNT(*) FROM ranks WHERE host IS NOT NULL", 0) > 0 ? "ranks"
+           : rundb_one_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'monitor_hosts'",
+                           0) > 0
+               ? "monitor_hosts"
+               : NULL;
+}
+
+int rundb_host_counts(sqlite3 *db, void (*each)(const char *host, int ranks, void *ctx), void *ctx)
+{
+    const char *table = hosts_table(db);
+    if (!table)
+        return 0;
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT host, COUNT(*) FROM %s GROUP BY host ORDER BY MIN(rank)",
+             table);
+    sqlite3_stmt *st = rundb_query(db, sql, "");
+    int hosts = 0;
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        const unsigned char *h = sqlite3_column_text(st, 0);
+        each(h ? (const char *)h : "?", sqlite3_column_int(st, 1), ctx);
+        hosts++;
+    }
+    return rundb_query_end(st) != 0 ? -1 : hosts;
+}
+
 int rundb_host_summary(sqlite3 *db, char *out, size_t len)
 {
     out[0] = '\0';
-    const char *table =
-        rundb_one_int(db, "SELECT COUNT(*) FROM ranks WHERE host IS NOT NULL", 0) > 0 ? "ranks"
-        : rundb_one_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'monitor_hosts'", 0) >
-                0
-            ? "monitor_hosts"
-            : NULL;
+    const char *table = hosts_table(db);
     if (!table)
         return 0;
     char sql[256];

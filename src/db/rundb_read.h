@@ -130,6 +130,9 @@ int rundb_run_hosts(sqlite3 *db, char (*hosts)[64], int max, char *topology, siz
  * from the profile's ranks table, else the monitor's monitor_hosts, into OUT; the number of
  * hosts (0: none recorded). */
 int rundb_host_summary(sqlite3 *db, char *out, size_t len);
+/* Calls EACH for every host with its number of ranks, in the order of its first rank (from
+ * the same table as rundb_host_summary); the number of hosts (0: none recorded), or -1. */
+int rundb_host_counts(sqlite3 *db, void (*each)(const char *host, int ranks, void *ctx), void *ctx);
 /* For each communicator of more than one rank and fewer than all (by id): its name, size,
  * and its members' mean and largest useful time (profile: net_time - mpi_time, seconds).
  * 0, or -1. */

@@ -103,6 +103,9 @@ check_eq "the page's heatmap: the cells between hosts outlined (1 -> 2, 3 -> 0)"
     "rank 1 to rank 2|rank 3 to rank 0" \
     "$(grep -o '<title>rank [0-9] to rank [0-9]: [0-9]* bytes, [0-9]* messages (between hosts)' \
         "$WORK/ring/report.html" | sed 's/<title>//; s/:.*//' | paste -sd'|')"
+check_eq "the run's record (from its profile and matrix): 2 nodes, within and between hosts" \
+    "2 2-2 40 40960 40 40960" \
+    "$($PY -c 'import json, sys; r = json.load(open(sys.argv[1])); p = r["point_to_point"]; print(r["nodes"], "%d-%d" % (r["ranks_per_node"]["min"], r["ranks_per_node"]["max"]), p["within_hosts"]["messages"], p["within_hosts"]["bytes"], p["between_hosts"]["messages"], p["between_hosts"]["bytes"])' "$WORK/ring/summary.json" 2>&1)"
 check_eq "Python: each rank's host" "node1 node1 node2 node2" \
     "$($PY -c 'import sys, mpilens; print(*mpilens.open(sys.argv[1]).ranks["host"])' "$WORK/ring")"
 

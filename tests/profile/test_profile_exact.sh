@@ -10,8 +10,9 @@ check_has "application ran" "$out" "profile_app ok: 4 ranks"
 check_has "closing line" "$out" "mpilens: results in $WORK/run (status 0)"
 db=run/mpilens.db
 q() { sqlite3 -separator ' ' "$db" "$1"; }
-check_eq "no temporary file left (the database and its page)" "mpilens.db
-report.html" "$(ls -A run)"
+check_eq "no temporary file left (the database, its page and its record)" "mpilens.db
+report.html
+summary.json" "$(ls -A run)"
 check_eq "schema version" "2" "$(q 'PRAGMA user_version')"
 check_eq "communicators: names, sizes, creators, members" "W0.0 4 MPI_COMM_WORLD 0,1,2,3
 d0.2 4 MPI_Comm_dup 0,1,2,3

@@ -42,6 +42,31 @@ check_eq "stacked: the monitor's and the profile's results are the same" "$(rows
 check_eq "stacked: the record beside them" "80" \
     "$(field stacked/summary.json 'r["point_to_point"]["messages"]')"
 
+# ---- every run with the profile: its record, made from its database after the job ----
+check_eq "profile run: a record from its database" "profile 4 4 1 MPI_Finalize" \
+    "$(field alone/summary.json '" ".join(str(x) for x in (r["source"], r["ranks"], r["ranks_measured"], r["nodes"], r["ended"]))')"
+check_eq "profile run: 80 messages of 1 KiB within the host, in the profile's bucket" \
+    "80 81920 80 81920 0 0 [(129, 1024, 80)]" \
+    "$(field alone/summary.json '" ".join(str(x) for x in (r["point_to_point"]["messages"], r["point_to_point"]["bytes"], r["point_to_point"]["within_hosts"]["messages"], r["point_to_point"]["within_hosts"]["bytes"], r["point_to_point"]["between_hosts"]["messages"], r["point_to_point"]["between_hosts"]["bytes"], [(s["min_bytes"], s["max_bytes"], s["messages"]) for s in r["message_sizes"]]))')"
+check_eq "profile run: calls of each operation, as the module names them" \
+    "MPI_Barrier 4 MPI_Recv 80 MPI_Reduce 4 MPI_Send 80" \
+    "$(field alone/summary.json '" ".join("%s %d" % (k, v["calls"]) for k, v in sorted(r["operations"].items()))')"
+check_eq "profile run: its efficiencies are the report's" \
+    "$("$MPILENS" report alone --efficiency --csv | awk -F, '$1 ~ /^(load_balance|communication_efficiency|parallel_efficiency)$/ {printf "%s %.4f\n", $1, $2}' | sort)" \
+    "$(field alone/summary.json '"\n".join("%s %.4f" % (k, v) for k, v in sorted(r["efficiency"].items()))')"
+check_match "profile run: the program and its costliest site, a line of ring.c" \
+    "$(field alone/summary.json 'r["program"]["path"] + " " + r["top_call_sites"][0]["operation"] + " " + r["top_call_sites"][0]["file"]')" \
+    "/tests/apps/ring MPI_[A-Za-z]+ .*/tests/apps/ring\.c$"
+check_eq "profile and summary stacked: the module's own record stays" "no" \
+    "$(field stacked/summary.json '"yes" if "source" in r else "no"')"
+"$MPILENS" run -m monitor -o monitor_only -- $MPIRUN -np 2 "$APPS/ring" 2 >/dev/null 2>&1
+check_eq "a run without the profile or the summary: no record" "mpilens.db report.html" \
+    "$(ls monitor_only | tr '\n' ' ' | sed 's/ $//')"
+mkdir -m 1777 spool_profile && cp alone/summary.json spool_profile/alone.summary.json
+"$MPILENS" site init --store profile_site.db 2>/dev/null
+check_match "profile run: the site store takes its record" \
+    "$("$MPILENS" site ingest spool_profile --store profile_site.db 2>&1)" "1 stored, 0 already there, 0 rejected"
+
 # ---- a job that does not finalize: the rank that ends it writes what it knows ----
 timeout 120 "$MPILENS" run -m summary -o abort -- $MPIRUN -np 4 "$APPS/long_app" 40 abort >/dev/null 2>&1
 check_eq "MPI_Abort: the record says who and how, from the aborting rank's figures" \

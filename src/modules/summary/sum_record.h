@@ -1,7 +1,7 @@
 /* sum_record.h: the job step's record, summary.json (docs/summary.md: schema version
  * SUM_SCHEMA_VERSION), written by one rank with the user's permissions, atomically (a
- * temporary name in the same directory, then a rename), into the site's spool and beside a
- * run's results.
+ * temporary name in the same directory, then a rename: record_file.h), into the site's spool
+ * and beside a run's results.
  */
 #ifndef SUM_RECORD_H
 #define SUM_RECORD_H
@@ -20,11 +20,6 @@
  * (a signal handler's record). */
 int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int ranks,
                     double start, double end, const char *ended, char *text);
-/* TEXT into DIR/NAME atomically; 0, or -1 with the reason in WHY. KEEP_FIRST: a record
- * already there stays (a rank's own figures after another rank's MPI_Abort, or rank 0's
- * at the signal the launcher then sends, never replace the first). */
-int sum_record_write(const char *dir, const char *name, const char *text, int keep_first, char *why,
-                     size_t len);
 /* The record's file name in a spool: JOB.STEP.USER.summary.json under Slurm (a requeued
  * job's: JOB.STEP.USER.rN.summary.json), else HOST.PID.TIME.summary.json. */
 void sum_record_spool_name(const struct sum_program *p, double start, char *out, size_t len);

@@ -18,6 +18,7 @@
 #include "mpilens.h"
 #include "sum.h"
 #include "sum_merge.h"
+#include "record_file.h"
 #include "sum_record.h"
 
 const char mpilens_module_description[] =
@@ -92,13 +93,13 @@ static void write_records(const struct sum_merged *m, const char *ended, int kee
     if (spool && *spool) {
         char name[512];
         sum_record_spool_name(&program, sum_init_wall, name, sizeof name);
-        if (sum_record_write(spool, name, text, keep_first, why, sizeof why) != 0)
+        if (record_file_write(spool, name, text, keep_first, why, sizeof why) != 0)
             say("mpilens: summary: the job's record is not in the spool: %s (the job is not "
                 "affected; the site's spool is the spool= argument or MPILENS_SPOOL)\n",
                 why);
     }
     const char *dir = output_dir();
-    if (dir && sum_record_write(dir, "summary.json", text, keep_first, why, sizeof why) != 0)
+    if (dir && record_file_write(dir, "summary.json", text, keep_first, why, sizeof why) != 0)
         say("mpilens: summary: %s (the job is not affected)\n", why);
 }
 

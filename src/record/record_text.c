@@ -1,12 +1,12 @@
-/* sum_json.c: the JSON text of the record (sum_json.h). */
+/* record_text.c: the JSON text of the record (record_text.h). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sum_json.h"
+#include "record_text.h"
 
-static void put(struct sum_json *j, const char *s, size_t n)
+static void put(struct record_text *j, const char *s, size_t n)
 {
     if (j->failed)
         return;
@@ -19,7 +19,7 @@ static void put(struct sum_json *j, const char *s, size_t n)
     j->text[j->len] = '\0';
 }
 
-static __attribute__((format(printf, 2, 3))) void putf(struct sum_json *j, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3))) void putf(struct record_text *j, const char *fmt, ...)
 {
     char buf[64];
     va_list ap;
@@ -29,7 +29,7 @@ static __attribute__((format(printf, 2, 3))) void putf(struct sum_json *j, const
     put(j, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-static void quoted(struct sum_json *j, const char *s)
+static void quoted(struct record_text *j, const char *s)
 {
     put(j, "\"", 1);
     for (; *s; s++) {
@@ -47,7 +47,7 @@ static void quoted(struct sum_json *j, const char *s)
 }
 
 /* The separator and the key of the next member. */
-static void member(struct sum_json *j, const char *key)
+static void member(struct record_text *j, const char *key)
 {
     if (!j->first)
         put(j, ", ", 2);
@@ -58,7 +58,7 @@ static void member(struct sum_json *j, const char *key)
     }
 }
 
-void sum_json_open(struct sum_json *j, const char *key, char bracket)
+void record_text_open(struct record_text *j, const char *key, char bracket)
 {
     if (j->len)
         member(j, key);
@@ -66,13 +66,13 @@ void sum_json_open(struct sum_json *j, const char *key, char bracket)
     j->first = 1;
 }
 
-void sum_json_close(struct sum_json *j, char bracket)
+void record_text_close(struct record_text *j, char bracket)
 {
     put(j, &bracket, 1);
     j->first = 0;
 }
 
-void sum_json_string(struct sum_json *j, const char *key, const char *value)
+void record_text_string(struct record_text *j, const char *key, const char *value)
 {
     member(j, key);
     if (value)
@@ -81,19 +81,19 @@ void sum_json_string(struct sum_json *j, const char *key, const char *value)
         put(j, "null", 4);
 }
 
-void sum_json_int(struct sum_json *j, const char *key, int64_t value)
+void record_text_int(struct record_text *j, const char *key, int64_t value)
 {
     member(j, key);
     putf(j, "%lld", (long long)value);
 }
 
-void sum_json_uint(struct sum_json *j, const char *key, uint64_t value)
+void record_text_uint(struct record_text *j, const char *key, uint64_t value)
 {
     member(j, key);
     putf(j, "%llu", (unsigned long long)value);
 }
 
-void sum_json_number(struct sum_json *j, const char *key, double value)
+void record_text_number(struct record_text *j, const char *key, double value)
 {
     member(j, key);
     if (isfinite(value))
@@ -102,7 +102,7 @@ void sum_json_number(struct sum_json *j, const char *key, double value)
         put(j, "null", 4);
 }
 
-void sum_json_epoch(struct sum_json *j, const char *key, double value)
+void record_text_epoch(struct record_text *j, const char *key, double value)
 {
     member(j, key);
     putf(j, "%.3f", value);
