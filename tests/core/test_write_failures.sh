@@ -124,6 +124,16 @@ if mount -t tmpfs -o size=200k tmpfs full 2> /dev/null; then
     done
     check_eq "full disk: no file cut short is left" "fill" "$(ls full)"
     umount full
+    # the directory read-only once the job is over (a bind mount over it, made by the
+    # launcher's line): the page and the run's record each cost one line, never the status
+    mkdir -p ro/run
+    launcher="$MPIRUN -np 2 $APPS/ring 1 && mount --bind $WORK/ro/run $WORK/ro/run && mount -o remount,bind,ro $WORK/ro/run"
+    out=$(timeout 120 "$MPILENS" run -m profile -o ro/run -- sh -c "$launcher" 2>&1); status=$?
+    umount "$WORK/ro/run" 2> /dev/null
+    check_eq "read-only after the job: status 0" 0 $status
+    check_eq "read-only after the job: one line for the record, naming it and why" 1 \
+        "$(grep -c "^mpilens: $WORK/ro/run/summary.json, the run's record, could not be written: .*Read-only file system (the results are unchanged)$" <<<"$out")"
+    check_eq "read-only after the job: the profile is whole" "ok" "$(sqlite3 ro/run/mpilens.db 'PRAGMA integrity_check')"
 else
     echo "SKIP full-disk checks: cannot mount a tmpfs here (needs root)"
 fi
