@@ -1,6 +1,7 @@
 # test_scaling.sh: the POP scaling table (src/pop, docs/efficiency.md "Across runs") on
 # tests/apps/scaling_app.c, a program of known scaling whose work and waits are sleeps: W =
-# 4800 ms of work split evenly, S = 300 ms serial on rank 0, C = 100 ms a rank at the root
+# 4800 ms of work split evenly, S = 300 ms serial on rank 0, C = 100 ms a rank at the root (on
+# MPICH every time doubled)
 # of a linear collective (the last rank). `mpilens run --ranks 1,2,4,8` makes the sweep; speedup, load balance,
 # communication efficiency, computation scalability and global efficiency are each within
 # 0.05 of the values derived from the construction; the 8-rank run analyzed adds
@@ -10,9 +11,14 @@
 # Chromium, Python's mpilens.scaling, --weak, --ref, and the refusals.
 source "$(dirname "$0")/../core/lib.sh"
 
+# On MPICH every time doubled: its ranks busy-poll, and 8 of them on 2 cores leave MPI_Init
+# up to 20 ms apart and notice the last broadcast a turn of the scheduler late, whatever the
+# program does: 8 to 28 ms of the 8-rank run's 1.7 s, up to 0.05 of its speedup (the
+# sleeps themselves wake on time: tests/apps/scaling_app.c); twice as long, half of that.
 W=4800 S=300 C=100
+[ "$MPI_FLAVOR" = mpich ] && W=9600 S=600 C=200
 out=$(timeout 300 "$MPILENS" run --ranks 1,2,4,8 -m profile,summary,trace -o sweep -- \
-    $MPIRUN -np {} "$APPS/scaling_app" 2> sweep.err)
+    $MPIRUN -np {} "$APPS/scaling_app" $W $S $C 2> sweep.err)
 status=$?
 cat sweep.err
 echo "$out"
@@ -38,18 +44,14 @@ expected() { # METRIC P
         printf "%.4f", v[m] }'
 }
 "$MPILENS" scaling sweep/ranks-1 sweep/ranks-2 sweep/ranks-4 sweep/ranks-8 --csv > table.csv
-# Efficiencies within 0.05; the speedup, which is not a fraction, within 5 % of itself
-# (MPICH's busy-polling ranks, 8 on 2 cores, wait for turns of the scheduler: about 30 ms
-# of the 8-rank run's 1.7 s, 1 to 2 % of its speedup; 0.05 of 3.06 would be 1.6 %).
+# Each within 0.05.
 for metric in speedup global_efficiency parallel_efficiency load_balance communication_efficiency \
     computation_scalability; do
     for p in 1 2 4 8; do
         got=$(awk -F, -v m=$metric -v p=$p '$1 == m && $2 == p {print $3}' table.csv)
         want=$(expected $metric $p)
-        [ $metric = speedup ] && within="5 %" || within=0.05
-        check_eq "$metric at $p ranks: $got within $within of $want" 1 \
-            "$(awk -v a="$got" -v b="$want" -v m=$metric 'BEGIN {d = a - b; e = m == "speedup" ? 0.05 * b : 0.05
-                print (a != "" && d < e && d > -e) ? 1 : 0}')"
+        check_eq "$metric at $p ranks: $got within 0.05 of $want" 1 \
+            "$(awk -v a="$got" -v b="$want" 'BEGIN {d = a - b; print (a != "" && d < 0.05 && d > -0.05) ? 1 : 0}')"
     done
 done
 
