@@ -1,10 +1,10 @@
 # test_scaling.sh: the POP scaling table (src/pop, docs/efficiency.md "Across runs") on
 # tests/apps/scaling_app.c, a program of known scaling whose work and waits are sleeps: W =
-# 4800 ms of work split evenly, S = 300 ms serial on rank 0, C = 100 ms a rank at the root (on
-# MPICH every time doubled)
-# of a linear collective (the last rank). `mpilens run --ranks 1,2,4,8` makes the sweep; speedup, load balance,
-# communication efficiency, computation scalability and global efficiency are each within
-# 0.05 of the values derived from the construction; the 8-rank run analyzed adds
+# 4800 ms of work split evenly, S = 300 ms serial on rank 0, C = 100 ms a rank at the root
+# of a linear collective (the last rank); on MPICH every time doubled. `mpilens run --ranks
+# 1,2,4,8` makes the sweep; speedup, load balance, communication efficiency, computation
+# scalability and global efficiency are each within 0.05 of the values derived from the
+# construction; the 8-rank run analyzed adds
 # serialization and transfer. The same runs' summary.json records ingested into a site
 # store give the same table through `mpilens site scaling` as the directories through
 # `mpilens scaling --summary`. Also: the text fits 80 columns, CSV, JSON, the page in
