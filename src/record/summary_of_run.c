@@ -23,6 +23,7 @@
 #include "lens_hidden.h"
 #include "pop_run.h"
 #include "record_file.h"
+#include "record_sections.h"
 #include "record_text.h"
 #include "rundb.h"
 #include "rundb_read.h"
@@ -280,20 +281,6 @@ static void build_id_of(const char *path, char *out)
     fclose(f);
 }
 
-static const char *env_or_null(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v ? v : NULL;
-}
-
-static void iso_time(double t, char *out, size_t len)
-{
-    time_t s = (time_t)t;
-    struct tm tm;
-    gmtime_r(&s, &tm);
-    strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* The profile's date ("2026-11-28 15:29:21 +0000", written at MPI_Finalize) as epoch. */
 static double finalize_epoch(sqlite3 *db)
 {
@@ -316,16 +303,7 @@ static int by_seconds(const void *a, const void *b)
 static void job_and_program(struct record_text *j, sqlite3 *db)
 {
     struct passwd *pw = getpwuid(getuid());
-    record_text_open(j, "job", '{');
-    record_text_string(j, "id", env_or_null("SLURM_JOB_ID"));
-    record_text_string(j, "step", env_or_null("SLURM_STEP_ID"));
-    record_text_string(j, "name", env_or_null("SLURM_JOB_NAME"));
-    record_text_string(j, "user", pw ? pw->pw_name : "");
-    record_text_int(j, "uid", (int64_t)getuid());
-    record_text_string(j, "account", env_or_null("SLURM_JOB_ACCOUNT"));
-    record_text_string(j, "partition", env_or_null("SLURM_JOB_PARTITION"));
-    record_text_string(j, "cluster", env_or_null("SLURM_CLUSTER_NAME"));
-    record_text_close(j, '}');
+    record_section_job(j, pw ? pw->pw_name : "", (long long)getuid());
     char command[4096] = "", path[PATH_MAX] = "", script[PATH_MAX] = "", build_id[96];
     rundb_metadata_get(db, "Run command", command, sizeof command);
     program_of(command, path, sizeof path, script, sizeof script);
@@ -463,7 +441,6 @@ static int record_of(sqlite3 *db, char *text, char *why, size_t len)
     split_by_host(db, &d);
     double end = finalize_epoch(db), T = f.run, start = end - T;
     struct record_text j = {.text = text, .cap = RECORD_MAX};
-    char when[32];
     record_text_open(&j, NULL, '{');
     record_text_string(&j, "schema", "mpilens-summary");
     record_text_int(&j, "version", 1);
@@ -477,12 +454,7 @@ static int record_of(sqlite3 *db, char *text, char *why, size_t len)
     record_text_int(&j, "max", d.rpn_max);
     record_text_close(&j, '}');
     record_text_string(&j, "first_host", d.first_host);
-    iso_time(start, when, sizeof when);
-    record_text_string(&j, "start", when);
-    iso_time(end, when, sizeof when);
-    record_text_string(&j, "end", when);
-    record_text_epoch(&j, "start_epoch", start);
-    record_text_epoch(&j, "end_epoch", end);
+    record_section_span(&j, start, end);
     record_text_number(&j, "run_seconds", T);
     record_text_string(&j, "clock", lens_tsc_constant() ? "tsc" : "monotonic");
     record_text_number(&j, "mpi_seconds", d.mpi_sum);

@@ -63,6 +63,11 @@ check_eq "time limit: the job id recorded" "$limit_job" \
     "$(sqlite3 limit/mpilens.db "SELECT value FROM metadata WHERE key = 'Slurm job'")"
 check_eq "time limit: every rank's ring messages kept" "4" \
     "$(sqlite3 limit/mpilens.db "SELECT COUNT(*) FROM monitor_matrix WHERE kind = 'p2p' AND messages > 0")"
+if ! [ -s limit/mpilens.db ]; then # what there is to see when it kept nothing
+    echo "--- the time-limited job's output (batch.out):"; cat batch.out
+    echo "--- its directory:"; ls -laR limit 2>&1 | head -40
+    echo "--- Slurm's account of it:"; sacct -j "$limit_job" -o JobID,State,ExitCode,Elapsed 2>&1 | head
+fi
 
 # 5. the wrong plugin: one line that names the right one.
 out=$(timeout 60 $MPILENS run -m profile -o wrong -- srun --mpi=$wrong -n 4 "$APPS/world_size" 2>&1)

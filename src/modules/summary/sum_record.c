@@ -10,39 +10,12 @@
 #include <unistd.h>
 
 #include "site_names.h"
+#include "record_sections.h"
 #include "record_text.h"
 #include "sum_record.h"
 
 #define TOP 5
 #define TOP_OPERATIONS 20
-
-static void iso_time(double t, char *out, size_t len)
-{
-    time_t s = (time_t)t;
-    struct tm tm;
-    gmtime_r(&s, &tm);
-    strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static const char *env_or_null(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v ? v : NULL;
-}
-
-static void job(struct record_text *j, const struct sum_program *p)
-{
-    record_text_open(j, "job", '{');
-    record_text_string(j, "id", env_or_null("SLURM_JOB_ID"));
-    record_text_string(j, "step", env_or_null("SLURM_STEP_ID"));
-    record_text_string(j, "name", env_or_null("SLURM_JOB_NAME"));
-    record_text_string(j, "user", p->user);
-    record_text_int(j, "uid", p->uid);
-    record_text_string(j, "account", env_or_null("SLURM_JOB_ACCOUNT"));
-    record_text_string(j, "partition", env_or_null("SLURM_JOB_PARTITION"));
-    record_text_string(j, "cluster", env_or_null("SLURM_CLUSTER_NAME"));
-    record_text_close(j, '}');
-}
 
 static void program(struct record_text *j, const struct sum_program *p)
 {
@@ -189,11 +162,10 @@ int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int
 {
     const struct sum_totals *t = &m->t;
     struct record_text j = {.text = text, .cap = SUM_RECORD_MAX};
-    char when[32];
     record_text_open(&j, NULL, '{');
     record_text_string(&j, "schema", "mpilens-summary");
     record_text_int(&j, "version", SUM_SCHEMA_VERSION);
-    job(&j, p);
+    record_section_job(&j, p->user, p->uid);
     program(&j, p);
     record_text_int(&j, "ranks", ranks);
     record_text_uint(&j, "ranks_measured", t->ranks); /* fewer when the job did not finalize */
@@ -203,12 +175,7 @@ int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int
     record_text_int(&j, "max", t->host_max);
     record_text_close(&j, '}');
     record_text_string(&j, "first_host", p->host);
-    iso_time(start, when, sizeof when);
-    record_text_string(&j, "start", when);
-    iso_time(end, when, sizeof when);
-    record_text_string(&j, "end", when);
-    record_text_epoch(&j, "start_epoch", start);
-    record_text_epoch(&j, "end_epoch", end);
+    record_section_span(&j, start, end);
     double T = t->elapsed_max, mean_useful = t->ranks ? t->useful_sum / (double)t->ranks : 0;
     record_text_number(&j, "run_seconds", T);
 #if defined(__x86_64__)
