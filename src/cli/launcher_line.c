@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "find_command.h"
 
 /* Options followed by two words (Open MPI's MCA parameters, Hydra's environment). */
 static const char *const two_values[] = {"--mca",    "-mca",      "--gmca",   "-gmca",
@@ -102,37 +103,11 @@ static int listed(const char *const *table, const char *word)
     return 0;
 }
 
-/* 1 if PATH names a regular file this process may execute. */
-static int runnable(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-/* WORD as the shell finds a command: WORD itself when it has a '/', else the first runnable
- * WORD in PATH's directories (an empty one: "."), into FOUND; 1 if that is runnable. */
-static int find_command(const char *word, char *found, size_t len)
-{
-    if (strchr(word, '/')) {
-        snprintf(found, len, "%s", word);
-        return runnable(word);
-    }
-    const char *path = getenv("PATH");
-    for (const char *p = path ? path : ""; *p;) {
-        size_t n = strcspn(p, ":");
-        snprintf(found, len, "%.*s/%s", n ? (int)n : 1, n ? p : ".", word);
-        if (runnable(found))
-            return 1;
-        p += n + (p[n] == ':');
-    }
-    return 0;
-}
-
 /* WORD names an executable: a path to one, or a name found in PATH. */
 static int executable(const char *word)
 {
     char found[8192];
-    return find_command(word, found, sizeof found);
+    return lens_find_command(word, found, sizeof found);
 }
 
 int cli_program_index(char **command)
@@ -160,7 +135,7 @@ int cli_program_index(char **command)
     if (first >= 0 && executable(command[first]))
         return first;
     for (int i = 1; command[i]; i++) /* an option of unknown arity: the first executable */
-        if (command[i][0] != '-' && strchr(command[i], '/') && runnable(command[i]))
+        if (command[i][0] != '-' && strchr(command[i], '/') && lens_runnable(command[i]))
             return i;
     return first;
 }
@@ -263,7 +238,7 @@ int cli_is_open_mpi_launcher(const char *cmd)
 {
     char resolved[PATH_MAX], found[PATH_MAX];
     /* a path is taken as it is; a name must be found in PATH */
-    if ((!find_command(cmd, found, sizeof found) && !strchr(cmd, '/')) ||
+    if ((!lens_find_command(cmd, found, sizeof found) && !strchr(cmd, '/')) ||
         !realpath(found, resolved))
         return 0;
     const char *base = strrchr(resolved, '/') + 1;

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "run_program.h"
 
+#include "find_command.h"
+
 #include <elf.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,24 +19,9 @@ void run_program_of(const char *command, char *path, size_t plen, char *script, 
     path[0] = script[0] = '\0';
     if (!word)
         return;
-    char real[PATH_MAX];
-    if (strchr(word, '/'))
-        snprintf(path, plen, "%s", realpath(word, real) ? real : word);
-    else { /* found on PATH, as the launcher found it */
-        const char *env = getenv("PATH");
-        char dirs[8192];
-        snprintf(dirs, sizeof dirs, "%s", env ? env : "/usr/bin:/bin");
-        char *s2 = NULL;
-        snprintf(path, plen, "%s", word);
-        for (char *dir = strtok_r(dirs, ":", &s2); dir; dir = strtok_r(NULL, ":", &s2)) {
-            char candidate[PATH_MAX];
-            snprintf(candidate, sizeof candidate, "%s/%s", dir, word);
-            if (access(candidate, X_OK) == 0) {
-                snprintf(path, plen, "%s", realpath(candidate, real) ? real : candidate);
-                break;
-            }
-        }
-    }
+    char real[PATH_MAX], found[PATH_MAX]; /* the program as the launcher found it */
+    const char *program = lens_find_command(word, found, sizeof found) ? found : word;
+    snprintf(path, plen, "%s", realpath(program, real) ? real : program);
     const char *base = strrchr(path, '/');
     if (strncmp(base ? base + 1 : path, "python", 6) != 0)
         return;
