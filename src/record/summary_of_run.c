@@ -22,23 +22,17 @@
 #include "lens_hidden.h"
 #include "pop_run.h"
 #include "record_file.h"
-#include "record_sections.h"
-#include "record_text.h"
+#include "record_layout.h"
 #include "run_program.h"
 #include "rundb.h"
 #include "rundb_read.h"
 #include "tick_clock.h"
 
-#define RECORD_MAX 16384
-#define TOP 5
-#define TOP_OPERATIONS 20
 #define MAX_BINS 64
 
-struct op_total {  /* one operation, or one (operation, communicator class) pair */
-    char op[52];   /* "MPI_Send" */
-    int comm_size; /* -1 MPI_COMM_WORLD, 0 none, else the communicator's size */
-    long long calls;
-    double seconds;
+struct op_total { /* one (operation, communicator class) pair */
+    char op[52];  /* "MPI_Send" */
+    struct record_op row;
 };
 
 struct digest {
@@ -49,13 +43,11 @@ struct digest {
     /* times */
     double mpi_sum;
     /* operations */
-    struct op_total *pairs, *ops;
-    int npairs, nops, cap_pairs, cap_ops;
+    struct op_total *pairs;
+    int npairs, cap_pairs;
     /* point-to-point sends */
     long long messages, bytes;
-    struct {
-        long long min, max, messages;
-    } bins[MAX_BINS];
+    struct record_bin bins[MAX_BINS];
     int nbins;
     /* within hosts [1], between [0]: from the monitor's matrix */
     long long split_messages[2], split_bytes[2];
@@ -90,23 +82,22 @@ static int without_comm(const char *op, const char *kind)
            strcmp(kind, "io") == 0 || strncmp(op, "File_", 5) == 0;
 }
 
-static struct op_total *find_or_add(struct op_total **list, int *n, int *cap, const char *op,
-                                    int comm_size)
+static struct op_total *find_or_add(struct digest *d, const char *op, int comm_size)
 {
-    for (int i = 0; i < *n; i++)
-        if ((*list)[i].comm_size == comm_size && strcmp((*list)[i].op + 4, op) == 0)
-            return &(*list)[i];
-    if (*n == *cap) {
-        int grown = *cap ? 2 * *cap : 64;
-        struct op_total *more = realloc(*list, (size_t)grown * sizeof *more);
+    for (int i = 0; i < d->npairs; i++)
+        if (d->pairs[i].row.comm_size == comm_size && strcmp(d->pairs[i].op + 4, op) == 0)
+            return &d->pairs[i];
+    if (d->npairs == d->cap_pairs) {
+        int grown = d->cap_pairs ? 2 * d->cap_pairs : 64;
+        struct op_total *more = realloc(d->pairs, (size_t)grown * sizeof *more);
         if (!more)
             return NULL;
-        *list = more, *cap = grown;
+        d->pairs = more, d->cap_pairs = grown;
     }
-    struct op_total *t = &(*list)[(*n)++];
+    struct op_total *t = &d->pairs[d->npairs++];
     memset(t, 0, sizeof *t);
     snprintf(t->op, sizeof t->op, "MPI_%s", op); /* the module's names */
-    t->comm_size = comm_size;
+    t->row.comm_size = comm_size;
     return t;
 }
 
@@ -121,27 +112,25 @@ static void add_cell(const struct rundb_profile_total *t, void *ctx)
     struct digest *d = ctx;
     if (outside_run(t->op))
         return;
-    int comm_size = without_comm(t->op, t->kind) ? 0
+    int comm_size = without_comm(t->op, t->kind) ? RECORD_COMM_NONE
                     : t->comm_size == d->ranks && strcmp(t->creator, "MPI_COMM_WORLD") == 0
-                        ? -1
+                        ? RECORD_COMM_WORLD
                         : t->comm_size;
-    struct op_total *pair = find_or_add(&d->pairs, &d->npairs, &d->cap_pairs, t->op, comm_size),
-                    *op = find_or_add(&d->ops, &d->nops, &d->cap_ops, t->op, 0);
+    struct op_total *pair = find_or_add(d, t->op, comm_size);
     if (pair)
-        pair->calls += t->calls, pair->seconds += t->time;
-    if (op)
-        op->calls += t->calls, op->seconds += t->time;
+        pair->row.calls += (uint64_t)t->calls, pair->row.seconds += t->time;
     if (!is_send(t->op))
         return;
     d->messages += t->calls;
     d->bytes += t->volume;
     int b = 0;
-    while (b < d->nbins && d->bins[b].min != t->bucket_min)
+    while (b < d->nbins && d->bins[b].min != (uint64_t)t->bucket_min)
         b++;
     if (b == d->nbins && d->nbins < MAX_BINS)
-        d->bins[d->nbins++] = (typeof(d->bins[0])){t->bucket_min, t->bucket_max, 0};
+        d->bins[d->nbins++] =
+            (struct record_bin){(uint64_t)t->bucket_min, (uint64_t)t->bucket_max, 0};
     if (b < d->nbins)
-        d->bins[b].messages += t->calls;
+        d->bins[b].messages += (uint64_t)t->calls;
 }
 
 static void add_host(const char *host, int ranks, void *ctx)
@@ -206,72 +195,24 @@ static double finalize_epoch(sqlite3 *db)
     return (double)(timegm(&tm) - offset);
 }
 
-static int by_seconds(const void *a, const void *b)
-{
-    const struct op_total *x = a, *y = b;
-    return (x->seconds < y->seconds) - (x->seconds > y->seconds);
-}
+/* The program's path and build id, the Python script, from the run's command line. */
+struct program {
+    char path[PATH_MAX], script[PATH_MAX], build_id[96], library[512];
+};
 
-static void job_and_program(struct record_text *j, sqlite3 *db)
+static void program_of(sqlite3 *db, struct program *p)
 {
-    struct passwd *pw = getpwuid(getuid());
-    record_section_job(j, pw ? pw->pw_name : "", (long long)getuid());
-    char command[4096] = "", path[PATH_MAX] = "", script[PATH_MAX] = "", build_id[96];
+    char command[4096] = "";
     rundb_metadata_get(db, "Run command", command, sizeof command);
-    run_program_of(command, path, sizeof path, script, sizeof script);
-    run_program_build_id(path, build_id);
-    record_text_open(j, "program", '{');
-    record_text_string(j, "path", path);
-    record_text_string(j, "build_id", build_id[0] ? build_id : NULL);
-    record_text_string(j, "python_script", script[0] ? script : NULL);
-    record_text_close(j, '}');
-    char library[512] = "";
-    rundb_metadata_get(db, "MPI Library", library, sizeof library);
-    library[strcspn(library, "\n,")] = '\0'; /* "Open MPI v4.1.4", as the module writes it */
-    record_text_open(j, "mpi", '{');
-    record_text_string(j, "library", library);
-    record_text_string(j, "standard", NULL); /* the profile does not record it */
-    record_text_close(j, '}');
-}
-
-static void operations(struct record_text *j, struct digest *d)
-{
-    qsort(d->pairs, (size_t)d->npairs, sizeof *d->pairs, by_seconds);
-    record_text_open(j, "top_operations", '[');
-    for (int i = 0; i < d->npairs && i < TOP; i++) {
-        const struct op_total *p = &d->pairs[i];
-        char name[64];
-        snprintf(name, sizeof name, "communicators of %d ranks", p->comm_size);
-        record_text_open(j, NULL, '{');
-        record_text_string(j, "operation", p->op);
-        record_text_string(j, "communicator",
-                           p->comm_size == -1  ? "MPI_COMM_WORLD"
-                           : p->comm_size == 0 ? NULL
-                                               : name);
-        record_text_int(j, "communicator_size", p->comm_size == -1 ? d->ranks : p->comm_size);
-        record_text_int(j, "calls", p->calls);
-        record_text_number(j, "seconds", p->seconds);
-        record_text_close(j, '}');
-    }
-    record_text_close(j, ']');
-    qsort(d->ops, (size_t)d->nops, sizeof *d->ops, by_seconds);
-    double rest = 0;
-    record_text_open(j, "operations", '{');
-    for (int i = 0; i < d->nops; i++) {
-        if (i >= TOP_OPERATIONS) {
-            rest += d->ops[i].seconds;
-            continue;
-        }
-        record_text_open(j, d->ops[i].op, '{');
-        record_text_int(j, "calls", d->ops[i].calls);
-        record_text_number(j, "seconds", d->ops[i].seconds);
-        record_text_close(j, '}');
-    }
-    record_text_close(j, '}');
-    record_text_number(j, "other_operations_seconds", rest);
+    run_program_of(command, p->path, sizeof p->path, p->script, sizeof p->script);
+    run_program_build_id(p->path, p->build_id);
+    p->library[0] = '\0';
+    rundb_metadata_get(db, "MPI Library", p->library, sizeof p->library);
+    p->library[strcspn(p->library, "\n,")] = '\0'; /* "Open MPI v4.1.4", as the module's */
 }
 
 struct sites {
+    sqlite3 *db;
     struct record_text *j;
     int written;
 };
@@ -279,56 +220,25 @@ struct sites {
 static void add_site(const struct rundb_callsite *s, void *ctx)
 {
     struct sites *sites = ctx;
-    struct record_text *j = sites->j;
-    if (outside_run(s->operation) || sites->written == TOP)
+    if (outside_run(s->operation) || sites->written == RECORD_TOP)
         return;
     sites->written++;
     char name[64];
     snprintf(name, sizeof name, "MPI_%s", s->operation);
-    record_text_open(j, NULL, '{');
-    record_text_string(j, "operation", name);
-    record_text_string(j, "file", s->file);
-    record_text_int(j, "line", s->line);
-    record_text_string(j, "function", s->function);
-    record_text_string(j, "object",
-                       s->object && strncmp(s->object, "python:", 7) != 0 ? s->object : NULL);
-    record_text_number(j, "seconds", s->time);
-    record_text_close(j, '}');
+    record_layout_site(sites->j, name, s->file, s->line, s->function, s->object, s->time);
 }
 
-static void messages(struct record_text *j, const struct digest *d)
+static void write_sites(struct record_text *j, void *ctx)
 {
-    record_text_open(j, "point_to_point", '{');
-    record_text_int(j, "messages", d->messages);
-    record_text_int(j, "bytes", d->bytes);
-    for (int within = 1; within >= 0; within--) {
-        const char *key = within ? "within_hosts" : "between_hosts";
-        if (!d->split_known) {
-            record_text_string(j, key, NULL);
-            continue;
-        }
-        record_text_open(j, key, '{');
-        record_text_int(j, "messages", d->split_messages[within]);
-        record_text_int(j, "bytes", d->split_bytes[within]);
-        record_text_close(j, '}');
-    }
-    record_text_close(j, '}');
-    record_text_open(j, "message_sizes", '[');
-    for (int b = 0; b < d->nbins; b++)
-        if (d->bins[b].messages) {
-            record_text_open(j, NULL, '{');
-            record_text_int(j, "min_bytes", d->bins[b].min);
-            record_text_int(j, "max_bytes", d->bins[b].max);
-            record_text_int(j, "messages", d->bins[b].messages);
-            record_text_close(j, '}');
-        }
-    record_text_close(j, ']');
+    struct sites sites = {ctx, j, 0};
+    /* three more: MPI_Init, MPI_Init_thread and MPI_Finalize are left out */
+    rundb_callsites_top(sites.db, -1, RECORD_TOP + 3, add_site, &sites);
 }
 
 static int by_min(const void *a, const void *b)
 {
-    const long long *x = a, *y = b; /* each bin starts with its min */
-    return (*x > *y) - (*x < *y);
+    const struct record_bin *x = a, *y = b;
+    return (x->min > y->min) - (x->min < y->min);
 }
 
 /* The record's text of the run in DB into TEXT; 0, or -1 with WHY. */
@@ -344,6 +254,7 @@ static int record_of(sqlite3 *db, char *text, char *why, size_t len)
         return -1;
     }
     int rc = -1;
+    struct record_op *rows = NULL;
     if (rundb_host_counts(db, add_host, &d) < 0 || rundb_rank_times(db, -1, add_rank, &d) != 0 ||
         rundb_profile_totals(db, add_cell, &d) != 0) {
         snprintf(why, len, "cannot read its profile: %s", rundb_errmsg(db));
@@ -351,48 +262,65 @@ static int record_of(sqlite3 *db, char *text, char *why, size_t len)
     }
     qsort(d.bins, (size_t)d.nbins, sizeof d.bins[0], by_min);
     split_by_host(db, &d);
-    double end = finalize_epoch(db), T = f.run, start = end - T;
-    struct record_text j = {.text = text, .cap = RECORD_MAX};
-    record_text_open(&j, NULL, '{');
-    record_text_string(&j, "schema", "mpilens-summary");
-    record_text_int(&j, "version", 1);
-    record_text_string(&j, "source", "profile");
-    job_and_program(&j, db);
-    record_text_int(&j, "ranks", d.ranks);
-    record_text_int(&j, "ranks_measured", f.ranks);
-    record_text_int(&j, "nodes", d.hosts);
-    record_text_open(&j, "ranks_per_node", '{');
-    record_text_int(&j, "min", d.rpn_min);
-    record_text_int(&j, "max", d.rpn_max);
-    record_text_close(&j, '}');
-    record_text_string(&j, "first_host", d.first_host);
-    record_section_span(&j, start, end);
-    record_text_number(&j, "run_seconds", T);
-    record_text_string(&j, "clock", lens_tsc_constant() ? "tsc" : "monotonic");
-    record_text_number(&j, "mpi_seconds", d.mpi_sum);
-    record_text_number(&j, "mpi_share", T > 0 ? d.mpi_sum / (T * f.ranks) : 0);
-    record_text_open(&j, "efficiency", '{');
-    record_text_number(&j, "load_balance", f.load_balance);
-    record_text_number(&j, "communication_efficiency", f.communication);
-    record_text_number(&j, "parallel_efficiency", f.parallel);
-    record_text_close(&j, '}');
-    operations(&j, &d);
-    record_text_open(&j, "top_call_sites", '[');
-    struct sites sites = {&j, 0};
-    rundb_callsites_top(db, -1, TOP + 3, add_site, &sites); /* Init, Init_thread, Finalize */
-    record_text_close(&j, ']');
-    messages(&j, &d);
-    record_text_number(&j, "call_sites_unsampled_seconds", 0);
-    record_text_int(&j, "operation_rows_dropped", 0);
-    record_text_string(&j, "ended",
-                       f.ranks == d.ranks ? "MPI_Finalize" : "exit without MPI_Finalize");
-    record_text_close(&j, '}');
-    rc = j.failed ? -1 : 0;
+    rows = malloc(2 * (size_t)(d.npairs ? d.npairs : 1) * sizeof *rows);
+    if (!rows) {
+        snprintf(why, len, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < d.npairs; i++) {
+        rows[i] = d.pairs[i].row;
+        rows[i].name = d.pairs[i].op;
+    }
+    static struct program p;
+    program_of(db, &p);
+    struct passwd *pw = getpwuid(getuid());
+    double end = finalize_epoch(db), T = f.run;
+    struct record_facts facts = {
+        .source = "profile",
+        .user = pw ? pw->pw_name : "",
+        .uid = (long long)getuid(),
+        .path = p.path,
+        .build_id = p.build_id,
+        .script = p.script,
+        .library = p.library,
+        .standard = NULL, /* the profile does not record it */
+        .ranks = d.ranks,
+        .ranks_measured = (uint64_t)f.ranks,
+        .nodes = (uint64_t)d.hosts,
+        .ranks_per_node_min = d.rpn_min,
+        .ranks_per_node_max = d.rpn_max,
+        .first_host = d.first_host,
+        .start = end - T,
+        .end = end,
+        .run_seconds = T,
+        .clock = lens_tsc_constant() ? "tsc" : "monotonic",
+        .mpi_seconds = d.mpi_sum,
+        .mpi_share = T > 0 ? d.mpi_sum / (T * f.ranks) : 0,
+        .load_balance = f.load_balance,
+        .communication_efficiency = f.communication,
+        .parallel_efficiency = f.parallel,
+        .pairs = rows,
+        .scratch = rows + d.npairs,
+        .npairs = d.npairs,
+        .sites = write_sites,
+        .sites_ctx = db,
+        .messages = (uint64_t)d.messages,
+        .bytes = (uint64_t)d.bytes,
+        .split_known = d.split_known,
+        .within_messages = (uint64_t)d.split_messages[1],
+        .within_bytes = (uint64_t)d.split_bytes[1],
+        .between_messages = (uint64_t)d.split_messages[0],
+        .between_bytes = (uint64_t)d.split_bytes[0],
+        .bins = d.bins,
+        .nbins = d.nbins,
+        .ended = f.ranks == d.ranks ? "MPI_Finalize" : "exit without MPI_Finalize",
+    };
+    rc = record_layout_write(&facts, text, RECORD_MAX);
     if (rc)
         snprintf(why, len, "its record would be over %d bytes", RECORD_MAX);
 done:
+    free(rows);
     free(d.pairs);
-    free(d.ops);
     free(d.host_of);
     return rc;
 }

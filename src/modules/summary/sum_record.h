@@ -1,18 +1,18 @@
 /* sum_record.h: the job step's record, summary.json (docs/summary.md: schema version
- * SUM_SCHEMA_VERSION), written by one rank with the user's permissions, atomically (a
+ * RECORD_SCHEMA_VERSION), written by one rank with the user's permissions, atomically (a
  * temporary name in the same directory, then a rename: record_file.h), into the site's spool
  * and beside a run's results.
  */
 #ifndef SUM_RECORD_H
 #define SUM_RECORD_H
 
+#include "record_layout.h"
 #include "sum_merge.h"
 #include "sum_program.h"
 
 #pragma GCC visibility push(hidden)
 
-#define SUM_SCHEMA_VERSION 1
-#define SUM_RECORD_MAX 16384 /* bytes, whatever the job's size */
+#define SUM_RECORD_MAX RECORD_MAX /* bytes, whatever the job's size */
 
 /* The record's text into TEXT (SUM_RECORD_MAX bytes), from the merged figures M of a job
  * step of RANKS ranks that ended as ENDED ("MPI_Finalize", "MPI_Abort (rank 2, code 1)",
