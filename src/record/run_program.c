@@ -3,6 +3,7 @@
 #include "run_program.h"
 
 #include "find_command.h"
+#include "record_program.h"
 
 #include <elf.h>
 #include <limits.h>
@@ -22,26 +23,13 @@ void run_program_of(const char *command, char *path, size_t plen, char *script, 
     char real[PATH_MAX], found[PATH_MAX]; /* the program as the launcher found it */
     const char *program = lens_find_command(word, found, sizeof found) ? found : word;
     snprintf(path, plen, "%s", realpath(program, real) ? real : program);
-    const char *base = strrchr(path, '/');
-    if (strncmp(base ? base + 1 : path, "python", 6) != 0)
+    if (!record_is_python(path))
         return;
-    for (char *arg = strtok_r(NULL, " ", &save); arg; arg = strtok_r(NULL, " ", &save)) {
-        if (strcmp(arg, "-m") == 0) {
-            char *module = strtok_r(NULL, " ", &save);
-            snprintf(script, slen, "-m %s", module ? module : "");
-            return;
-        }
-        if (strcmp(arg, "-c") == 0) {
-            snprintf(script, slen, "-c");
-            return;
-        }
-        if (arg[0] != '-') {
-            snprintf(script, slen, "%s", realpath(arg, real) ? real : arg);
-            return;
-        }
-        if (strcmp(arg, "-W") == 0 || strcmp(arg, "-X") == 0) /* options with a value */
-            strtok_r(NULL, " ", &save);
-    }
+    const char *args[256];
+    int n = 0;
+    for (char *arg = strtok_r(NULL, " ", &save); arg && n < 256; arg = strtok_r(NULL, " ", &save))
+        args[n++] = arg;
+    record_python_script(args, n, script, slen);
 }
 
 void run_program_build_id(const char *path, char *out)
@@ -64,19 +52,7 @@ void run_program_build_id(const char *path, char *out)
             if (fseek(f, (long)ph.p_offset, SEEK_SET) != 0 ||
                 fread(notes, 1, ph.p_filesz, f) != ph.p_filesz)
                 break;
-            for (size_t at = 0; at + sizeof(Elf64_Nhdr) <= ph.p_filesz;) {
-                const Elf64_Nhdr *n = (const Elf64_Nhdr *)(notes + at);
-                size_t name = at + sizeof *n, desc = name + ((n->n_namesz + 3) & ~3u);
-                if (desc + n->n_descsz > ph.p_filesz)
-                    break;
-                if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-                    memcmp(notes + name, "GNU", 4) == 0 && n->n_descsz <= 40) {
-                    for (unsigned k = 0; k < n->n_descsz; k++)
-                        sprintf(out + 2 * k, "%02x", notes[desc + k]);
-                    break;
-                }
-                at = desc + ((n->n_descsz + 3) & ~3u);
-            }
+            record_build_id_in_notes(notes, ph.p_filesz, out);
         }
     }
     fclose(f);

@@ -11,7 +11,7 @@
 /* COMMAND's program into PATH and, for a Python interpreter, its script ("-m MODULE", "-c",
  * or the script's path) into SCRIPT ("" otherwise). */
 void run_program_of(const char *command, char *path, size_t plen, char *script, size_t slen);
-/* PATH's NT_GNU_BUILD_ID note as hex into OUT (81 bytes), or "". */
+/* PATH's NT_GNU_BUILD_ID note as hex into OUT (RECORD_BUILD_ID_HEX bytes), or "". */
 void run_program_build_id(const char *path, char *out);
 
 #endif

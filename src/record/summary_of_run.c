@@ -23,6 +23,7 @@
 #include "pop_run.h"
 #include "record_file.h"
 #include "record_layout.h"
+#include "record_program.h"
 #include "run_program.h"
 #include "rundb.h"
 #include "rundb_read.h"
@@ -197,7 +198,7 @@ static double finalize_epoch(sqlite3 *db)
 
 /* The program's path and build id, the Python script, from the run's command line. */
 struct program {
-    char path[PATH_MAX], script[PATH_MAX], build_id[96], library[512];
+    char path[PATH_MAX], script[PATH_MAX], build_id[RECORD_BUILD_ID_HEX], library[512];
 };
 
 static void program_of(sqlite3 *db, struct program *p)

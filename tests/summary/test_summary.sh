@@ -30,6 +30,11 @@ check_eq "ring: shares and efficiencies between 0 and 1, PE = LB x CommE" "True"
 check_match "ring: the costliest call site is a line of ring.c" \
     "$(field ring/summary.json 'r["top_call_sites"][0]["file"] + " " + r["top_call_sites"][0]["function"]')" \
     "/tests/apps/ring\.c main$"
+# the program's build id, as readelf reads it from the file (binutils)
+ring_id=$(readelf -n "$APPS/ring" 2>/dev/null | awk '/Build ID:/ {print $3}')
+check_eq "ring: the program's path and ELF build id, as readelf reads it" \
+    "$(readlink -f "$APPS/ring") $ring_id None" \
+    "$(field ring/summary.json '" ".join(str(x) for x in (r["program"]["path"], r["program"]["build_id"], r["program"]["python_script"]))')"
 check_eq "ring: the same record in the spool" "$(cat ring/summary.json)" "$(cat spool/*.summary.json)"
 check_eq "ring: under 16 KiB" "1" "$(( $(stat -c %s ring/summary.json) < 16384 ))"
 
@@ -57,6 +62,8 @@ check_eq "profile run: its efficiencies are the report's" \
 check_match "profile run: the program and its costliest site, a line of ring.c" \
     "$(field alone/summary.json 'r["program"]["path"] + " " + r["top_call_sites"][0]["operation"] + " " + r["top_call_sites"][0]["file"]')" \
     "/tests/apps/ring MPI_[A-Za-z]+ .*/tests/apps/ring\.c$"
+check_eq "profile run: the program's build id, as the module's" "$ring_id" \
+    "$(field alone/summary.json 'r["program"]["build_id"]')"
 check_eq "profile and summary stacked: the module's own record stays" "no" \
     "$(field stacked/summary.json '"yes" if "source" in r else "no"')"
 "$MPILENS" run -m monitor -o monitor_only -- $MPIRUN -np 2 "$APPS/ring" 2 >/dev/null 2>&1

@@ -4,12 +4,14 @@
 #ifndef SUM_PROGRAM_H
 #define SUM_PROGRAM_H
 
+#include "record_program.h"
+
 #pragma GCC visibility push(hidden)
 
 struct sum_program {
-    char path[1024];   /* the executable */
-    char build_id[80]; /* hex, "" if none */
-    char script[1024]; /* a Python program's script ("-m MODULE", "-c"), else "" */
+    char path[1024];                    /* the executable */
+    char build_id[RECORD_BUILD_ID_HEX]; /* hex, "" if none */
+    char script[1024];                  /* a Python program's script ("-m MODULE", "-c"), else "" */
     char user[64], host[256];
     long uid;
     char library[256], mpi_version[16];
