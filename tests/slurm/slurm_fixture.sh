@@ -49,6 +49,22 @@ free_port() {
     echo 0
 }
 
+# job_gone JOB [PREFIX...]: true once Slurm lists JOB as neither waiting, running nor
+# completing (or no longer knows it: MinJobAge below purges it). A squeue that fails for
+# another reason (a busy slurmctld's timeout) proves nothing: false, and the caller asks
+# again (an empty answer taken for "ended" let a test read a run that was still saving).
+# PREFIX: how to reach the cluster ("on node1" on the emulated one).
+job_gone() {
+    local job=$1 out rc
+    shift
+    out=$("$@" squeue -h -j "$job" -o %T 2>&1) && rc=0 || rc=$?
+    if [ $rc = 0 ]; then
+        ! grep -qE '^(PENDING|CONFIGURING|RUNNING|COMPLETING|SUSPENDED|STOPPED|SIGNALING|STAGE_OUT|RESIZING|REQUEUE)' <<<"$out"
+    else
+        grep -q "Invalid job id" <<<"$out"
+    fi
+}
+
 slurm_failed() {
     echo "FAIL private Slurm: $1"
     for log in "$SLURM_DIR"/*.log; do

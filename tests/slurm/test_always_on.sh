@@ -114,12 +114,12 @@ long_job() {
 before=$(records)
 if ! long_job; then
     echo "note: a rank crashed at start-up on the emulated cluster: once more"
-    for _ in $(seq 150); do [ -z "$(on node1 squeue -h -j "$long" 2>/dev/null)" ] && break; sleep 0.2; done
+    for _ in $(seq 150); do job_gone "$long" on node1 && break; sleep 0.2; done
     forget_since "$before"
     long_job
 fi
 on node1 scancel -s TERM "$long"
-for _ in $(seq 150); do [ -z "$(on node1 squeue -h -j "$long" 2>/dev/null)" ] && break; sleep 0.2; done
+for _ in $(seq 150); do job_gone "$long" on node1 && break; sleep 0.2; done
 check_eq "SIGTERM: rank 0's record of the step, and how it ended" "signal 15 4 1" \
     "$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["ended"], r["ranks"], r["ranks_measured"])' "$SPOOL/$long.0.$(id -un).summary.json" 2>&1)"
 rm -f "$SPOOL/$long".*

@@ -34,11 +34,22 @@ job=$(sed -n 's/^job=//p' <<<"$out")
 check_match "salloc: default directory named after the job" "$out" \
     "^mpilens: results in $WORK/ring-job$job-[0-9]{8}-[0-9]{6} \(status 0\)$"
 
-# 3. analyze reuses srun: -n 4 and the run's --mpi plugin, no --launcher given.
-out=$(timeout 120 "$MPILENS" run -m trace -o waits -- $SRUN -n 4 "$APPS/waits_app" late-sender 2>&1)
+# 3. analyze reuses srun: -n 4 and the run's --mpi plugin, no --launcher given. The late
+# sender's 50 ms can vanish when the receiver itself is held off the cores that long (four
+# polling ranks beside three other tests): then the job is traced and analyzed once more,
+# the load judged again, not the tool (trace_analyze checks the patterns, run alone).
+for attempt in 1 2; do
+    rm -rf waits
+    out=$(timeout 120 "$MPILENS" run -m trace -o waits -- $SRUN -n 4 "$APPS/waits_app" late-sender 2>&1)
+    analyzed=$(timeout 180 "$MPILENS" analyze waits 2>&1) && status=0 || status=$?
+    [ $attempt = 1 ] && [ $status = 0 ] &&
+        ! grep -qx "Late Sender" <<<"$(sqlite3 waits/mpilens.db "SELECT DISTINCT pattern FROM waits")" &&
+        echo "note: no Late Sender in the first traced run (the machine's load?): once more" ||
+        break
+done
 check_has "trace through srun: closing line" "$out" "mpilens: results in $WORK/waits (status 0)"
-out=$(timeout 180 "$MPILENS" analyze waits 2>&1)
-check_eq "analyze through srun: exit 0" "0" "$?"
+out=$analyzed
+check_eq "analyze through srun: exit 0" "0" "$status"
 check_match "analyze through srun: says the launcher it reused" "$out" \
     "^mpilens: analyze: replayed the trace of 4 ranks with: srun --mpi=$plugin -n 4 [^ ]*/mpilens-analyze$"
 check_match "analyze through srun: Late Sender found" \
@@ -53,10 +64,10 @@ check_match "analyze through srun: Late Sender found" \
 # (about one run in ten with three tests and a build beside it: nothing was kept), so the
 # ranks also save every 5 s, and a rank's end is its SIGTERM or its last periodic save.
 for _ in $(seq 480); do
-    [ -z "$(squeue -h -j "$limit_job" 2>/dev/null)" ] && break
+    job_gone "$limit_job" && break
     sleep 0.5
 done
-check_eq "time limit: the job has ended" "" "$(squeue -h -j "$limit_job" 2>/dev/null)"
+check_eq "time limit: the job has ended" "yes" "$(job_gone "$limit_job" && echo yes)"
 check_match "time limit: Slurm said why" "$(cat batch.out)" "DUE TO TIME LIMIT"
 incomplete=$(sqlite3 limit/mpilens.db "SELECT value FROM metadata WHERE key = 'Incomplete'" 2>&1)
 check_match "time limit: marked incomplete, each rank's end named" "$incomplete" \
