@@ -24,9 +24,9 @@ void sum_merged_mine(struct sum_merged *m, int sites)
             }
             struct sum_op_row *r = &m->rows[m->nrows++];
             r->op = op;
-            r->comm_size = c == SUM_WORLD     ? SUM_COMM_WORLD
-                           : c == SUM_NO_COMM ? SUM_COMM_NONE
-                           : c == SUM_OTHER   ? SUM_COMM_OTHER
+            r->comm_size = c == SUM_WORLD     ? RECORD_COMM_WORLD
+                           : c == SUM_NO_COMM ? RECORD_COMM_NONE
+                           : c == SUM_OTHER   ? RECORD_COMM_OTHER
                                               : sum_class_size[c];
             r->calls = cell->calls;
             r->seconds = (double)cell->ticks * sum_seconds_per_tick;

@@ -7,13 +7,14 @@
 
 #include <stdint.h>
 
+#include "record_layout.h"
 #include "sum.h"
 #include "sum_sites.h"
 
 #pragma GCC visibility push(hidden)
 
-/* comm_size of a row: a size, or one of these */
-enum { SUM_COMM_WORLD = -1, SUM_COMM_NONE = 0, SUM_COMM_OTHER = -2 };
+/* comm_size of a row: a size, or RECORD_COMM_WORLD, _NONE, _OTHER (record_layout.h: the
+ * record's writer reads the code as it is) */
 struct sum_op_row {
     int op, comm_size;
     uint64_t calls;

@@ -30,7 +30,7 @@ static int build_id_of(struct dl_phdr_info *info, size_t size, void *data)
 /* A Python interpreter's script from its command line. */
 static void python_script(char *out, size_t len)
 {
-    static char line[8192];
+    char line[8192];
     FILE *f = fopen("/proc/self/cmdline", "r");
     size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
     if (f)
