@@ -19,7 +19,7 @@ printf '%-10s %9s %10s %11s %7s\n' mode operations "traced s" "analyze s" ratio
 for mode in stream exchange allreduce; do
     for n in "${sizes[@]}"; do
         rm -rf "$work/run"
-        "$build/bin/mpilens" run -m trace -o "$work/run" -- $launcher -np 4 \
+        "$build/bin/mpilens" run --no-record -m trace -o "$work/run" -- $launcher -np 4 \
             "$build/bench/p2p_stream" $mode "$n" > /dev/null 2>&1
         line=$("$build/bin/mpilens" analyze "$work/run" 2>&1 | tail -1)
         seconds=$(sed -n 's/.* in \([0-9.]*\) s (.*/\1/p' <<<"$line")

@@ -115,8 +115,9 @@ def started(build, start, modules, output, cmd):
         env.pop('LD_PRELOAD', None)
         cmd = [c + '_linked' if c.endswith('/module_overhead') else c for c in cmd]
     elif start == 'run' and modules:
-        cmd = [os.path.join(build, 'bin', 'mpilens'), 'run', '-m', modules.replace('+', ','),
-               '-o', output, '--'] + cmd
+        # --no-record: the modules measured, without the summary a run adds for its record
+        cmd = [os.path.join(build, 'bin', 'mpilens'), 'run', '--no-record', '-m',
+               modules.replace('+', ','), '-o', output, '--'] + cmd
     return env, cmd
 
 

@@ -23,7 +23,7 @@ for np in 2 4 8; do
         plain=() traced=()
         for r in $(seq "$rounds"); do
             plain+=("$($launcher -np "$np" "$build/bench/rma_halo" $variant "$iterations" 1024 "$compute" | us)")
-            traced+=("$("$build/bin/mpilens" run -m trace -o "$work/run" -- $launcher -np "$np" \
+            traced+=("$("$build/bin/mpilens" run --no-record -m trace -o "$work/run" -- $launcher -np "$np" \
                 "$build/bench/rma_halo" $variant "$iterations" 1024 "$compute" 2>/dev/null | us)")
         done
         p=$(printf '%s\n' "${plain[@]}" | median) t=$(printf '%s\n' "${traced[@]}" | median)

@@ -68,11 +68,14 @@ static const char usage[] =
     "  --ompi-monitoring   also run Open MPI's own pml monitoring and import its matrix\n"
     "                      (`mpilens matrix DIR --kind lib_coll`: collectives as the\n"
     "                      library transported them; lib_p2p: the point-to-point it saw)\n"
+    "  --no-record         no summary.json unless the modules make one (below)\n"
     "  -h, --help          this text\n"
     "\n"
     "DIR holds the modules' results (mpilens.db, trace/), its page (report.html)\n"
-    "and its record, summary.json (docs/summary.md): the summary module's, or made\n"
-    "from the profile after the job.\n"
+    "and its record, summary.json (docs/summary.md): made from the profile after the\n"
+    "job, or the summary module's. A run with neither module (-m monitor, -m trace)\n"
+    "gets the summary module as its last layer, as under the Slurm plugin (about 15 ns\n"
+    "a message; --no-record leaves it out).\n"
     "\n"
     "Exit status: the application's when it failed; otherwise 0, or 3 when its results\n"
     "are incomplete (a write failed, for example a full disk, or a rank did not reach\n"
@@ -89,8 +92,9 @@ struct run_options {
     const char *config;
     const char *output;
     const char *tune;
-    int ompi_monitoring, live;
+    int ompi_monitoring, live, no_record;
     char **command;
+    char with_record[4096]; /* the modules and the summary, for MPILENS_MODULES; "" if as given */
 };
 
 #define fail(...) cli_fail(NULL, __VA_ARGS__)
@@ -119,6 +123,8 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
             opt->tune = argv[++i];
         else if (strcmp(a, "--live") == 0)
             opt->live = 1;
+        else if (strcmp(a, "--no-record") == 0)
+            opt->no_record = 1;
         else if (strcmp(a, "--snapshot") == 0 && has_value) {
             char *end;
             long seconds = strtol(argv[++i], &end, 10);
@@ -199,7 +205,80 @@ static int check_declared_arguments(const struct lens_modspec *spec, const char 
     return rc;
 }
 
-static int check_modules(const struct run_options *opt)
+/* 1 if SPEC (a name, or a path to its .so) is the module NAME of mpilens. */
+static int is_module(const struct lens_modspec *spec, const char *name)
+{
+    const char *base = strrchr(spec->name, '/') ? strrchr(spec->name, '/') + 1 : spec->name;
+    size_t n = strlen(base);
+    if (n > 3 && strcmp(base + n - 3, ".so") == 0)
+        n -= 3;
+    return n == strlen(name) && strncmp(base, name, n) == 0;
+}
+
+/* LIST written as MPILENS_MODULES, followed by the summary, into OUT; 0, or -1 when a value
+ * would not read back the same (a comma or colon of its own) or OUT is too small. */
+static int list_with_summary(const struct lens_modlist *list, char *out, size_t len)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int i = 0; i < list->count; i++) {
+        const struct lens_modspec *spec = &list->items[i];
+        at += (size_t)snprintf(out + at, at < len ? len - at : 0, "%s", spec->name);
+        for (int k = 0; k < spec->nargs; k++)
+            at += (size_t)snprintf(out + at, at < len ? len - at : 0, ":%s=%s", spec->keys[k],
+                                   spec->values[k]);
+        at += (size_t)snprintf(out + at, at < len ? len - at : 0, ",");
+    }
+    at += (size_t)snprintf(out + at, at < len ? len - at : 0, "summary");
+    if (at >= len)
+        return -1;
+    struct lens_modlist back;
+    char err[LENS_ERR_LEN];
+    if (lens_modlist_parse_env(out, &back, err) != 0)
+        return -1;
+    int same = back.count == list->count + 1;
+    for (int i = 0; same && i < list->count; i++) {
+        const struct lens_modspec *a = &list->items[i], *b = &back.items[i];
+        same = strcmp(a->name, b->name) == 0 && a->nargs == b->nargs;
+        for (int k = 0; same && k < a->nargs; k++)
+            same = strcmp(a->keys[k], b->keys[k]) == 0 && strcmp(a->values[k], b->values[k]) == 0;
+    }
+    lens_modlist_free(&back);
+    return same ? 0 : -1;
+}
+
+/* Every run that measures leaves its record (docs/summary.md): the profile's, made after
+ * the job, or the summary module's. A list with the monitor or the trace and neither of
+ * those gets the summary, last (the innermost layer, so the modules asked for keep the
+ * application's view), as the Slurm plugin does. Third-party tools stacked alone keep
+ * their stack as written (the core as a tool stacker adds nothing of its own). A list
+ * that cannot be written as MPILENS_MODULES keeps its own way and the run has no record,
+ * said in one line. */
+static void add_record_module(const struct lens_modlist *list, struct run_options *opt, char *err)
+{
+    opt->with_record[0] = '\0';
+    int measures = 0;
+    for (int i = 0; i < list->count; i++) {
+        if (is_module(&list->items[i], "profile") || is_module(&list->items[i], "summary"))
+            return;
+        measures |= is_module(&list->items[i], "monitor") || is_module(&list->items[i], "trace");
+    }
+    if (opt->no_record || !measures)
+        return;
+    char path[PATH_MAX];
+    struct lens_modspec summary = {.name = "summary"};
+    if (lens_module_find(&summary, cli_libdir(), path, sizeof path, err) != 0)
+        fprintf(stderr, "mpilens: this run leaves no summary.json: %s\n", err);
+    else if (list_with_summary(list, opt->with_record, sizeof opt->with_record) != 0) {
+        opt->with_record[0] = '\0';
+        fprintf(stderr,
+                "mpilens: this run leaves no summary.json: the modules of %s cannot be "
+                "extended; add the summary module to them for one (docs/summary.md)\n",
+                list->source);
+    }
+}
+
+static int check_modules(struct run_options *opt)
 {
     struct lens_modlist list;
     char err[LENS_ERR_LEN], path[PATH_MAX];
@@ -227,6 +306,8 @@ static int check_modules(const struct run_options *opt)
     if (rc == 0 && list.count == 0)
         fprintf(stderr, "mpilens: no module named (-m, -c or a config file): the program runs "
                         "under the bare core\n");
+    if (rc == 0)
+        add_record_module(&list, opt, err);
     lens_modlist_free(&list);
     return rc;
 }
@@ -301,7 +382,9 @@ static int set_environment(const struct run_options *opt, const char *output)
     const char *old = getenv("LD_PRELOAD");
     snprintf(preload, sizeof preload, "%s%s%s", core, old && *old ? ":" : "", old ? old : "");
     setenv("LD_PRELOAD", preload, 1);
-    if (opt->modules) {
+    if (opt->with_record[0]) {
+        setenv("MPILENS_MODULES", opt->with_record, 1);
+    } else if (opt->modules) {
         setenv("MPILENS_MODULES", opt->modules, 1);
     } else if (opt->config) {
         char conf[PATH_MAX];

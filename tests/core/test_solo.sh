@@ -8,9 +8,10 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/isolation_views.sh"
 require_views
 
-# run NAME MODULES MODE: the application under MODULES with MPILENS_SOLO=MODE, into NAME.
+# run NAME MODULES MODE: the application under MODULES with MPILENS_SOLO=MODE, into NAME
+# (--no-record: the monitor or the trace alone, without the summary a run adds for its record).
 run() {
-    MPILENS_SOLO=$3 "$MPILENS" run -m "$2" -o "$1" -- $MPIRUN -np 4 "$APPS/isolation_app" \
+    MPILENS_SOLO=$3 "$MPILENS" run --no-record -m "$2" -o "$1" -- $MPIRUN -np 4 "$APPS/isolation_app" \
         > "$1.log" 2>&1
     check_has "$1: the application's own result" "$(cat "$1.log")" "isolation_app ok: 4 ranks"
 }

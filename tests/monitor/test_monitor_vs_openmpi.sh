@@ -26,7 +26,7 @@ check_eq ".prof E lines (without histograms) equal Open MPI's" \
     "$(cat "$WORK"/ours.*.prof | grep '^E' | cut -f1-5 | sort)"
 
 # Both in one job: the library's .prof files are imported as kinds lib_p2p and lib_coll.
-"$MPILENS" run --ompi-monitoring -m monitor -o both -- $MPIRUN -np 4 "$APPS/monitor_app" all \
+"$MPILENS" run --ompi-monitoring --no-record -m monitor -o both -- $MPIRUN -np 4 "$APPS/monitor_app" all \
     "$WORK/both.out" > both.log 2>&1
 check_match "the import is announced" "$(cat both.log)" "Open MPI's own monitoring: [0-9]+ matrix rows imported"
 m() { "$MPILENS" matrix both --kind "$1" --format csv | tail -n +2 | cut -d, -f2- | sort -t, -k1n -k2n; }

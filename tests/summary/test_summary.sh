@@ -4,7 +4,8 @@
 # how the job ended when it did not finalize (MPI_Abort, SIGTERM); a spool that cannot be
 # written costs one line and never the job's status; a bad spool argument is refused
 # before the job; a program without MPI leaves nothing; the monitor's and the profile's
-# results are the same with the summary stacked on them.
+# results are the same with the summary stacked on them; a run with neither the profile nor
+# the summary gets the summary as its last layer (--no-record: not).
 source "$(dirname "$0")/../core/lib.sh"
 PY=/usr/bin/python3
 field() { # field FILE EXPR: a Python expression over the record r
@@ -66,9 +67,22 @@ check_eq "profile run: the program's build id, as the module's" "$ring_id" \
     "$(field alone/summary.json 'r["program"]["build_id"]')"
 check_eq "profile and summary stacked: the module's own record stays" "no" \
     "$(field stacked/summary.json '"yes" if "source" in r else "no"')"
-"$MPILENS" run -m monitor -o monitor_only -- $MPIRUN -np 2 "$APPS/ring" 2 >/dev/null 2>&1
-check_eq "a run without the profile or the summary: no record" "mpilens.db report.html" \
-    "$(ls monitor_only | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- every other run: the summary module added as the last layer; --no-record: none ----
+"$MPILENS" run -m monitor -o monitor_only -- $MPIRUN -np 4 "$APPS/ring" 20 >/dev/null 2>&1
+"$MPILENS" run --no-record -m monitor -o monitor_bare -- $MPIRUN -np 4 "$APPS/ring" 20 >/dev/null 2>&1
+check_eq "monitor run: the summary module's record, 80 messages of 1 KiB within the host" \
+    "no 4 MPI_Finalize 80 81920 81920" \
+    "$(field monitor_only/summary.json '" ".join(str(x) for x in ("yes" if "source" in r else "no", r["ranks"], r["ended"], r["point_to_point"]["messages"], r["point_to_point"]["bytes"], r["point_to_point"]["within_hosts"]["bytes"]))')"
+check_eq "monitor run: the monitor's matrix is that of --no-record" \
+    "$(sqlite3 monitor_bare/mpilens.db 'SELECT src, dst, messages, bytes FROM monitor_matrix ORDER BY 1, 2' 2>&1)" \
+    "$(sqlite3 monitor_only/mpilens.db 'SELECT src, dst, messages, bytes FROM monitor_matrix ORDER BY 1, 2' 2>&1)"
+check_eq "--no-record: no record" "mpilens.db report.html" \
+    "$(ls monitor_bare | tr '\n' ' ' | sed 's/ $//')"
+printf 'module trace buffer=1M\n' > trace.conf
+"$MPILENS" run -c trace.conf -o trace_only -- $MPIRUN -np 4 "$APPS/ring" 20 >/dev/null 2>&1
+check_eq "trace run from a config file: the trace and the record" "80 yes" \
+    "$(field trace_only/summary.json 'r["point_to_point"]["messages"]') $([ -s trace_only/trace/traces.otf2 ] && echo yes)"
 mkdir -m 1777 spool_profile && cp alone/summary.json spool_profile/alone.summary.json
 "$MPILENS" site init --store profile_site.db 2>/dev/null
 check_match "profile run: the site store takes its record" \
