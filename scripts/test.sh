@@ -31,10 +31,31 @@ ORDER="0 1 2 3"
 [ $only_debian12 = 1 ] && ORDER="0 1"
 state=$(mktemp -d /tmp/mpilens-test.XXXXXX)
 builder=
+# The builder's processes: its process group, and every descendant of it by parent, since
+# some leave the group (apt-get runs dpkg in a session of its own while the Debian 13 root
+# is made; stopping the group alone left it running beside the quiet tests).
+descendants() {
+    local child
+    for child in $(grep -l "^PPid:[[:space:]]*$1\$" /proc/[0-9]*/status 2>/dev/null | cut -d/ -f3); do
+        echo "$child"
+        descendants "$child"
+    done
+}
+# signal_builder SIG: to the group and to each descendant found before (an orphan is no
+# longer found), twice over (a process forked during the first pass is caught by the second;
+# a stopped one forks no more).
+signal_builder() {
+    local pass pid tree
+    for pass in 1 2; do
+        tree=$(descendants "$builder")
+        kill -"$1" -- -"$builder" 2>/dev/null || true
+        for pid in $tree; do kill -"$1" "$pid" 2>/dev/null || true; done
+    done
+}
 cleanup() {
     if [ -n "$builder" ]; then
-        kill -CONT -- -"$builder" 2>/dev/null || true
-        kill -- -"$builder" 2>/dev/null || true
+        signal_builder CONT
+        signal_builder TERM
     fi
     rm -rf "$state"
 }
@@ -98,10 +119,10 @@ suite() {
     # stops for those that need a quiet machine (label quiet).
     "${run[@]}" bash -c 'cd "$1" && ctest --output-on-failure -L timed -LE quiet' _ \
         "$top/${DIRS[$i]}" || status=1
-    kill -STOP -- -"$builder" 2>/dev/null || true
+    signal_builder STOP
     "${run[@]}" bash -c 'cd "$1" && ctest --output-on-failure -L quiet' _ "$top/${DIRS[$i]}" ||
         status=1
-    kill -CONT -- -"$builder" 2>/dev/null || true
+    signal_builder CONT
     echo "== ${LABELS[$i]}: tests ran in $((SECONDS - start)) s"
 }
 for n in $ORDER; do suite $n; done
