@@ -59,6 +59,9 @@ void cli_program_of(const char *command, char *out, size_t len);
 int cli_startup_op(const char *op);
 /* 1 if path is a directory. */
 int cli_is_directory(const char *path);
+/* 1 if NAME (a module as -m or a config file names it, or the file lens_module_find found)
+ * is mpilens's MODULE: MODULE itself, or a path to MODULE.so. */
+int cli_module_is(const char *name, const char *module);
 
 int cli_run(int argc, char **argv);
 /* run_sweep.c: `mpilens run --ranks LIST`: a run at each rank count, then the scaling table */

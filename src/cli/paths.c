@@ -71,6 +71,15 @@ int cli_is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int cli_module_is(const char *name, const char *module)
+{
+    if (strcmp(name, module) == 0)
+        return 1;
+    const char *slash = strrchr(name, '/');
+    size_t n = strlen(module);
+    return slash && strncmp(slash + 1, module, n) == 0 && strcmp(slash + 1 + n, ".so") == 0;
+}
+
 /* 1 with OUT the metadata `Incomplete` of DB (how the ranks of an interrupted run ended,
  * include/mpilens_snapshot.h, or a write that failed), or 0 for a run that ended normally. */
 static int incomplete_ending(sqlite3 *db, char *out, size_t len)

@@ -163,8 +163,7 @@ static void default_output(char **command, char *out, size_t len)
  * output forwarding for its message. 0, or -1 with ERR. */
 static int check_profile_buckets(const struct lens_modspec *spec, const char *path, char *err)
 {
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (strcmp(base, "profile.so") != 0)
+    if (!cli_module_is(path, "profile"))
         return 0;
     const char *list = getenv("MPILENS_BUCKETS"), *from = "MPILENS_BUCKETS";
     for (int k = 0; k < spec->nargs; k++)
@@ -203,16 +202,6 @@ static int check_declared_arguments(const struct lens_modspec *spec, const char 
     if (handle)
         dlclose(handle);
     return rc;
-}
-
-/* 1 if SPEC (a name, or a path to its .so) is the module NAME of mpilens. */
-static int is_module(const struct lens_modspec *spec, const char *name)
-{
-    const char *base = strrchr(spec->name, '/') ? strrchr(spec->name, '/') + 1 : spec->name;
-    size_t n = strlen(base);
-    if (n > 3 && strcmp(base + n - 3, ".so") == 0)
-        n -= 3;
-    return n == strlen(name) && strncmp(base, name, n) == 0;
 }
 
 /* LIST written as MPILENS_MODULES, followed by the summary, into OUT; 0, or -1 when a value
@@ -259,9 +248,10 @@ static void add_record_module(const struct lens_modlist *list, struct run_option
     opt->with_record[0] = '\0';
     int measures = 0;
     for (int i = 0; i < list->count; i++) {
-        if (is_module(&list->items[i], "profile") || is_module(&list->items[i], "summary"))
+        const char *name = list->items[i].name;
+        if (cli_module_is(name, "profile") || cli_module_is(name, "summary"))
             return;
-        measures |= is_module(&list->items[i], "monitor") || is_module(&list->items[i], "trace");
+        measures |= cli_module_is(name, "monitor") || cli_module_is(name, "trace");
     }
     if (opt->no_record || !measures)
         return;

@@ -77,10 +77,8 @@ static int lists_profile(const char *modules)
     if (!modules || lens_modlist_parse_env(modules, &list, err) != 0)
         return 0;
     int found = 0;
-    for (int i = 0; i < list.count && !found; i++) {
-        const char *name = list.items[i].name, *base = strrchr(name, '/');
-        found = strcmp(name, "profile") == 0 || (base && strcmp(base + 1, "profile.so") == 0);
-    }
+    for (int i = 0; i < list.count && !found; i++)
+        found = cli_module_is(list.items[i].name, "profile");
     lens_modlist_free(&list);
     return found;
 }

@@ -65,6 +65,18 @@ job_gone() {
     fi
 }
 
+# wait_job_gone TRIES PAUSE JOB [PREFIX...]: asks job_gone up to TRIES times, PAUSE seconds
+# apart; true once the job has ended, false if it still had not.
+wait_job_gone() {
+    local tries=$1 pause=$2
+    shift 2
+    for _ in $(seq "$tries"); do
+        job_gone "$@" && return 0
+        sleep "$pause"
+    done
+    return 1
+}
+
 slurm_failed() {
     echo "FAIL private Slurm: $1"
     for log in "$SLURM_DIR"/*.log; do

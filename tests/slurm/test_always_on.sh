@@ -114,20 +114,21 @@ long_job() {
 before=$(records)
 if ! long_job; then
     echo "note: a rank crashed at start-up on the emulated cluster: once more"
-    for _ in $(seq 150); do job_gone "$long" on node1 && break; sleep 0.2; done
+    wait_job_gone 150 0.2 "$long" on node1 || true
     forget_since "$before"
     long_job
 fi
 on node1 scancel -s TERM "$long"
 gone=no
-for _ in $(seq 150); do job_gone "$long" on node1 && { gone=yes; break; }; sleep 0.2; done
-if [ ! -f "$SPOOL/$long.0.$(id -un).summary.json" ]; then # seen once (Open MPI 5, a busy suite)
+wait_job_gone 150 0.2 "$long" on node1 && gone=yes
+long_record=$SPOOL/$long.0.$(id -un).summary.json
+if [ ! -f "$long_record" ]; then # seen once (Open MPI 5, a busy suite)
     echo "note: no record of job $long; ended: $gone; squeue: $(on node1 squeue -h -j "$long" -o %T 2>&1)"
     echo "note: the spool: $(ls "$SPOOL" | tr '\n' ' ')"
     sed 's/^/note: long.out: /' "$WORK/long.out" | tail -n 20
 fi
 check_eq "SIGTERM: rank 0's record of the step, and how it ended" "signal 15 4 1" \
-    "$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["ended"], r["ranks"], r["ranks_measured"])' "$SPOOL/$long.0.$(id -un).summary.json" 2>&1)"
+    "$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["ended"], r["ranks"], r["ranks_measured"])' "$long_record" 2>&1)"
 rm -f "$SPOOL/$long".*
 
 # ---- 2. --mpilens=off: no record ----

@@ -63,10 +63,7 @@ check_match "analyze through srun: Late Sender found" \
 # at once (Slurm's "forcing job termination"): on a busy machine a rank can lose that race
 # (about one run in ten with three tests and a build beside it: nothing was kept), so the
 # ranks also save every 5 s, and a rank's end is its SIGTERM or its last periodic save.
-for _ in $(seq 480); do
-    job_gone "$limit_job" && break
-    sleep 0.5
-done
+wait_job_gone 480 0.5 "$limit_job" || true
 check_eq "time limit: the job has ended" "yes" "$(job_gone "$limit_job" && echo yes)"
 check_match "time limit: Slurm said why" "$(cat batch.out)" "DUE TO TIME LIMIT"
 incomplete=$(sqlite3 limit/mpilens.db "SELECT value FROM metadata WHERE key = 'Incomplete'" 2>&1)
