@@ -61,8 +61,11 @@ messages 80 early receives 0
 barrier leave before its last enter False" "$order"
 
 # ---- analyze with the recorded srun line (a shared directory: every replay rank reads) ----
-retry_crashed 'rm -rf "$WORK/waits"' on node1 timeout 120 "$MPILENS" run -m trace \
-    -o "$WORK/waits" -- $SRUN -n 4 "$APPS/waits_app" late-sender
+# Rank 0 sends 200 ms late, as in the trace tests: the default 50 ms was once shorter than
+# the time rank 1 took from the barrier to its receive, on a machine busy with a build and
+# other tests (MPICH 4.0, a full suite run): the analysis rightly found no Late Sender.
+retry_crashed 'rm -rf "$WORK/waits"' on node1 env WAITS_DELAY_MS=200 timeout 120 \
+    "$MPILENS" run -m trace -o "$WORK/waits" -- $SRUN -n 4 "$APPS/waits_app" late-sender
 check_has "srun -N 2: traced" "$out" "mpilens: results in $WORK/waits (status 0)"
 out=$(on node1 timeout 180 "$MPILENS" analyze "$WORK/waits" 2>&1)
 check_match "analyze through srun -N 2, no --launcher" "$out" \
