@@ -7,9 +7,10 @@
  * host whose ranks write elsewhere ("node2 2 3": the host, then its ranks), which `mpilens
  * run` reads to say what stayed where when a job dies. At MPI_Finalize, once every module
  * has written its files (this runs at the bottom of the stack), the first rank of each
- * such host sends every file under the host's copy of the directory to a rank that shares
- * rank 0's (the k-th host to the k-th such rank, round robin), which writes it at the same
- * path; the host's copy is removed once the receiver has written it all. A failed write
+ * such host sends every file under the host's copy of the directory (but the temporary
+ * files of saves cut short) to a rank that shares rank 0's (the k-th host to the k-th such
+ * rank, round robin), which writes it at the same path; the host's copy is removed once the
+ * receiver has written it all. A failed write
  * keeps the files where they are, said in one line naming them.
  *
  * Every rank holds one byte per rank of the job, and only when some rank does not share.
@@ -184,8 +185,32 @@ static DIR *open_under(const char *dir, const char *rel, char *path, size_t len)
     return opendir(path);
 }
 
-/* Every regular file under DIR/REL into L (the token of a check excepted). */
-static void list_files(const char *dir, const char *rel, struct file_list *l)
+/* A snapshot's save cut short: ".MODULE.RANK.tick" or ".MODULE.RANK.tmpN" in a partial/
+ * directory (src/common/snapshot.c), left when a rank is killed while it writes. Never a
+ * record (recover removes them): not brought over, removed with the host's copy. */
+static int is_cut_short_save(const char *rel, const char *name)
+{
+    const char *last = strrchr(rel, '/');
+    return name[0] == '.' && strcmp(last ? last + 1 : rel, "partial") == 0;
+}
+
+static void add_file(struct file_list *l, const char *sub)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **grown = realloc(l->paths, cap * sizeof *grown);
+        if (!grown)
+            return;
+        l->paths = grown, l->cap = cap;
+    }
+    if ((l->paths[l->n] = strdup(sub)))
+        l->n++;
+}
+
+/* Every regular file under DIR/REL into SEND (the token of a check excepted), saves cut
+ * short into DROP. */
+static void list_files(const char *dir, const char *rel, struct file_list *send,
+                       struct file_list *drop)
 {
     char path[PATH_MAX];
     DIR *d = open_under(dir, rel, path, sizeof path);
@@ -201,21 +226,25 @@ static void list_files(const char *dir, const char *rel, struct file_list *l)
         struct stat st;
         if (lstat(full, &st) != 0)
             continue;
-        if (S_ISDIR(st.st_mode)) {
-            list_files(dir, sub, l);
-        } else if (S_ISREG(st.st_mode)) {
-            if (l->n == l->cap) {
-                size_t cap = l->cap ? 2 * l->cap : 64;
-                char **grown = realloc(l->paths, cap * sizeof *grown);
-                if (!grown)
-                    continue;
-                l->paths = grown, l->cap = cap;
-            }
-            if ((l->paths[l->n] = strdup(sub)))
-                l->n++;
-        }
+        if (S_ISDIR(st.st_mode))
+            list_files(dir, sub, send, drop);
+        else if (S_ISREG(st.st_mode))
+            add_file(is_cut_short_save(rel, e->d_name) ? drop : send, sub);
     }
     closedir(d);
+}
+
+/* Frees L, and removes its files under DIR when REMOVE. */
+static void unlink_files(const char *dir, struct file_list *l, int remove)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        char full[PATH_MAX * 2];
+        snprintf(full, sizeof full, "%s/%s", dir, l->paths[i]);
+        if (remove)
+            unlink(full);
+        free(l->paths[i]);
+    }
+    free(l->paths);
 }
 
 struct file_head {
@@ -328,8 +357,8 @@ void lens_output_share_finish(const char *dir)
         senders_before += part[r] == SENDS;
     if (part[world_rank] == SENDS) {
         int to = receiver_of(senders_before), err = 0;
-        struct file_list l = {0};
-        list_files(dir, "", &l);
+        struct file_list l = {0}, cut_short = {0};
+        list_files(dir, "", &l, &cut_short);
         for (size_t i = 0; i < l.n; i++)
             send_file(dir, l.paths[i], to);
         struct file_head end = {END_OF_FILES, 0, 0};
@@ -345,20 +374,14 @@ void lens_output_share_finish(const char *dir)
                     "mpilens: %s: %s; the records of this node's ranks stay in %s:%s "
                     "(`mpilens recover` brings them over)\n",
                     failed, strerror(err), host, dir);
-        } else {
-            if (getenv("MPILENS_COLLECT"))
-                fprintf(stderr, "mpilens: recover: %s:%s: %zu file%s brought over\n", host, dir,
-                        l.n, l.n == 1 ? "" : "s");
-            for (size_t i = 0; i < l.n; i++) {
-                char full[PATH_MAX * 2];
-                snprintf(full, sizeof full, "%s/%s", dir, l.paths[i]);
-                unlink(full);
-            }
-            remove_empty(dir, "");
+        } else if (getenv("MPILENS_COLLECT")) {
+            fprintf(stderr, "mpilens: recover: %s:%s: %zu file%s brought over\n", host, dir, l.n,
+                    l.n == 1 ? "" : "s");
         }
-        for (size_t i = 0; i < l.n; i++)
-            free(l.paths[i]);
-        free(l.paths);
+        unlink_files(dir, &l, !err);
+        unlink_files(dir, &cut_short, !err);
+        if (!err)
+            remove_empty(dir, "");
     } else if (part[world_rank] == SHARES) {
         for (int r = 0, k = 0; r < world_size; r++) {
             if (part[r] != SENDS)
