@@ -6,9 +6,11 @@
 # (build-deb13/, build-deb13-mpich/). The builds run one after another in the background
 # under the idle scheduling policy (SCHED_IDLE: a CPU goes to them only when no test wants
 # it, and any test that wakes takes it back at once), so that each overlaps the tests before
-# it: a suite waits only for its own build. CTest runs four tests at a time, then those
-# that time something (label `timed`, tests/CMakeLists.txt) one by one, the builds going on
-# beside them, except beside those that need a quiet machine (label `quiet`).
+# it: a suite waits only for its own build, and while it waits, the build runs under the
+# normal policy (schedule_builder: a machine busy with anything else would starve it).
+# CTest runs four tests at a time, then those that time something (label `timed`,
+# tests/CMakeLists.txt) one by one, the builds going on beside them, except beside those
+# that need a quiet machine (label `quiet`).
 # --debian12: the Debian 12 pair only (a quicker check). The edit-compile-test loop is
 # `ctest -L quick -j 2` in build/.
 set -euo pipefail
@@ -50,6 +52,19 @@ signal_builder() {
         tree=$(descendants "$builder")
         kill -"$1" -- -"$builder" 2>/dev/null || true
         for pid in $tree; do kill -"$1" "$pid" 2>/dev/null || true; done
+    done
+}
+# schedule_builder idle|other: the builder's processes under SCHED_IDLE, or back under the
+# normal policy while a suite waits for its build (nothing of the suite's own runs then:
+# under SCHED_IDLE, a machine kept busy by anything else would starve the build, and the
+# suite with it). Two passes, as above; a process forked later inherits its parent's policy.
+schedule_builder() {
+    [ "${idle[0]}" = chrt ] || return 0
+    local pass pid
+    for pass in 1 2; do
+        for pid in "$builder" $(descendants "$builder"); do
+            chrt "--$1" -p 0 "$pid" >/dev/null 2>&1 || true
+        done
     done
 }
 cleanup() {
@@ -102,7 +117,9 @@ status=0
 suite() {
     local i=$1 start=$SECONDS
     echo "== ${LABELS[$i]}"
+    [ -f "$state/$i.rc" ] || schedule_builder other
     while [ ! -f "$state/$i.rc" ]; do sleep 1; done
+    schedule_builder idle
     if [ "$(cat "$state/$i.rc")" != 0 ]; then
         echo "== ${LABELS[$i]}: the build failed; its output:"
         tail -n 40 "$state/$i.log"
