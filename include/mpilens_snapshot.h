@@ -7,7 +7,9 @@
  * A module that keeps data until MPI_Finalize installs a writer at MPI_Init. Its writer puts
  * the rank's data into a file descriptor using only async-signal-safe calls (write, no
  * malloc, stdio or locks). The file DIR/partial/MODULE.RANK is written under a temporary
- * name and renamed, with a trailer line that says how the rank ended:
+ * name that starts with '.' and renamed (a file in DIR/partial/ whose name starts with '.'
+ * is a save cut short, never a record: `mpilens recover` removes it, and the transfer of a
+ * node's copy of DIR leaves it out), with a trailer line that says how the rank ended:
  *  - on SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGXCPU (a batch system's warning), and on a fatal
  *    signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT): saved, then the signal is handed to
  *    the handler that was there before (the MPI library's backtrace and abort still run);

@@ -43,29 +43,30 @@ descendants() {
         descendants "$child"
     done
 }
-# signal_builder SIG: to the group and to each descendant found before (an orphan is no
-# longer found), twice over (a process forked during the first pass is caught by the second;
-# a stopped one forks no more).
-signal_builder() {
+# each_builder_process CMD...: CMD ... PID for the builder and each of its descendants, all
+# found before CMD runs on any (an orphan is no longer found), twice over (a process forked
+# during the first pass is caught by the second).
+each_builder_process() {
     local pass pid tree
     for pass in 1 2; do
-        tree=$(descendants "$builder")
-        kill -"$1" -- -"$builder" 2>/dev/null || true
-        for pid in $tree; do kill -"$1" "$pid" 2>/dev/null || true; done
+        tree="$builder $(descendants "$builder")"
+        for pid in $tree; do "$@" "$pid" >/dev/null 2>&1 || true; done
     done
+}
+# signal_builder SIG: to the group (named by the builder's pid) and to each descendant (a
+# stopped process forks no more).
+signal_builder() { each_builder_process signal_process "$1"; }
+signal_process() {
+    [ "$2" != "$builder" ] || kill -"$1" -- -"$2"
+    kill -"$1" "$2"
 }
 # schedule_builder idle|other: the builder's processes under SCHED_IDLE, or back under the
 # normal policy while a suite waits for its build (nothing of the suite's own runs then:
 # under SCHED_IDLE, a machine kept busy by anything else would starve the build, and the
-# suite with it). Two passes, as above; a process forked later inherits its parent's policy.
+# suite with it). A process forked later inherits its parent's policy.
 schedule_builder() {
     [ "${idle[0]}" = chrt ] || return 0
-    local pass pid
-    for pass in 1 2; do
-        for pid in "$builder" $(descendants "$builder"); do
-            chrt "--$1" -p 0 "$pid" >/dev/null 2>&1 || true
-        done
-    done
+    each_builder_process chrt "--$1" -p 0
 }
 cleanup() {
     if [ -n "$builder" ]; then

@@ -10,8 +10,8 @@
  * such host sends every file under the host's copy of the directory (but the temporary
  * files of saves cut short) to a rank that shares rank 0's (the k-th host to the k-th such
  * rank, round robin), which writes it at the same path; the host's copy is removed once the
- * receiver has written it all. A failed write
- * keeps the files where they are, said in one line naming them.
+ * receiver has written it all. A failed write keeps the files where they are, said in one
+ * line naming them.
  *
  * Every rank holds one byte per rank of the job, and only when some rank does not share.
  */
