@@ -5,7 +5,7 @@
 
 void lens_csv_field(FILE *out, const char *text)
 {
-    if (!strpbrk(text, ",\"\n")) {
+    if (!strpbrk(text, ",\"\n\r")) {
         fputs(text, out);
         return;
     }

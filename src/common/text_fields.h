@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 /* TEXT as a CSV field: as it is, or in double quotes (doubled inside) when it holds a comma,
- * a quote or a newline. */
+ * a quote, a newline or a carriage return. */
 void lens_csv_field(FILE *out, const char *text);
 /* TEXT as a JSON string, quotes included: " and \ escaped, control characters as \uXXXX. */
 void lens_json_string(FILE *out, const char *text);

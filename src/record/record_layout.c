@@ -36,6 +36,7 @@ static void job(struct record_text *j, const struct record_facts *f)
     record_text_string(j, "name", env_or_null("SLURM_JOB_NAME"));
     record_text_string(j, "user", f->user);
     record_text_int(j, "uid", f->uid);
+    record_text_string(j, "run_id", null_if_empty(f->run_id));
     record_text_string(j, "account", env_or_null("SLURM_JOB_ACCOUNT"));
     record_text_string(j, "partition", env_or_null("SLURM_JOB_PARTITION"));
     record_text_string(j, "cluster", env_or_null("SLURM_CLUSTER_NAME"));

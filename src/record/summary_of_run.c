@@ -276,10 +276,13 @@ static int record_of(sqlite3 *db, char *text, char *why, size_t len)
     program_of(db, &p);
     struct passwd *pw = getpwuid(getuid());
     double end = finalize_epoch(db), T = f.run;
+    char run_id[33]; /* each record made is a run of its own to the site store */
+    record_random_hex(run_id, 16);
     struct record_facts facts = {
         .source = "profile",
         .user = pw ? pw->pw_name : "",
         .uid = (long long)getuid(),
+        .run_id = run_id,
         .path = p.path,
         .build_id = p.build_id,
         .script = p.script,
@@ -342,7 +345,7 @@ int summary_of_run_write(const char *dir, char *why, size_t len)
     if (rundb_profile_has_rows(db)) {
         static char text[RECORD_MAX];
         rc = record_of(db, text, why, len) == 0 &&
-                     record_file_write(dir, "summary.json", text, 0, why, len) == 0
+                     record_file_write(dir, "summary.json", text, 0, why, len) >= 0
                  ? 1
                  : -1;
     }

@@ -1,18 +1,21 @@
 /* summary_record.c: a summary.json record read into struct summary_record (summary_record.h): the
- * schema name and version checked, the fields the store needs required, strings truncated
- * to their columns, the lists bounded. The application's name is the Python script's last
- * component for a Python job, else the program's.
+ * schema name and version checked, the fields the store needs required, the text UTF-8 and
+ * its strings cut to their columns between characters, every number finite and each field
+ * within the range the store keeps, the lists bounded. The application's name is the
+ * Python script's last component for a Python job, else the program's.
  */
 #include "summary_record.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "record_json.h"
+#include "text_utf8.h"
 
 static void copy(char *dst, size_t n, const char *src)
 {
-    snprintf(dst, n, "%s", src ? src : "");
+    lens_utf8_copy(dst, n, src);
 }
 
 static const char *base_name(const char *path)
@@ -95,9 +98,102 @@ static int read_lists(const struct json *root, struct summary_record *r, char *w
     return 0;
 }
 
+/* The first number of the tree at V that is not finite (its key in *KEY), or NULL. */
+static const struct json *not_finite(const struct json *v, const char **key)
+{
+    for (; v; v = v->next) {
+        if (v->kind == JSON_NUMBER && !isfinite(v->number)) {
+            *key = v->key ? v->key : "(an array element)";
+            return v;
+        }
+        const struct json *bad = not_finite(v->child, key);
+        if (bad)
+            return bad;
+    }
+    return NULL;
+}
+
+/* Whether every figure lies where a job's can: the store's columns (BIGINT, and the sums
+ * its questions make) keep them, and no reader's arithmetic overflows. */
+#define MAX_COUNT 1e18   /* messages, bytes, calls: an exabyte */
+#define MAX_SECONDS 1e10 /* three centuries */
+#define MAX_EPOCH 1e11   /* the year 5138 */
+#define MAX_RANKS 1e9
+static int in_range(const struct summary_record *r, char *why, size_t n)
+{
+    struct {
+        const char *name;
+        double v, lo, hi;
+    } f[] = {
+        {"ranks", (double)r->ranks, 1, MAX_RANKS},
+        {"ranks_measured", (double)r->ranks_measured, 0, MAX_RANKS},
+        {"nodes", (double)r->nodes, 0, MAX_RANKS},
+        {"ranks_per_node.min", (double)r->rpn_min, 0, MAX_RANKS},
+        {"ranks_per_node.max", (double)r->rpn_max, 0, MAX_RANKS},
+        {"job.uid", (double)r->uid, 0, 4294967295.0},
+        {"start_epoch", r->start_epoch, 0, MAX_EPOCH},
+        {"end_epoch", r->end_epoch, 0, MAX_EPOCH},
+        {"run_seconds", r->run_seconds, 0, MAX_SECONDS},
+        {"mpi_seconds", r->mpi_seconds, 0, MAX_SECONDS * MAX_RANKS},
+        {"mpi_share", r->mpi_share, 0, 1e6},
+        {"efficiency.load_balance", r->load_balance, -1, 1e6},
+        {"efficiency.communication_efficiency", r->comm_efficiency, -1, 1e6},
+        {"efficiency.parallel_efficiency", r->parallel_efficiency, -1, 1e6},
+        {"point_to_point.messages", r->p2p_messages, 0, MAX_COUNT},
+        {"point_to_point.bytes", r->p2p_bytes, 0, MAX_COUNT},
+        {"point_to_point.within_hosts.messages", r->within_messages, 0, MAX_COUNT},
+        {"point_to_point.within_hosts.bytes", r->within_bytes, 0, MAX_COUNT},
+        {"point_to_point.between_hosts.messages", r->between_messages, 0, MAX_COUNT},
+        {"point_to_point.between_hosts.bytes", r->between_bytes, 0, MAX_COUNT},
+        {"other_operations_seconds", r->other_ops_seconds, 0, MAX_SECONDS * MAX_RANKS},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        if (!(f[i].v >= f[i].lo && f[i].v <= f[i].hi)) {
+            snprintf(why, n, "out of range: '%s' is %g (a job's lies in [%g, %g])", f[i].name,
+                     f[i].v, f[i].lo, f[i].hi);
+            return 0;
+        }
+    const struct summary_op *lists[] = {r->ops, r->top};
+    const int counts[] = {r->n_ops, r->n_top};
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < counts[l]; i++) {
+            const struct summary_op *op = &lists[l][i];
+            if (!(op->calls >= 0 && op->calls <= MAX_COUNT && op->seconds >= 0 &&
+                  op->seconds <= MAX_SECONDS * MAX_RANKS && op->comm_size >= 0 &&
+                  op->comm_size <= MAX_RANKS)) {
+                snprintf(why, n, "out of range: operation '%s' (calls %g, seconds %g)",
+                         op->operation, op->calls, op->seconds);
+                return 0;
+            }
+        }
+    for (int i = 0; i < r->n_bins; i++) {
+        const struct summary_bin *b = &r->bins[i];
+        if (!(b->min_bytes >= 0 && b->min_bytes <= MAX_COUNT && b->max_bytes >= 0 &&
+              b->max_bytes <= MAX_COUNT && b->messages >= 0 && b->messages <= MAX_COUNT)) {
+            snprintf(why, n, "out of range: message_sizes[%d]", i);
+            return 0;
+        }
+    }
+    for (int i = 0; i < r->n_sites; i++) {
+        const struct summary_site *c = &r->sites[i];
+        if (!(c->line >= 0 && c->line <= 2147483647LL && c->seconds >= 0 &&
+              c->seconds <= MAX_SECONDS * MAX_RANKS)) {
+            snprintf(why, n, "out of range: top_call_sites[%d]", i);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int summary_record_read(const char *text, size_t len, struct summary_record *r, char *why, size_t n)
 {
     memset(r, 0, sizeof *r);
+    size_t bad_at;
+    if (!lens_utf8_valid(text, len, &bad_at)) { /* RFC 8259: JSON text is UTF-8 */
+        snprintf(why, n, "not UTF-8: byte 0x%02x at byte %zu", (unsigned char)text[bad_at],
+                 bad_at);
+        return -1;
+    }
     char err[160];
     struct json *root = json_parse(text, len, err, sizeof err);
     if (!root) {
@@ -105,6 +201,11 @@ int summary_record_read(const char *text, size_t len, struct summary_record *r, 
         return -1;
     }
     int rc = -1;
+    const char *bad_key;
+    if (not_finite(root, &bad_key)) {
+        snprintf(why, n, "out of range: '%.64s' is not a finite number", bad_key);
+        goto out;
+    }
     const char *schema = json_str(root, "schema");
     double version = json_num(root, "version", 0);
     const struct json *job = json_get(root, "job"), *program = json_get(root, "program");
@@ -129,6 +230,7 @@ int summary_record_read(const char *text, size_t len, struct summary_record *r, 
         goto out;
     }
     id_text(job, "id", r->job_id, sizeof r->job_id);
+    copy(r->run_id, sizeof r->run_id, json_str(job, "run_id"));
     id_text(job, "step", r->step, sizeof r->step);
     copy(r->job_name, sizeof r->job_name, json_str(job, "name"));
     copy(r->user, sizeof r->user, json_str(job, "user"));
@@ -181,12 +283,16 @@ int summary_record_read(const char *text, size_t len, struct summary_record *r, 
     r->between_messages = json_num(json_get(p2p, "between_hosts"), "messages", 0);
     r->between_bytes = json_num(json_get(p2p, "between_hosts"), "bytes", 0);
     r->other_ops_seconds = json_num(root, "other_operations_seconds", 0);
-    if (read_lists(root, r, why, n))
+    if (read_lists(root, r, why, n) || !in_range(r, why, n))
         goto out;
     /* identity: a Slurm step by cluster, job, step and start (a requeued job starts
-     * again); outside Slurm the host and start of rank 0 */
-    snprintf(r->key, sizeof r->key, "%s|%s|%s|%s|%s|%.3f", r->user, r->cluster, r->job_id, r->step,
-             r->job_id[0] ? "" : r->first_host, r->start_epoch);
+     * again); outside Slurm the host and start of rank 0; and the run's own identifier,
+     * made at MPI_Init (job.run_id: two runs started in one second are
+     * two jobs; a record without one keeps the key it always had) */
+    int at = snprintf(r->key, sizeof r->key, "%s|%s|%s|%s|%s|%.3f", r->user, r->cluster, r->job_id,
+                      r->step, r->job_id[0] ? "" : r->first_host, r->start_epoch);
+    if (r->run_id[0] && at > 0 && (size_t)at < sizeof r->key)
+        snprintf(r->key + at, sizeof r->key - (size_t)at, "|%s", r->run_id);
     rc = 0;
 out:
     json_free(root);

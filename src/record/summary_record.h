@@ -35,6 +35,7 @@ struct summary_record {
     int version;
     char key[400]; /* the job step's identity: one row per key, however often ingested */
     char job_id[32], step[32], job_name[128], user[64], account[64], partition[64], cluster[64];
+    char run_id[40]; /* job.run_id: made at MPI_Init, unique to the run; "" in older records */
     long long uid;
     char program[512], build_id[80], python_script[256], app[128];
     char mpi_library[128], mpi_standard[16];

@@ -56,19 +56,27 @@ static const char init_usage[] =
     "  -h, --help       this text\n";
 
 static const char ingest_usage[] =
-    "usage: mpilens site ingest SPOOL --store STORE [--batch N]\n"
+    "usage: mpilens site ingest SPOOL --store STORE [--batch N] [--rejected DIR]\n"
+    "                           [--keep-rejected DAYS]\n"
     "\n"
     "Stores every record of SPOOL (files named *.json: summary.json records, whatever their\n"
     "names) in the store, once however often it runs. A record leaves the spool (deleted)\n"
-    "only after its transaction commits. A malformed, oversized (over 64 KiB) or forged\n"
-    "record (the user it names does not own the file) moves to SPOOL/rejected/ with\n"
-    "NAME.reason beside it; one of a newer version than this mpilens reads stays, said in\n"
-    "a line. A store that cannot be reached moves nothing and exits 1.\n"
+    "only after its transaction commits. A malformed, oversized (over 64 KiB), forged (the\n"
+    "user it names does not own the file) or out-of-range record, and one the store\n"
+    "refuses, moves to the ingest's own directory (SPOOL/rejected/, made and checked by\n"
+    "ingest: no other user may write it) with NAME.reason beside it; one of a newer version\n"
+    "than this mpilens reads is held in its newer/ until an mpilens that reads it runs. A\n"
+    "spool or directory a user could turn against ingest (a link, another owner, a spool\n"
+    "writable by all but not sticky) is refused with the fix. A store that cannot be\n"
+    "reached moves nothing and exits 1. The last line accounts for every entry of SPOOL.\n"
     "\n"
     "options:\n"
-    "  --store STORE  the store (mpilens site init made it)\n"
-    "  --batch N      records per transaction (default 500)\n"
-    "  -h, --help     this text\n";
+    "  --store STORE         the store (mpilens site init made it)\n"
+    "  --batch N             records per transaction (default 500)\n"
+    "  --rejected DIR        the ingest's own directory (default SPOOL/rejected)\n"
+    "  --keep-rejected DAYS  rejected records are removed after DAYS days (default 30;\n"
+    "                        0: kept)\n"
+    "  -h, --help            this text\n";
 
 static const char query_usage[] =
     "usage: mpilens site %s --store STORE [--user U] [--account A] [--app APP]\n"
@@ -92,8 +100,8 @@ static const char query_usage[] =
     "  -h, --help     this text\n";
 
 struct options {
-    const char *store, *staff[16], *ingesters[16], *html;
-    int n_staff, n_ingesters, batch, format, limit_given, weak, ref_ranks;
+    const char *store, *staff[16], *ingesters[16], *html, *rejected;
+    int n_staff, n_ingesters, batch, format, limit_given, weak, ref_ranks, keep_days;
     long limit;
     enum site_job_order order;
     enum site_period by;
@@ -134,10 +142,12 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
         {"sort", 1, 0, 'o'},  {"limit", 1, 0, 'l'}, {"csv", 0, 0, 'c'},
         {"json", 0, 0, 'j'},  {"help", 0, 0, 'h'},  {"by", 1, 0, 'B'},
         {"html", 1, 0, 'H'},  {"weak", 0, 0, 'w'},  {"ref", 1, 0, 'r'},
+        {"rejected", 1, 0, 'R'}, {"keep-rejected", 1, 0, 'K'},
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->store = getenv("MPILENS_SITE_STORE");
     o->batch = 500;
+    o->keep_days = 30;
     o->limit = 20;
     o->by = SITE_BY_WEEK;
     optind = 1;
@@ -161,6 +171,17 @@ static int parse(const char *verb, int argc, char **argv, struct options *o, con
             if ((o->batch = atoi(optarg)) < 1)
                 return fail(verb, "--batch takes a number of records, at least 1");
             break;
+        case 'R':
+            o->rejected = optarg;
+            break;
+        case 'K': {
+            char *end;
+            long days = strtol(optarg, &end, 10);
+            if (*end || end == optarg || days < 0 || days > 100000)
+                return fail(verb, "--keep-rejected takes a number of days (0: kept)");
+            o->keep_days = (int)days;
+            break;
+        }
         case 'u':
             o->filter.user = optarg;
             break;
@@ -326,17 +347,38 @@ static int do_ingest(int argc, char **argv)
         return 1;
     }
     struct site_ingest_counts c;
-    rc = site_ingest(s, spool, o.batch, &c, err, sizeof err);
+    struct site_ingest_options io = {o.batch, o.rejected, o.keep_days};
+    rc = site_ingest(s, spool, &io, &c, err, sizeof err);
+    if (rc == -2) {
+        fprintf(stderr, "mpilens: site ingest: %s; nothing moved\n", err);
+        site_close(s);
+        return 1;
+    }
     if (rc)
         fprintf(stderr, "mpilens: site ingest: %s: %s; the records not stored stay in %s\n",
                 site_name(s), err, spool);
+    if (c.expired)
+        fprintf(stderr, "mpilens: site ingest: %ld rejected files older than %d days removed from %s\n",
+                c.expired, o.keep_days, c.rejected_path);
+    if (c.waiting)
+        fprintf(stderr,
+                "mpilens: site ingest: %ld records of a newer version than this mpilens reads wait "
+                "in %s/newer/ (update mpilens)\n",
+                c.waiting, c.rejected_path);
+    char rejected[128] = "", left[160] = "";
+    if (c.rejected)
+        snprintf(rejected, sizeof rejected, " (SPOOL/rejected/)");
+    if (c.rejected && o.rejected)
+        snprintf(rejected, sizeof rejected, " (--rejected)");
+    if (c.left)
+        snprintf(left, sizeof left, " (said above)");
     fprintf(stderr,
-            "mpilens: site ingest: %ld stored, %ld already there, %ld rejected%s, %ld left "
-            "(newer version) into %s\n",
-            c.stored, c.already, c.rejected, c.rejected ? " (SPOOL/rejected/)" : "", c.newer,
-            site_name(s));
+            "mpilens: site ingest: %ld entries: %ld stored, %ld already there, %ld rejected%s, %ld "
+            "held (newer version), %ld left%s, %ld not records, %ld gone; into %s\n",
+            c.entries, c.stored, c.already, c.rejected, rejected, c.held, c.left, left,
+            c.not_records, c.gone, site_name(s));
     site_close(s);
-    return rc || c.failed_moves ? 1 : 0;
+    return rc || c.left || c.unsafe ? 1 : 0;
 }
 
 static const char page_usage[] =

@@ -1,7 +1,7 @@
 /* site_pg.c: the site store in PostgreSQL through libpq (site_backend.h). A reading
  * connection sets default_transaction_read_only, so no statement it runs can change the
  * store whatever the role may do; the row-level policies of site_schema.c decide which
- * rows it sees. Without libpq at build time, opening says how to get it.
+ * rows it sees, and it searches pg_catalog first (as site_schema.h's SITE_DEFINER_PATH does). Without libpq at build time, opening says how to get it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +98,16 @@ int site_pg_open(const char *uri, enum site_open_mode mode, struct site_store *s
         return -1;
     }
     char e[256];
+    /* a reading connection: built-in functions and operators before anything a user created
+     * in the store's schema (the store's owner and staff ask the questions too); the tables
+     * from that schema. (A writing one keeps the default: new tables go to the schema.) */
     if (pg_exec(db, "SET client_min_messages = warning", e, sizeof e) ||
+        (mode == SITE_READ &&
+         pg_exec(db,
+                "SELECT pg_catalog.set_config('search_path', 'pg_catalog, ' || "
+                "pg_catalog.quote_ident(COALESCE(pg_catalog.current_schema(), 'public')) || "
+                "', pg_temp', false)",
+                e, sizeof e)) ||
         (mode == SITE_READ && pg_exec(db, "SET default_transaction_read_only = on", e, sizeof e))) {
         snprintf(err, n, "%s: %s", s->name, e);
         PQfinish(db);

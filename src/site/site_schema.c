@@ -83,12 +83,12 @@ static const char roles_sql[] =
     /* a login role for a user stored for the first time: the only thing ingest may do
      * besides inserting rows; a name as Unix allows it, nothing else */
     "CREATE OR REPLACE FUNCTION mpilens_add_user(name TEXT) RETURNS void\n"
-    "  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $f$\n"
+    "  LANGUAGE plpgsql SECURITY DEFINER SET search_path = " SITE_DEFINER_PATH " AS $f$\n"
     "BEGIN\n"
     "  IF name !~ '^[A-Za-z0-9_][A-Za-z0-9_.@-]{0,62}$' OR name LIKE 'pg\\_%'\n"
     "     OR name LIKE 'mpilens\\_%' THEN\n"
     "    RAISE EXCEPTION 'not a user name mpilens makes a role for: %', name; END IF;\n"
-    "  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = name) THEN\n"
+    "  IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = name) THEN\n"
     "    EXECUTE format('CREATE ROLE %I LOGIN', name); END IF;\n"
     "END $f$;\n"
     "REVOKE ALL ON FUNCTION mpilens_add_user(TEXT) FROM PUBLIC;\n"

@@ -6,6 +6,11 @@
 
 #include "site_store.h"
 
+/* The search path of every SECURITY DEFINER function of the store: pg_catalog first, the
+ * temporary schema last, and nothing a user can create in (the functions name their tables
+ * with their schema). tests/site/test_spool_attacks.sh checks every such function. */
+#define SITE_DEFINER_PATH "pg_catalog, pg_temp"
+
 /* 2: usage_totals (site_totals.h) */
 #define SITE_STORE_VERSION 2
 

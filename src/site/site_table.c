@@ -1,8 +1,11 @@
 /* site_table.c: printing a `mpilens site` answer (site_table.h). Text cells wider than
- * their column are cut with '~' so the table keeps its width; CSV and JSON keep them whole.
+ * their column are cut with '~' so the table keeps its width, and their control characters
+ * are escaped (\x1b: a job's name cannot drive the terminal); CSV and JSON keep them whole,
+ * quoted and escaped.
  */
 #include "site_table.h"
 #include "text_fields.h"
+#include "text_utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +37,10 @@ static int numeric(const char *s)
     return *end == 0 && strcmp(s, "nan") != 0 && strcmp(s, "inf") != 0 && strcmp(s, "-inf") != 0;
 }
 
-static void text_cell(FILE *out, const char *text, int width)
+static void text_cell(FILE *out, const char *raw, int width)
 {
+    char text[1024]; /* what a user wrote reaches the terminal with its controls escaped */
+    lens_escape_controls(text, sizeof text, raw);
     int w = abs(width), len = (int)strlen(text);
     if (len > w)
         fprintf(out, "%.*s~", w - 1, text);

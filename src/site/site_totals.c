@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "site_query.h"
+#include "site_schema.h"
 
 static const char totals_cols[] =
     "owner, section, item, low, high, jobs, rated, messages, seconds, core_seconds, "
@@ -51,12 +52,14 @@ static const char *const sources[] = {"jobs", "job_operations", "job_message_siz
                                       "job_top_operations"};
 #define N_SOURCES (sizeof sources / sizeof *sources)
 
-/* Appends "INSERT INTO usage_totals (...) <sum over FROM> ON CONFLICT ...;" to OUT. */
+/* Appends "INSERT INTO SCHEMAusage_totals (...) <sum over FROM> ON CONFLICT ...;" to OUT
+ * (SCHEMA: "" or a quoted name and a dot). */
 static void add_insert(char *out, size_t n, const struct section_sum *sum, const char *qualify,
-                       const char *from)
+                       const char *from, const char *schema)
 {
     size_t at = strlen(out);
-    at += (size_t)snprintf(out + at, n - at, "INSERT INTO usage_totals (%s) ", totals_cols);
+    at += (size_t)snprintf(out + at, n - at, "INSERT INTO %susage_totals (%s) ", schema,
+                           totals_cols);
     at += (size_t)snprintf(out + at, n - at, sum->select, qualify, from);
     /* one order for every insert: two ingests at once lock the rows they add to in the
      * same order, so neither waits for the other in a circle */
@@ -74,7 +77,7 @@ static int sqlite_triggers(struct site_store *s, char *err, size_t n)
                  sources[t]);
         for (size_t i = 0; i < N_SUMS; i++)
             if (strcmp(sums[i].table, sources[t]) == 0)
-                add_insert(sql, sizeof sql, &sums[i], "NEW.", "");
+                add_insert(sql, sizeof sql, &sums[i], "NEW.", "", "");
         snprintf(sql + strlen(sql), sizeof sql - strlen(sql), "END;\n");
         if (site_exec(s, sql, err, n))
             return -1;
@@ -84,12 +87,14 @@ static int sqlite_triggers(struct site_store *s, char *err, size_t n)
 
 /* PostgreSQL: a statement trigger on each source table, run as the store's owner (ingest
  * may not write the totals), sums the statement's new rows; readers see their own totals
- * as they see their own rows. */
+ * as they see their own rows. Running as the owner, it finds functions and operators in
+ * pg_catalog alone (search_path pg_catalog, pg_temp: nothing a user created in a schema
+ * can stand in for SUM) and names its table with its schema. */
 static int pg_triggers(struct site_store *s, char *err, size_t n)
 {
     char schema[256] = "";
-    if (site_query_text(s, "SELECT quote_ident(current_schema())", 0, NULL, schema, sizeof schema,
-                        err, n))
+    if (site_query_text(s, "SELECT quote_ident(current_schema()) || '.'", 0, NULL, schema,
+                        sizeof schema, err, n))
         return -1;
     if (site_exec(
             s,
@@ -104,11 +109,11 @@ static int pg_triggers(struct site_store *s, char *err, size_t n)
         char sql[8192];
         snprintf(sql, sizeof sql,
                  "CREATE OR REPLACE FUNCTION mpilens_totals_%1$s() RETURNS trigger LANGUAGE "
-                 "plpgsql SECURITY DEFINER SET search_path = %2$s, pg_catalog AS $f$\nBEGIN\n",
-                 sources[t], schema);
+                 "plpgsql SECURITY DEFINER SET search_path = " SITE_DEFINER_PATH " AS $f$\nBEGIN\n",
+                 sources[t]);
         for (size_t i = 0; i < N_SUMS; i++)
             if (strcmp(sums[i].table, sources[t]) == 0)
-                add_insert(sql, sizeof sql, &sums[i], "", " FROM new_rows");
+                add_insert(sql, sizeof sql, &sums[i], "", " FROM new_rows", schema);
         snprintf(sql + strlen(sql), sizeof sql - strlen(sql),
                  "RETURN NULL;\nEND $f$;\n"
                  "REVOKE ALL ON FUNCTION mpilens_totals_%1$s() FROM PUBLIC;\n"
@@ -133,7 +138,7 @@ int site_totals_install(struct site_store *s, int refill, char *err, size_t n)
     for (size_t i = 0; i < N_SUMS; i++) {
         char from[64], sql[4096] = "";
         snprintf(from, sizeof from, " FROM %s", sums[i].table);
-        add_insert(sql, sizeof sql, &sums[i], "", from);
+        add_insert(sql, sizeof sql, &sums[i], "", from, "");
         if (site_exec(s, sql, err, n))
             return -1;
     }

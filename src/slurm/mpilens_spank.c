@@ -8,12 +8,18 @@
  *
  * In each task of a job step (slurm_spank_task_init, as the user, before exec) it preloads
  * libmpilens.so with MPILENS_MODULES (the modules asked for, the summary always among
- * them unless the step is off) and MPILENS_SPOOL. slurmstepd and the plugin never load
+ * them unless the step is off) and MPILENS_SITE_SPOOL: the summary module writes the record
+ * there whatever spool the user's own arguments name. The site's library is known by its
+ * path: an LD_PRELOAD that holds it is kept; a user's own build of mpilens in LD_PRELOAD is
+ * kept under optout=yes (it writes the site's record too) and replaced by the site's under
+ * optout=no; anything else is kept after the site's library. An LD_PRELOAD too long to handle is said, and the task runs
+ * unrecorded rather than with a preload cut short. slurmstepd and the plugin never load
  * MPI; a task that never loads MPI (srun hostname) is left alone by the core, and the
  * batch script's own step and the extern step get nothing.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +168,83 @@ static void step_modules(char *out, size_t len)
     snprintf(out, len, "%s%s", want, has_summary(want) ? "" : ",summary");
 }
 
+/* Whether the preload element ELEM (LEN bytes) is the library at LIBRARY (REAL: its real
+ * path, or ""): the same path, or the same file. */
+static int same_library(const char *elem, size_t len, const char *library, const char *real)
+{
+    char path[4096];
+    if (len == 0 || len >= sizeof path)
+        return 0;
+    memcpy(path, elem, len);
+    path[len] = '\0';
+    if (strcmp(path, library) == 0)
+        return 1;
+    char resolved[PATH_MAX];
+    return real[0] && realpath(path, resolved) && strcmp(resolved, real) == 0;
+}
+
+/* Whether the element (LEN bytes) is a build of mpilens's core: its last component is
+ * libmpilens.so. */
+static int is_mpilens_core(const char *elem, size_t len)
+{
+    static const char core[] = "libmpilens.so";
+    size_t k = sizeof core - 1;
+    return len >= k && memcmp(elem + len - k, core, k) == 0 &&
+           (len == k || elem[len - k - 1] == '/');
+}
+
+/* The task's LD_PRELOAD with the site's LIBRARY in it (malloc'ed; under optout=yes, one
+ * that holds the user's own build of mpilens stays as it is), or NULL: a preload too long,
+ * said; the task is left alone. */
+static char *preload_with(spank_t sp, const char *library)
+{
+    size_t cap = 4096;
+    char *old = NULL;
+    spank_err_t got = ESPANK_NOSPACE;
+    while (got == ESPANK_NOSPACE && cap <= (1u << 20)) {
+        char *bigger = realloc(old, cap);
+        if (!bigger)
+            break;
+        old = bigger;
+        got = spank_getenv(sp, "LD_PRELOAD", old, (int)cap);
+        cap *= 2;
+    }
+    if (got == ESPANK_NOSPACE || !old) {
+        slurm_error("mpilens: LD_PRELOAD is longer than 1 MiB: this task is not recorded");
+        free(old);
+        return NULL;
+    }
+    if (got != ESPANK_SUCCESS)
+        old[0] = '\0';
+    char real[PATH_MAX];
+    if (!realpath(library, real))
+        real[0] = '\0';
+    size_t size = strlen(library) + strlen(old) + 2;
+    char *out = malloc(size);
+    if (!out) {
+        free(old);
+        return NULL;
+    }
+    snprintf(out, size, "%s", library);
+    /* the elements, separated by colons or blanks (ld.so takes both) */
+    for (const char *at = old; *at;) {
+        size_t len = strcspn(at, ": \t");
+        if (same_library(at, len, library, real)) {
+            ; /* the site's library is already first */
+        } else if (is_mpilens_core(at, len) && optout) {
+            free(out); /* the user's own build measures this task, with the site's record */
+            return old;
+        } else if (len && !is_mpilens_core(at, len)) {
+            size_t used = strlen(out);
+            snprintf(out + used, size - used, ":%.*s", (int)len, at);
+        }
+        at += len;
+        at += strspn(at, ": \t");
+    }
+    free(old);
+    return out;
+}
+
 /* In each task, before exec: the preload and the variables. */
 int slurm_spank_task_init(spank_t sp, int ac, char **av)
 {
@@ -185,19 +268,17 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
     if (spank_getenv(sp, "MPILENS_MODULES", have, sizeof have) == ESPANK_SUCCESS && have[0]) {
         snprintf(modules, sizeof modules, "%s%s", have, has_summary(have) ? "" : ",summary");
     }
-    char library[4096], preload[8192], old[4096];
+    char library[4096];
     library_path(library, sizeof library);
-    if (spank_getenv(sp, "LD_PRELOAD", old, sizeof old) == ESPANK_SUCCESS && old[0]) {
-        if (strstr(old, "libmpilens.so"))
-            snprintf(preload, sizeof preload, "%s", old);
-        else
-            snprintf(preload, sizeof preload, "%s:%s", library, old);
-    } else {
-        snprintf(preload, sizeof preload, "%s", library);
-    }
+    char *preload = preload_with(sp, library);
+    if (!preload)
+        return 0;
     spank_setenv(sp, "LD_PRELOAD", preload, 1);
+    free(preload);
     spank_setenv(sp, "MPILENS_MODULES", modules, 1);
-    if (spool[0])
+    if (spool[0]) {
         spank_setenv(sp, "MPILENS_SPOOL", spool, 1);
+        spank_setenv(sp, "MPILENS_SITE_SPOOL", spool, 1);
+    }
     return 0;
 }

@@ -66,7 +66,7 @@ pg_start_server || { echo "FAIL: the server did not restart"; exit 1; }
 out=$(site ingest "$SPOOL" --store "$STORE" 2>&1); status=$?
 check_eq "ingest after the restart: status 0" "0" "$status"
 check_has "... three stored, two rejected" "$out" \
-    "mpilens: site ingest: 3 stored, 0 already there, 2 rejected (SPOOL/rejected/), 0 left (newer version) into $STORE"
+    "mpilens: site ingest: 5 entries: 3 stored, 0 already there, 2 rejected (SPOOL/rejected/), 0 held (newer version), 0 left, 0 not records, 0 gone; into $STORE"
 check_eq "the spool is empty but for rejected/" "rejected" "$(ls "$SPOOL")"
 check_match "the forged record's reason" "$(cat "$SPOOL/rejected/forged.summary.json.reason")" \
     "^forged: the record names user nobody \(uid 65534\), the file belongs to daemon \(uid 1\)$"
@@ -81,7 +81,7 @@ done
 rm -f "$SPOOL"/summary.json
 out=$(site ingest "$SPOOL" --store "$STORE" 2>&1)
 check_has "ingest of the same jobs again: nothing new" "$out" \
-    "mpilens: site ingest: 0 stored, 3 already there, 0 rejected, 0 left (newer version) into $STORE"
+    "mpilens: site ingest: 3 entries: 0 stored, 3 already there, 0 rejected, 0 held (newer version), 0 left, 0 not records, 0 gone; into $STORE"
 
 jobs_as() { runuser -u "$1" -- "$MPILENS" site jobs --store "$STORE" --csv 2>/dev/null; }
 cols() { awk -F, 'NR > 1 {print $3, $5, $6, $13, $14, $15}' | sort; }

@@ -70,8 +70,9 @@ node1
 ring ok: 4 ranks, 1 rounds
 script-end" "$(cat "$WORK/batch.out")"
 check_eq "batch: nothing on stderr" "" "$(cat "$WORK/batch.err")"
-check_eq "batch: one record, the MPI step's" "$SPOOL/$job.0.$(id -un).summary.json" "$(records)"
-record=$SPOOL/$job.0.$(id -un).summary.json
+record=$(records)
+check_match "batch: one record, the MPI step's (JOB.STEP.USER.RUNID: a name nobody guesses)" \
+    "$record" "^$SPOOL/$job\.0\.$(id -un)\.[0-9a-f]{32}\.summary\.json$"
 check_eq "the record: job, user, ranks, nodes, bytes within and between hosts" \
 "schema mpilens-summary 1
 job $job step 0 user $(id -un)
@@ -97,7 +98,7 @@ EOF
 check_match "the record: the ring's Send and Recv among the costliest operations" \
     "$(/usr/bin/python3 -c 'import json,sys; print(" ".join(sorted(o["operation"] for o in json.load(open(sys.argv[1]))["top_operations"])))' "$record")" \
     "MPI_Recv.*MPI_Send"
-check_eq "the record: under 16 KiB, written with the user's permissions" "1 $(id -un) 640" \
+check_eq "the record: under 16 KiB, readable by its user alone" "1 $(id -un) 600" \
     "$(( $(stat -c %s "$record") < 16384 )) $(stat -c '%U %a' "$record")"
 
 # ---- 1b. a step ended by SIGTERM (what a time limit sends): rank 0's figures, the signal ----
@@ -121,7 +122,8 @@ fi
 on node1 scancel -s TERM "$long"
 gone=no
 wait_job_gone 150 0.2 "$long" on node1 && gone=yes
-long_record=$SPOOL/$long.0.$(id -un).summary.json
+long_record=$(ls "$SPOOL"/$long.0.$(id -un).*.summary.json 2>/dev/null | head -n 1)
+long_record=${long_record:-$SPOOL/$long.0.$(id -un).summary.json}
 if [ ! -f "$long_record" ]; then # seen once (Open MPI 5, a busy suite)
     echo "note: no record of job $long; ended: $gone; squeue: $(on node1 squeue -h -j "$long" -o %T 2>&1)"
     echo "note: the spool: $(ls "$SPOOL" | tr '\n' ' ')"
@@ -183,19 +185,35 @@ if [ "$MPI_FLAVOR" = openmpi ]; then
         "$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["program"]["python_script"], r["ranks"], r["point_to_point"]["bytes"])' "$dir/summary.json")"
     check_eq "python: its record in the spool too" "3" "$(records | wc -l)"
 fi
+# ---- 6b. optout=no: the user's environment cannot bend the site's record (issue 72) ----
+# MPILENS_MODULES names the summary with a spool of the user's, and LD_PRELOAD holds a
+# library whose name merely contains libmpilens.so: the site's library is preloaded all the
+# same, and the record reaches the site's spool as well as the user's.
+echo "required $PLUGIN default=summary spool=$SPOOL optout=no" >"$SLURM_PLUGSTACK"
+mkdir -m 700 "$WORK/mine"
+ln -sf "$(ldconfig -p | awk '$1 == "libm.so.6" {print $NF; exit}')" "$WORK/my-libmpilens.so.keep"
+before=$(records | wc -l)
+step timeout 60 env MPILENS_MODULES="summary:spool=$WORK/mine" \
+    LD_PRELOAD="$WORK/my-libmpilens.so.keep" $SRUN -n 4 "$APPS/ring"
+plugstack "$SPOOL"
+check_has "optout=no: the job ran" "$out" "ring ok: 4 ranks, 1 rounds"
+check_eq "optout=no: the record in the site's spool despite spool= and LD_PRELOAD" \
+    "$((before + 1))" "$(records | wc -l)"
+check_eq "optout=no: ... and in the user's own spool" "1" \
+    "$(find "$WORK/mine" -name '*.summary.json' | wc -l)"
 # ---- 7. a second user's job, then the spool into the site store (docs/site.md) ----
 chmod 755 "$WORK" # the job's directory, for the other user, and a TMPDIR it may write
 mkdir -m 1777 "$WORK/tmp-nobody"
 step timeout 60 runuser -u nobody -- env TMPDIR="$WORK/tmp-nobody" $SRUN -n 4 "$APPS/ring"
 check_eq "a job of another user (nobody): it ran" "ring ok: 4 ranks, 1 rounds" "$out"
 check_eq "... its record in the spool, owned by nobody" "nobody" \
-    "$(stat -c %U "$SPOOL"/*.nobody.summary.json 2>&1)"
+    "$(stat -c %U "$SPOOL"/*.nobody.*.summary.json 2>&1)"
 n=$(records | wc -l)
 cp -a "$SPOOL" "$WORK/spool-pg" # the same records, owners kept, for PostgreSQL below
 "$MPILENS" site init --store "$WORK/site.db" >/dev/null 2>&1
 out=$("$MPILENS" site ingest "$SPOOL" --store "$WORK/site.db" 2>&1)
 check_has "site ingest: every record of the spool stored once" "$out" \
-    "mpilens: site ingest: $n stored, 0 already there, 0 rejected, 0 left (newer version) into $WORK/site.db"
+    "mpilens: site ingest: $n entries: $n stored, 0 already there, 0 rejected, 0 held (newer version), 0 left, 0 not records, 0 gone; into $WORK/site.db"
 site_row() { # AWK-CONDITION: user, app, ranks, nodes and the bytes of the matching jobs
     "$MPILENS" site jobs --store "$WORK/site.db" --csv 2>/dev/null |
         awk -F, -v job="$job" "NR > 1 && ($1) {print \$3, \$4, \$5, \$6, \$13, \$14, \$15}"
@@ -216,7 +234,7 @@ if pg_available; then
         runuser -u postgres -- "$MPILENS" site init --store "$store" --staff man >/dev/null 2>&1
         out=$("$MPILENS" site ingest "$WORK/spool-pg" --store "$store" 2>&1)
         check_has "PostgreSQL: every record stored once" "$out" \
-            "mpilens: site ingest: $n stored, 0 already there, 0 rejected, 0 left (newer version) into $store"
+            "mpilens: site ingest: $n entries: $n stored, 0 already there, 0 rejected, 0 held (newer version), 0 left, 0 not records, 0 gone; into $store"
         users_as() { runuser -u "$1" -- "$MPILENS" site jobs --store "$store" --csv 2>/dev/null |
             awk -F, 'NR > 1 {print $3}' | sort | uniq -c | awk '{print $2 ":" $1}' | tr '\n' ' '; }
         check_eq "PostgreSQL: nobody reads their own job only" "nobody:1 " "$(users_as nobody)"

@@ -15,6 +15,7 @@ struct sum_program {
     char user[64], host[256];
     long uid;
     char library[256], mpi_version[16];
+    char run_id[33]; /* the run's identifier (sum_run.c), hex */
 };
 void sum_program_read(struct sum_program *p);
 

@@ -47,6 +47,7 @@ int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int
     struct record_facts f = {
         .user = p->user,
         .uid = p->uid,
+        .run_id = p->run_id,
         .path = p->path,
         .build_id = p->build_id,
         .script = p->script,
@@ -93,15 +94,16 @@ int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int
     return record_layout_write(&f, text, SUM_RECORD_MAX);
 }
 
-void sum_record_spool_name(const struct sum_program *p, double start, char *out, size_t len)
+void sum_record_spool_name(const struct sum_program *p, const char *run_id, char *out, size_t len)
 {
     const char *id = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID"),
                *restart = getenv("SLURM_RESTART_COUNT");
     if (id && *id && restart && *restart && strcmp(restart, "0") != 0) /* a requeued job */
-        snprintf(out, len, "%s.%s.%s.r%s.summary.json", id, step && *step ? step : "0", p->user,
-                 restart);
+        snprintf(out, len, "%s.%s.%s.r%s.%s.summary.json", id, step && *step ? step : "0", p->user,
+                 restart, run_id);
     else if (id && *id)
-        snprintf(out, len, "%s.%s.%s.summary.json", id, step && *step ? step : "0", p->user);
+        snprintf(out, len, "%s.%s.%s.%s.summary.json", id, step && *step ? step : "0", p->user,
+                 run_id);
     else
-        snprintf(out, len, "%s.%ld.%lld.summary.json", p->host, (long)getpid(), (long long)start);
+        snprintf(out, len, "%s.%s.%s.summary.json", p->host, p->user, run_id);
 }

@@ -20,9 +20,10 @@
  * (a signal handler's record). */
 int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int ranks,
                     double start, double end, const char *ended, char *text);
-/* The record's file name in a spool: JOB.STEP.USER.summary.json under Slurm (a requeued
- * job's: JOB.STEP.USER.rN.summary.json), else HOST.PID.TIME.summary.json. */
-void sum_record_spool_name(const struct sum_program *p, double start, char *out, size_t len);
+/* The record's file name in a spool: JOB.STEP.USER.RUNID.summary.json under Slurm (a
+ * requeued job's: JOB.STEP.USER.rN.RUNID.summary.json), else HOST.USER.RUNID.summary.json;
+ * RUNID (the run's identifier) makes it a name nobody can take before the job writes it. */
+void sum_record_spool_name(const struct sum_program *p, const char *run_id, char *out, size_t len);
 
 #pragma GCC visibility pop
 

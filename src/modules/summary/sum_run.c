@@ -1,7 +1,11 @@
 /* sum_run.c: the summary module's life: recording from MPI_Init, and one record per job
  * step from rank 0 at MPI_Finalize (or from the rank that ends the job otherwise: its own
- * figures, and how the job ended), into the site's spool (spool=DIR, MPILENS_SPOOL: the
- * Slurm plugin sets it) and, in a run with an output directory, DIR/summary.json.
+ * figures, and how the job ended), into the site's spool (MPILENS_SITE_SPOOL: the Slurm
+ * plugin sets it, and whatever else the user chose, the record goes there), into the
+ * user's spool (spool=DIR, MPILENS_SPOOL) and, in a run with an output directory,
+ * DIR/summary.json. The run's identifier (job.run_id, in the record and in its name in a
+ * spool) is made by rank 0 at MPI_Init and sent to every rank: unique to the run, and a
+ * name in a shared spool that no other user can guess and take first.
  * A job ended by SIGTERM (a time limit), SIGINT, SIGHUP, SIGUSR1 or SIGXCPU leaves rank 0's
  * figures with the signal. Writing it can fail (a spool full, missing or read-only): one
  * line on stderr, and the job's status stays its own.
@@ -29,7 +33,8 @@ const int mpilens_module_chained = 1;
 const char mpilens_module_arguments[] =
     "spool=DIR  also write the record into the site's spool DIR (default: $MPILENS_SPOOL)\n";
 
-static const char *spool;
+static const char *spool, *site_spool;
+static char run_id[33];
 static MPI_Comm merge_comm = MPI_COMM_NULL;
 static int running; /* MPI_Init done, MPI_Finalize not begun */
 
@@ -46,6 +51,9 @@ int mpilens_module_init(const struct mpilens_module_args *args)
 {
     spool = mpilens_module_arg ? mpilens_module_arg(args, "spool", getenv("MPILENS_SPOOL"))
                                : getenv("MPILENS_SPOOL");
+    site_spool = getenv("MPILENS_SITE_SPOOL");
+    if (site_spool && site_spool[0] != '/')
+        site_spool = NULL;
     return 0;
 }
 
@@ -54,7 +62,8 @@ int mpilens_module_init(const struct mpilens_module_args *args)
 static const char *output_dir(void)
 {
     int with_others = mpilens_module_count && mpilens_module_count() > 1;
-    if (!mpilens_output_dir || !(getenv("MPILENS_OUTPUT") || with_others || !spool || !*spool))
+    int spooled = (spool && *spool) || (site_spool && *site_spool);
+    if (!mpilens_output_dir || !(getenv("MPILENS_OUTPUT") || with_others || !spooled))
         return NULL;
     return mpilens_output_dir();
 }
@@ -83,6 +92,7 @@ static void write_records(const struct sum_merged *m, const char *ended, int kee
         sum_program_read(&program);
         program_read = 1;
     }
+    snprintf(program.run_id, sizeof program.run_id, "%s", run_id);
     if (sum_record_text(m, &program, sum_size, sum_init_wall, sum_final_wall, ended, text) != 0) {
         say("mpilens: summary: the job's record is larger than %d bytes: not written (the job is "
             "not affected)\n",
@@ -90,17 +100,25 @@ static void write_records(const struct sum_merged *m, const char *ended, int kee
         return;
     }
     char why[4608];
-    if (spool && *spool) {
+    const char *spools[2] = {site_spool, spool};
+    for (int i = 0; i < 2; i++) {
+        if (!spools[i] || !*spools[i] || (i == 1 && site_spool && !strcmp(spool, site_spool)))
+            continue;
         char name[512];
-        sum_record_spool_name(&program, sum_init_wall, name, sizeof name);
-        if (record_file_write(spool, name, text, keep_first, why, sizeof why) != 0)
+        sum_record_spool_name(&program, run_id, name, sizeof name);
+        int rc = record_file_write(spools[i], name, text, keep_first, why, sizeof why);
+        if (rc < 0)
             say("mpilens: summary: the job's record is not in the spool: %s (the job is not "
-                "affected; the site's spool is the spool= argument or MPILENS_SPOOL)\n",
+                "affected; the site's spool is MPILENS_SITE_SPOOL, the user's the spool= "
+                "argument or MPILENS_SPOOL)\n",
                 why);
+        else if (rc > 0)
+            say("mpilens: summary: %s\n", why);
     }
     const char *dir = output_dir();
-    if (dir && record_file_write(dir, "summary.json", text, keep_first, why, sizeof why) != 0)
-        say("mpilens: summary: %s (the job is not affected)\n", why);
+    int rc = dir ? record_file_write(dir, "summary.json", text, keep_first, why, sizeof why) : 0;
+    if (rc)
+        say("mpilens: summary: %s%s\n", why, rc < 0 ? " (the job is not affected)" : "");
 }
 
 /* The figures of this rank alone, written by it: the job did not finalize. SITES: name
@@ -175,6 +193,9 @@ static void started(int provided)
 {
     sum_start(provided);
     PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm);
+    if (sum_rank == 0)
+        record_random_hex(run_id, 16);
+    PMPI_Bcast(run_id, sizeof run_id, MPI_CHAR, 0, merge_comm);
     if (mpilens_site_range) { /* chained below another module: the core stores the site */
         unsigned long lo, span;
         mpilens_site_range(&lo, &span);
