@@ -17,6 +17,18 @@ SCHEMA_VERSION = 2
 _KINDS = ("p2p", "coll", "rma")
 
 
+def _unit(value):
+    """A POP ratio within [0, 1], as src/pop/pop_bounds.c brings it (docs/efficiency.md)."""
+    return min(max(float(value), 0.0), 1.0)
+
+
+def _replay_within(serialization, transfer):
+    """The replay's pair within bounds (src/pop/pop_bounds.c): an ideal run longer than the
+    real one is taken as long as it (transfer 1, serialization x transfer)."""
+    if transfer > 1:
+        serialization, transfer = serialization * transfer, 1.0
+    return _unit(serialization), _unit(transfer)
+
 class Run:
     """One mpilens run; see mpilens.open."""
 
@@ -135,15 +147,18 @@ class Run:
         useful = (frame["net_time"] - frame["mpi_time"]).clip(lower=0)
         run = (frame["net_time"] - frame["startup"]).max()
         largest = useful.max()
-        balance = useful.mean() / largest if largest > 0 else 1.0
-        communication = largest / run if run > 0 else 0.0
+        balance = _unit(useful.mean() / largest if largest > 0 else 1.0)
+        communication = _unit(largest / run if run > 0 else 0.0)
         rows = [("run", "parallel_efficiency", balance * communication),
                 ("run", "load_balance", balance),
                 ("run", "communication_efficiency", communication)]
         analyzed = self._frame("SELECT key, value FROM metadata WHERE key IN "
                                "('Serialization efficiency', 'Transfer efficiency')")
-        for key, value in analyzed.itertuples(index=False):  # mpilens analyze's replay
-            rows.append(("run", key.lower().replace(" ", "_"), float(value)))
+        replay = {key: float(value) for key, value in analyzed.itertuples(index=False)}
+        if len(replay) == 2:  # mpilens analyze's replay, within bounds as the report has it
+            ser, te = _replay_within(replay["Serialization efficiency"],
+                                     replay["Transfer efficiency"])
+            rows += [("run", "serialization_efficiency", ser), ("run", "transfer_efficiency", te)]
         if self._has("phase_times"):  # per MPI_Pcontrol phase, from mpilens analyze
             phases = self._frame(
                 "SELECT p.phase, p.seconds, p.computing, p.ideal, (SELECT COALESCE(SUM("
@@ -153,15 +168,16 @@ class Run:
             for name, of in phases.groupby("phase", sort=False):
                 most = of["useful"].max()
                 length = of["seconds"].max()
-                balance = of["useful"].mean() / most if most > 0 else 1.0
-                communication = most / length if length > 0 else 1.0
+                balance = _unit(of["useful"].mean() / most if most > 0 else 1.0)
+                communication = _unit(most / length if length > 0 else 1.0)
                 rows += [(name, "parallel_efficiency", balance * communication),
                          (name, "load_balance", balance),
                          (name, "communication_efficiency", communication)]
                 ideal = of["ideal"].max()  # the phase on analyze's ideal network
                 if ideal > 0 and length > 0:
-                    rows += [(name, "serialization_efficiency", of["computing"].max() / ideal),
-                             (name, "transfer_efficiency", ideal / length)]
+                    ser, te = _replay_within(of["computing"].max() / ideal, ideal / length)
+                    rows += [(name, "serialization_efficiency", ser),
+                             (name, "transfer_efficiency", te)]
         return pd.DataFrame(rows, columns=["phase", "metric", "value"])
 
     @functools.cached_property

@@ -2,13 +2,15 @@
  * through src/db. A rank's useful time is its time between MPI_Init and MPI_Finalize less
  * its time in MPI calls; the run's length T is the longest rank's time between them. Load
  * balance = average useful time / the largest; communication efficiency = the largest / T;
- * parallel efficiency = their product = average useful time / T.
+ * parallel efficiency = their product = average useful time / T. Each factor within
+ * [0, 1] (pop_bounds.h); the replay's pair as analyze stored it in *_replay.
  */
 #include "pop_run.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "pop_bounds.h"
 #include "rundb_read.h"
 
 struct useful {
@@ -40,8 +42,8 @@ int pop_run_factors(sqlite3 *db, struct pop_factors *f)
     if (rundb_rank_times(db, -1, add_rank, &u) != 0 || u.n == 0 || u.max_run <= 0)
         return -1;
     double average = u.sum_useful / u.n;
-    f->load_balance = u.max_useful > 0 ? average / u.max_useful : 1;
-    f->communication = u.max_useful / u.max_run;
+    f->load_balance = pop_within_unit(u.max_useful > 0 ? average / u.max_useful : 1);
+    f->communication = pop_within_unit(u.max_useful / u.max_run);
     f->parallel = f->load_balance * f->communication;
     f->average_useful = average;
     f->max_useful = u.max_useful;
@@ -56,5 +58,8 @@ int pop_run_factors(sqlite3 *db, struct pop_factors *f)
         rundb_metadata_get(db, "Serialization efficiency", value, sizeof value) ? atof(value) : -1;
     f->transfer =
         rundb_metadata_get(db, "Transfer efficiency", value, sizeof value) ? atof(value) : -1;
+    f->serialization_replay = f->serialization;
+    f->transfer_replay = f->transfer;
+    pop_replay_within(&f->serialization, &f->transfer);
     return 0;
 }

@@ -12,8 +12,10 @@
 struct pop_factors {
     double parallel, load_balance, communication;
     double average_useful, max_useful, sum_useful, max_mpi, run; /* seconds */
-    /* from `mpilens analyze`'s replay on an ideal network; -1: not analyzed */
-    double serialization, transfer;
+    /* from `mpilens analyze`'s replay on an ideal network, within [0, 1] (pop_bounds.h);
+     * -1: not analyzed. *_replay: as the replay measured them (a transfer efficiency
+     * above 1 is an ideal run longer than the real one) */
+    double serialization, transfer, serialization_replay, transfer_replay;
     int rank_useful, rank_mpi, ranks;
 };
 
