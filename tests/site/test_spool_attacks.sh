@@ -10,6 +10,7 @@
 #  6. a public.sum() planted for the SECURITY DEFINER triggers gains nothing
 #  7. eight quick runs of one user are eight jobs
 #  8. control characters reach no terminal or log raw; CSV quotes a carriage return
+# and ingest's last line accounts for every entry, a record it cannot read included.
 [ "$(id -u)" = 0 ] || { echo "SKIP: two Unix users and root's ingest need root"; exit 77; }
 source "$(dirname "$0")/../core/lib.sh"
 source "$(dirname "$0")/pg_fixture.sh"
@@ -157,6 +158,19 @@ check_match "7: eight runs, eight jobs" "$(ingest "$QUICK" --store "$WORK/quick.
 as "$H" cp "$home/q1/summary.json" "$QUICK/again.json"
 check_match "7: the same record again is 'already there'" \
     "$(ingest "$QUICK" --store "$WORK/quick.db")" "entries: 0 stored, 1 already there"
+
+# ---- every entry accounted for: ingest run by a user who cannot read a record ----
+UNREAD=$WORK/unread
+mkdir -m 1777 "$UNREAD"
+mkdir -m 700 "$WORK/hx" && chown "$X" "$WORK/hx"
+as "$H" cp "$home/q2/summary.json" "$UNREAD/q2.json"
+as "$X" "$MPILENS" site init --store "$WORK/hx/own.db" >/dev/null 2>&1
+out=$(as "$X" "$MPILENS" site ingest "$UNREAD" --store "$WORK/hx/own.db" --rejected "$WORK/hx/rej" 2>&1)
+status=$?
+check_match "a record this user cannot read: said, and counted as left" "$status $out" \
+    "^1 .*q2.json: left in the spool: cannot be read: Permission denied"
+check_match "... in the last line" "$out" "1 entries: 0 stored, 0 already there, 0 rejected, 0 held \(newer version\), 1 left"
+check_eq "... and it stays" "yes" "$([ -f "$UNREAD/q2.json" ] && echo yes)"
 
 # ---- PostgreSQL: 2, 3 and 6 ----
 if ! pg_available; then
