@@ -164,9 +164,9 @@ int cli_analyze(int argc, char **argv)
             }
         } else if (argv[i][0] == '-') {
             fprintf(stderr,
-                    "mpilens: analyze: unknown or incomplete option '%s'; see "
+                    "mpilens: analyze: unknown or incomplete option '%s'%s; see "
                     "`mpilens analyze --help`\n",
-                    argv[i]);
+                    argv[i], cli_option_hint(argv[i], usage));
             return 2;
         } else
             run = argv[i];

@@ -63,6 +63,13 @@ int cli_is_directory(const char *path);
  * is mpilens's MODULE: MODULE itself, or a path to MODULE.so. */
 int cli_module_is(const char *name, const char *module);
 
+/* cli_args.c: ARGV with each `--option=value` (before `--`, and before `mpilens run`'s
+ * launcher) as two words `--option value` (GNU style, as users type it): a new array
+ * (words shared), its count in *OUT_ARGC. */
+char **cli_gnu_args(int argc, char **argv, int *out_argc);
+/* " (did you mean --sort?)" for ARG, an option USAGE does not name, or "". */
+const char *cli_option_hint(const char *arg, const char *usage);
+
 int cli_run(int argc, char **argv);
 /* run_sweep.c: `mpilens run --ranks LIST`: a run at each rank count, then the scaling table */
 int cli_run_sweep(int argc, char **argv);

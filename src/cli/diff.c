@@ -87,7 +87,8 @@ static int parse_args(int argc, char **argv, struct options *o)
         } else if (strcmp(a, "--any-program") == 0) {
             o->any_program = 1;
         } else if (a[0] == '-' && a[1]) {
-            return fail("unknown option '%s'; `mpilens diff --help` lists them", a);
+            return fail("unknown option '%s'%s; `mpilens diff --help` lists them", a,
+                        cli_option_hint(a, usage));
         } else {
             if (o->nside[side] == 64)
                 return fail("at most 64 runs a side");

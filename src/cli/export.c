@@ -270,7 +270,8 @@ int cli_export(int argc, char **argv)
         if (strcmp(argv[i], "--chrome") == 0 && i + 1 < argc)
             chrome = argv[++i];
         else if (argv[i][0] == '-')
-            return fail("unknown or incomplete option '%s'; see `mpilens export --help`", argv[i]);
+            return fail("unknown or incomplete option '%s'%s; see `mpilens export --help`", argv[i],
+                        cli_option_hint(argv[i], usage));
         else
             run = argv[i];
     }

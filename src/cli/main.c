@@ -1,10 +1,12 @@
-/* main.c: the `mpilens` command: parse the verb and hand over to its file.
+/* main.c: the `mpilens` command: parse the verb and hand over to its file (options as
+ * `--option value` or `--option=value`: cli_args.c).
  * Errors print one line "mpilens: ..." and exit with status 2.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "text_nearest.h"
 #include "mpilens.h"
 
 static const char usage[] =
@@ -40,6 +42,7 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
+    argv = cli_gnu_args(argc, argv, &argc);
     if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
         strcmp(argv[1], "help") == 0) {
         fputs(usage, argc < 2 ? stderr : stdout);
@@ -57,9 +60,19 @@ int main(int argc, char **argv)
                  {"modules", cli_modules}, {"recover", cli_recover}, {"diff", cli_diff},
                  {"top", cli_top},         {"tune", cli_tune},       {"site", cli_site},
                  {"scaling", cli_scaling}};
-    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+    const char *names[sizeof verbs / sizeof *verbs];
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++) {
         if (strcmp(argv[1], verbs[i].name) == 0)
             return verbs[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "mpilens: unknown verb '%s'; `mpilens --help` lists the verbs\n", argv[1]);
+        names[i] = verbs[i].name;
+    }
+    const char *near = lens_nearest(argv[1], names, (int)(sizeof verbs / sizeof *verbs));
+    if (near)
+        fprintf(stderr, "mpilens: unknown verb '%s'; did you mean mpilens %s? (`mpilens --help` "
+                        "lists the verbs)\n",
+                argv[1], near);
+    else
+        fprintf(stderr, "mpilens: unknown verb '%s'; `mpilens --help` lists the verbs\n",
+                argv[1]);
     return 2;
 }

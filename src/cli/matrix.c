@@ -75,7 +75,8 @@ static int parse(int argc, char **argv, struct matrix_query *q)
         } else if (strcmp(a, "-o") == 0 && v) {
             q->output = argv[++i];
         } else if (a[0] == '-') {
-            return fail("unknown or incomplete option '%s'; see `mpilens matrix --help`", a);
+            return fail("unknown or incomplete option '%s'%s; see `mpilens matrix --help`", a,
+                        cli_option_hint(a, usage));
         } else if (!q->db) {
             q->db = a;
         } else {

@@ -164,7 +164,8 @@ static int parse(int argc, char **argv, struct options *o)
         else if (strcmp(a, "--oversubscribe") == 0)
             o->oversubscribe = 1;
         else if (a[0] == '-')
-            return fail("unknown or incomplete option '%s'; see `mpilens place --help`", a);
+            return fail("unknown or incomplete option '%s'%s; see `mpilens place --help`", a,
+                        cli_option_hint(a, usage));
         else if (!o->db)
             o->db = a;
         else

@@ -105,7 +105,8 @@ static int parse_args(int argc, char **argv, struct report_query *q)
             q->callsites = 1;
             takes = 0;
         } else if (a[0] == '-') {
-            return fail("unknown or incomplete option '%s'; see `mpilens report --help`", a);
+            return fail("unknown or incomplete option '%s'%s; see `mpilens report --help`", a,
+                        cli_option_hint(a, usage));
         } else if (!q->db) {
             q->db = a;
             takes = 0;

@@ -136,7 +136,7 @@ static int parse_options(int argc, char **argv, struct run_options *opt)
             snapshot_given = 1;
         } else
             return fail("run: unknown or incomplete option '%s'%s; see `mpilens run --help`", a,
-                        "");
+                        cli_option_hint(a, usage));
     }
     if (i >= argc)
         return fail(

@@ -167,7 +167,8 @@ int cli_top(int argc, char **argv)
         } else if (strcmp(argv[i], "--once") == 0) {
             v.once = 1;
         } else if (argv[i][0] == '-') {
-            return fail("unknown option '%s'; `mpilens top --help` lists them", argv[i]);
+            return fail("unknown option '%s'%s; `mpilens top --help` lists them", argv[i],
+                        cli_option_hint(argv[i], usage));
         } else if (!v.dir) {
             v.dir = argv[i];
         } else {

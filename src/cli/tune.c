@@ -417,7 +417,8 @@ int cli_tune(int argc, char **argv)
         else if (strcmp(argv[i], "--share") == 0 && i + 1 < argc)
             share = atof(argv[++i]);
         else if (argv[i][0] == '-')
-            return cli_fail("tune", "unknown option '%s' (mpilens tune --help)", argv[i]);
+            return cli_fail("tune", "unknown option '%s'%s (mpilens tune --help)", argv[i],
+                            cli_option_hint(argv[i], usage));
         else if (!run)
             run = argv[i];
         else

@@ -8,8 +8,10 @@
  */
 #define _GNU_SOURCE
 #include "modspec.h"
+#include "text_nearest.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,6 +240,42 @@ static int find_in_dir(const char *dir, const char *name, char *path, size_t pat
     return -1;
 }
 
+/* " (did you mean profile?)" for NAME, from the modules in the directories of SEARCHED
+ * (colon-separated), or "". */
+static void nearest_module(const char *name, const char *searched, char *hint, size_t n)
+{
+    static char names[256][64];
+    const char *choices[256];
+    int count = 0;
+    hint[0] = '\0';
+    char *copy = strdup(searched), *save = NULL;
+    for (char *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && count < 256;
+         dir = strtok_r(NULL, ":", &save)) {
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        while (d && (e = readdir(d)) && count < 256) {
+            size_t len = strlen(e->d_name);
+            if (len < 4 || strcmp(e->d_name + len - 3, ".so") != 0)
+                continue;
+            const char *base = e->d_name;
+            if (strncmp(base, "mpilens-", 8) == 0)
+                base += 8;
+            else if (strncmp(base, "lib", 3) == 0)
+                base += 3;
+            snprintf(names[count], sizeof names[count], "%.*s",
+                     (int)(strlen(base) - 3 < 63 ? strlen(base) - 3 : 63), base);
+            choices[count] = names[count];
+            count++;
+        }
+        if (d)
+            closedir(d);
+    }
+    free(copy);
+    const char *near = lens_nearest(name, choices, count);
+    if (near)
+        snprintf(hint, n, " (did you mean %s?)", near);
+}
+
 int lens_module_find(const struct lens_modspec *spec, const char *libdir, char *path,
                      size_t pathlen, char *err)
 {
@@ -272,10 +310,12 @@ int lens_module_find(const struct lens_modspec *spec, const char *libdir, char *
         return 0;
     if (find_in_dir(MPILENS_MODULE_DIR, spec->name, path, pathlen, searched, sizeof searched) == 0)
         return 0;
+    char hint[96];
+    nearest_module(spec->name, searched, hint, sizeof hint);
     snprintf(err, LENS_ERR_LEN,
-             "%s: unknown module '%s' (no %s.so, lib%s.so or mpilens-%s.so in %s); "
+             "%s: unknown module '%s'%s (no %s.so, lib%s.so or mpilens-%s.so in %s); "
              "`mpilens modules` lists the modules, or give a path to the .so",
-             where, spec->name, spec->name, spec->name, spec->name, searched);
+             where, spec->name, hint, spec->name, spec->name, spec->name, searched);
     return -1;
 }
 

@@ -95,6 +95,20 @@ expect_refused "unwritable output directory (CLI)" \
 expect_refused "unwritable output directory (MPILENS_OUTPUT)" \
     "mpilens: MPILENS_OUTPUT=/proc/mpilens-test: cannot create or write the output directory" \
     preloaded MPILENS_MODULES=counter MPILENS_OUTPUT=/proc/mpilens-test
-expect_refused "unknown verb" "mpilens: unknown verb 'rnu'" "$MPILENS" rnu
+expect_refused "unknown verb" "mpilens: unknown verb 'rnu'; did you mean mpilens run?" "$MPILENS" rnu
+expect_refused "a misspelt option: the one meant" \
+    "mpilens: run: unknown or incomplete option '--modlues' (did you mean --modules?)" \
+    "$MPILENS" run --modlues counter -- $MPIRUN -np 2 "$APPS/ring"
+expect_refused "a misspelt module: the one meant" "unknown module 'countr' (did you mean counter?)" \
+    "$MPILENS" run -m countr -- $MPIRUN -np 2 "$APPS/ring"
+# GNU's --option=value, as users type it; the launcher's and the program's words untouched
+out=$(timeout 120 "$MPILENS" run --modules=profile --output="$WORK/gnu" $MPIRUN -np 2 \
+    "$APPS/ring" 2>&1)
+check_has "run --modules=profile --output=DIR: the run's line" "$out" "mpilens: results in $WORK/gnu (status 0)"
+out=$(timeout 120 "$MPILENS" run --modules=counter -o "$WORK/gnu2" $MPIRUN -np 1 /bin/echo \
+    --size=10 2>&1)
+check_has "... the program's own --size=10 reaches it as it was" "$out" "--size=10"
+check_eq "report --sort=calls as --sort calls" \
+    "$("$MPILENS" report "$WORK/gnu" --sort calls 2>&1)" "$("$MPILENS" report "$WORK/gnu" --sort=calls 2>&1)"
 expect_refused "run without a command" "mpilens: run: no command to run" "$MPILENS" run -m counter
 finish
