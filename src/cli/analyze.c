@@ -5,7 +5,8 @@
  * itself (mpirun's "a process returned a non-zero exit code" banner adds nothing then).
  * A watchdog stops the job when it runs far longer than the traced run did: the replay
  * waits for the messages the trace promises, so ranks whose recorded communication does
- * not match (a damaged or mixed-up trace) would otherwise wait forever.
+ * not match (a damaged or mixed-up trace) would otherwise wait forever. Once the wait
+ * states are in the run's database, the run's page is drawn again with them.
  */
 #include <otf2/otf2.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "page.h"
 #include "trace_reader.h"
 
 static const char usage[] =
@@ -175,6 +177,13 @@ int cli_analyze(int argc, char **argv)
         fprintf(stderr, "mpilens: analyze: no run given; write mpilens analyze RUN_DIR\n");
         return 2;
     }
+    if (!cli_is_directory(run)) {
+        fprintf(stderr,
+                "mpilens: analyze: %s: no such directory; give the directory of a traced run "
+                "(mpilens run -m trace -o DIR ...)\n",
+                run);
+        return 2;
+    }
     if (cli_convert_pending(run, "analyze") < 0)
         return 2;
     char anchor[4096];
@@ -288,8 +297,17 @@ int cli_analyze(int argc, char **argv)
         return 2;
     }
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
-    if (code == 0)
+    if (code == 0) {
         fprintf(stderr, "mpilens: analyze: replayed the trace of %s ranks with: %s\n", np, line);
+        char page[4200]; /* the run's page, drawn again with the wait states */
+        int paged = page_write_run(run, page, sizeof page);
+        if (paged == 0)
+            fprintf(stderr, "mpilens: analyze: the run's page, now with the wait states: %s\n",
+                    page);
+        else if (paged < 0)
+            fprintf(stderr, "mpilens: analyze: the run's page %s could not be written again: %s\n",
+                    page, strerror(errno));
+    }
     if (held && *held && !(code != 0 && ours))
         fputs(held, stderr);
     free(held);

@@ -127,6 +127,40 @@ static int open_runs(struct diff *d, const struct options *o)
     return 0;
 }
 
+/* Wait states are compared only when every run has them: a run not analyzed would show
+ * each wait as vanished (or appeared), an improvement that never happened. */
+static void waits_of_all_or_none(struct diff *d)
+{
+    int with = 0, n = d->na + d->nb;
+    for (int i = 0; i < n; i++)
+        with += d->runs[i].has_waits;
+    if (with == 0 || with == n)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (!d->runs[i].has_waits) {
+            char run[4200];
+            snprintf(run, sizeof run, "%s", d->runs[i].path);
+            char *slash = strrchr(run, '/');
+            if (slash && slash != run)
+                *slash = '\0';
+            char trace[4300];
+            snprintf(trace, sizeof trace, "%s/trace", run);
+            if (cli_is_directory(trace))
+                fprintf(stderr,
+                        "mpilens: diff: wait states not compared: %s has a trace not yet "
+                        "analyzed (mpilens analyze %s, then diff again)\n",
+                        run, run);
+            else
+                fprintf(stderr,
+                        "mpilens: diff: wait states not compared: %s was not traced (-m trace) "
+                        "and has none\n",
+                        run);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        d->runs[i].has_waits = 0;
+}
+
 int cli_diff(int argc, char **argv)
 {
     struct options o;
@@ -138,6 +172,8 @@ int cli_diff(int argc, char **argv)
     if (!d.runs)
         return fail("out of memory");
     rc = open_runs(&d, &o);
+    if (!rc)
+        waits_of_all_or_none(&d);
     for (int i = 0; !rc && i < d.na + d.nb; i++)
         rc = diff_read_run(&d, i);
     if (!rc && diff_judge(&d) != 0)

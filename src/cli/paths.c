@@ -108,15 +108,50 @@ static void what_it_holds(sqlite3 *db, const char *path, char *out, size_t len)
     }
 }
 
+/* Whether the run of ARG (its directory, or its database's) holds a trace, converted or
+ * waiting for it: its directory into RUN. */
+static int run_has_trace(const char *arg, char *run, size_t n)
+{
+    snprintf(run, n, "%s", arg);
+    if (!cli_is_directory(run)) {
+        char *slash = strrchr(run, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            snprintf(run, n, ".");
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/trace", run);
+    return cli_is_directory(path);
+}
+
 int cli_open_db(const char *arg, const char *verb, const char *table, const char *what,
                 const char *module, sqlite3 **db, char *path, size_t pathlen)
 {
-    char err[1024];
+    char err[1024], run[4096];
     snprintf(path, pathlen, "%s", arg);
     if (cli_is_directory(path))
         snprintf(path, pathlen, "%s/%s", arg, RUNDB_FILE);
+    /* the wait states come from the trace through analyze: the advice is that command */
+    int waits_to_come = strcmp(table, "waits") == 0 && run_has_trace(arg, run, sizeof run);
+    if (waits_to_come && access(path, F_OK) != 0) {
+        fprintf(stderr,
+                "mpilens: %s: %s has a trace but no wait-state analysis yet; run mpilens analyze "
+                "%s\n",
+                verb, run, run);
+        return 2;
+    }
     if (rundb_open_read(path, db, err, sizeof err) != 0) {
         fprintf(stderr, "mpilens: %s: %s\n", verb, err);
+        return 2;
+    }
+    if (waits_to_come && !rundb_has_table(*db, table)) {
+        fprintf(stderr,
+                "mpilens: %s: %s has a trace but no wait-state analysis yet; run mpilens analyze "
+                "%s\n",
+                verb, run, run);
+        rundb_close(*db);
+        *db = NULL;
         return 2;
     }
     /* a profile table without rows (a run whose ranks recorded nothing) is no profile; one

@@ -91,7 +91,26 @@ check_eq "the page charts and lists the waits" "1 1" \
     "$(grep -c '<h1>mpilens wait states</h1>' waits.html) $(grep -c '>Late Broadcast</text>' waits.html)"
 check_match "report --waits --rank 0: the root did not wait" "$("$MPILENS" report --waits bcast --rank 0)" '^      Late Broadcast +0\.000000 +0\.00$'
 
+mkdir nothing
 refused "no trace" "mpilens: analyze: $WORK/nothing/trace/traces.otf2: no readable trace; run with the trace module (mpilens run -m trace ...)" "$MPILENS" analyze "$WORK/nothing"
+refused "no such directory" "mpilens: analyze: $WORK/nosuch: no such directory; give the directory of a traced run (mpilens run -m trace -o DIR ...)" "$MPILENS" analyze "$WORK/nosuch"
+# wait states in one flow: before analyze every message names it; analyze draws the page
+# again with them; diff against a run not analyzed claims no vanished waits
+"$MPILENS" run -m profile,trace -o unanalyzed -- $MPIRUN -np 4 "$APPS/waits_app" bcast >/dev/null 2>&1
+refused "report --waits before analyze names the command" \
+    "mpilens: report: unanalyzed has a trace but no wait-state analysis yet; run mpilens analyze unanalyzed" \
+    "$MPILENS" report --waits unanalyzed
+"$MPILENS" run -m trace -o traceonly -- $MPIRUN -np 4 "$APPS/waits_app" none >/dev/null 2>&1
+refused "... and on a trace without a database" \
+    "mpilens: report: traceonly has a trace but no wait-state analysis yet; run mpilens analyze traceonly" \
+    "$MPILENS" report --waits traceonly
+check_match "analyze draws the run's page again" "$(cat bcast.analyze)" \
+    "^mpilens: analyze: the run's page, now with the wait states: bcast/report.html$"
+check_match "... with the wait states" "$(cat bcast/report.html)" '<section id="waits">'
+out=$("$MPILENS" diff bcast unanalyzed 2>&1)
+check_has "diff against a run not analyzed: says so" "$out" \
+    "mpilens: diff: wait states not compared: unanalyzed has a trace not yet analyzed (mpilens analyze unanalyzed, then diff again)"
+check_match "... and claims no vanished waits" "$out" ", 0 vanished$"
 out=$($MPIRUN -np 2 "$BUILD/bin/mpilens-analyze" bcast 2>&1); status=$?
 check_eq "wrong rank count: non-zero exit" "1" "$((status != 0))"
 check_has "wrong rank count: says so" "$out" "mpilens: analyze: bcast/trace/traces.otf2: the trace has 4 ranks but the analysis runs on 2; start it with -np 4"
