@@ -26,15 +26,15 @@ build() { # NAME SOURCES... [-- LIBS...]
 }
 for t in "${targets[@]}"; do
     case $t in
-    config) build config "$root/fuzz/fuzz_config.c" "$root/src/core/modspec.c" ;;
+    config) build config "$root/fuzz/fuzz_config.c" "$root/src/core/modspec.c" "$root/src/common/text_nearest.c" ;;
     matrix) build matrix "$root/fuzz/fuzz_matrix.c" "$root/src/cli/triples.c" "$root/src/cli/ompi_prof.c" -lm ;;
-    trace) build trace "$root/fuzz/fuzz_trace.c" "$root/src/cli/export.c" "$root/src/cli/paths.c" "$root/src/cli/recover.c" "$root/src/core/modspec.c" "$root/src/core/elf_check.c" "$root/src/db/rundb.c" "$root/src/db/rundb_read.c" "$root/src/db/rundb_waits.c" "$root/src/db/rundb_detail.c" \
+    trace) build trace "$root/fuzz/fuzz_trace.c" "$root/src/cli/export.c" "$root/src/cli/paths.c" "$root/src/cli/recover.c" "$root/src/cli/cli_args.c" "$root/src/core/modspec.c" "$root/src/common/text_nearest.c" "$root/src/core/elf_check.c" "$root/src/db/rundb.c" "$root/src/db/rundb_read.c" "$root/src/db/rundb_waits.c" "$root/src/db/rundb_detail.c" \
                  "$root/src/common/trace_reader.c" "$root/src/common/trace_anchor.c" "$root/src/common/trace_check.c" \
                  "$root/src/common/trace_defs.c" \
                  -lopen-trace-format2 -lsqlite3 -lm ;;
-    db) build db "$root/fuzz/fuzz_db.c" "$root/src/cli/paths.c" "$root/src/common/text_fields.c" "$root/src/db/rundb.c" "$root/src/db/rundb_read.c" "$root/src/db/rundb_waits.c" "$root/src/db/rundb_detail.c" \
+    db) build db "$root/fuzz/fuzz_db.c" "$root/src/cli/paths.c" "$root/src/cli/cli_args.c" "$root/src/common/text_nearest.c" "$root/src/common/text_fields.c" "$root/src/db/rundb.c" "$root/src/db/rundb_read.c" "$root/src/db/rundb_waits.c" "$root/src/db/rundb_detail.c" \
               "$root/src/cli/"{report,report_query,report_text,report_efficiency,report_html,report_waits,report_sites,page,page_detail,page_svg,page_findings}.c \
-              "$root/src/common/html.c" "$root/src/pop/pop_run.c" \
+              "$root/src/common/html.c" "$root/src/pop/pop_run.c" "$root/src/pop/pop_bounds.c" \
               "$root/src/cli/"{matrix,matrix_load,matrix_output,matrix_prof}.c -lsqlite3 -lm ;;
     *) echo "fuzz.sh: unknown target '$t': use config, matrix, trace or db"; exit 2 ;;
     esac
