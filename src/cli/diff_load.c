@@ -197,7 +197,7 @@ int diff_read_run(struct diff *d, int run)
         }
     }
     if (info->has_sites)
-        rc |= rundb_callsites_top(db, -1, INT_MAX, callsite, &r);
+        rc |= rundb_callsites_top(db, -1, INT_MAX, RUNDB_ALL_CALLS, callsite, &r);
     if (info->has_matrix && d->same_ranks) {
         char kinds[256];
         rundb_matrix_kinds(db, kinds, sizeof kinds);

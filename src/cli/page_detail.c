@@ -155,7 +155,7 @@ void page_callsites(struct page *p)
           "<th class=\"t\">operation</th><th>calls</th><th>time (s)</th><th>% of MPI</th>"
           "<th>longest call (s)</th><th>bytes</th></tr></thead><tbody>\n",
           p->f);
-    rundb_callsites_top(p->db, -1, 20, site_row, p);
+    rundb_callsites_top(p->db, -1, 20, RUNDB_PROGRAM_CALLS, site_row, p);
     fputs("</tbody></table></div>\n</section>\n", p->f);
 }
 

@@ -53,22 +53,22 @@ static void load_imbalance(struct findings *all, const struct page_facts *facts)
              busiest);
 }
 
-static void startup(struct findings *all, const struct page_facts *facts)
+/* MPI_Init and MPI_Finalize are the library's start-up and end, outside the run: never
+ * ranked among the findings about the program's communication, said on a line of their own
+ * after them when they take over a quarter of the job. */
+static void startup_note(FILE *out, const struct page_facts *facts)
 {
     double start = 0, rest = 0;
     for (int r = 0; facts->ranks && r < facts->n; r++)
         start += facts->ranks[r].startup, rest += facts->ranks[r].useful + facts->ranks[r].mpi;
     if (start <= 0.25 * (start + rest))
         return;
-    struct finding *f = add(all, start, "MPI_Init and MPI_Finalize dominate");
-    if (!f)
-        return;
-    snprintf(f->number, sizeof f->number, "%.0f %% of the job", 100 * start / (start + rest));
-    snprintf(f->where, sizeof f->where, "%.3f s per rank on average, outside the run itself",
-             facts->n ? start / facts->n : 0);
-    snprintf(f->advice, sizeof f->advice,
-             "This is the MPI library's start-up, not the application: measure a longer run "
-             "before reading the shares, or look at the launcher and the network set-up.");
+    fprintf(out,
+            "<p class=\"note\">MPI_Init and MPI_Finalize took <span class=\"num\">%.0f %% of "
+            "the job</span> (%.3f s per rank on average): the MPI library's start-up, outside the "
+            "run and not ranked among the findings; measure a longer run before reading the "
+            "shares.</p>\n",
+            100 * start / (start + rest), facts->n ? start / facts->n : 0);
 }
 
 struct site_of {
@@ -95,7 +95,7 @@ static void costliest_operation(struct findings *all, sqlite3 *db)
     if (f) {
         const struct report_pair *top = &pairs[0];
         struct site_of site = {top->op, ""};
-        rundb_callsites_top(db, -1, 50, first_site, &site);
+        rundb_callsites_top(db, -1, 50, RUNDB_PROGRAM_CALLS, first_site, &site);
         snprintf(f->number, sizeof f->number, "%.0f %% of the MPI time", 100 * top->time / total);
         snprintf(f->where, sizeof f->where, "MPI_%s on %s (%d ranks): %.3f s over ranks%s", top->op,
                  top->comm, top->size, top->time, site.text);
@@ -217,7 +217,6 @@ void page_findings(FILE *f, sqlite3 *db, const struct page_facts *facts)
 {
     struct findings all = {.n = 0};
     load_imbalance(&all, facts);
-    startup(&all, facts);
     costliest_operation(&all, db);
     largest_wait(&all, db);
     serialization(&all, facts->eff);
@@ -225,6 +224,7 @@ void page_findings(FILE *f, sqlite3 *db, const struct page_facts *facts)
     qsort(all.at, (size_t)all.n, sizeof *all.at, by_cost);
     if (all.n == 0) {
         fputs("<p>Nothing stands out: the run recorded no MPI time worth a finding.</p>\n", f);
+        startup_note(f, facts);
         return;
     }
     fputs("<ol class=\"findings\">\n", f);
@@ -241,4 +241,5 @@ void page_findings(FILE *f, sqlite3 *db, const struct page_facts *facts)
         fprintf(f, "</span> <span class=\"cost\">(%.3f s over ranks)</span></li>\n", x->cost);
     }
     fputs("</ol>\n", f);
+    startup_note(f, facts);
 }

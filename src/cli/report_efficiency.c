@@ -109,8 +109,8 @@ static void add_site(const struct rundb_callsite *c, void *ctx)
 
 int report_top_sites(sqlite3 *db, char text[3][96])
 {
-    struct top_sites t = {.n = 0, .total = rundb_callsites_time(db, -1)};
-    if (rundb_callsites_top(db, -1, 8, add_site, &t) != 0)
+    struct top_sites t = {.n = 0, .total = rundb_callsites_time(db, -1, RUNDB_PROGRAM_CALLS)};
+    if (rundb_callsites_top(db, -1, 8, RUNDB_PROGRAM_CALLS, add_site, &t) != 0)
         return 0;
     memcpy(text, t.text, sizeof t.text);
     return t.n;

@@ -4,6 +4,8 @@
  * ranks or for one rank (--rank). A site is the line of the application that made the call
  * (function, file and line from its debug information; `?` without -g): the copies of a
  * helper the compiler inlined into several callers are one site, as in the source.
+ * MPI_Init and MPI_Finalize are left out of the ranking and its shares (the library's
+ * start-up and end, outside the run) and said on lines of their own after the tables.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -23,7 +25,7 @@ const char *report_file_name(const char *file)
 struct sites {
     FILE *out, *second;
     int csv, rows;
-    double mpi;
+    double mpi; /* the program's MPI time at call sites (the shares' whole); 0: no share */
 };
 
 static void print_site(const struct rundb_callsite *c, void *ctx)
@@ -51,9 +53,18 @@ static void print_site(const struct rundb_callsite *c, void *ctx)
     t->rows++;
 }
 
+/* MPI_Init and MPI_Finalize: a line each after the tables, never ranked among them. */
+static void startup_site(const struct rundb_callsite *c, void *ctx)
+{
+    char where[64];
+    snprintf(where, sizeof where, "%s:%d", report_file_name(c->file), c->line);
+    fprintf(ctx, "MPI_%-9s %-19.19s %10.6f s: outside the run, not ranked\n",
+            c->operation ? c->operation : "?", where, c->time);
+}
+
 int report_print_callsites(sqlite3 *db, int rank, int top, int csv, FILE *out)
 {
-    struct sites t = {out, NULL, csv, 0, rundb_callsites_time(db, rank)};
+    struct sites t = {out, NULL, csv, 0, rundb_callsites_time(db, rank, RUNDB_PROGRAM_CALLS)};
     if (csv)
         fprintf(out, "site,function,file,line,operation,calls,time_s,percent_mpi,max_call_s,"
                      "mean_call_s,min_call_s,bytes,object\n");
@@ -70,7 +81,7 @@ int report_print_callsites(sqlite3 *db, int rank, int top, int csv, FILE *out)
     if (t.second)
         fprintf(t.second, "\nCall site statistics (one call)\n%4s %8s %10s %10s %10s %10s\n",
                 "SITE", "CALLS", "MAX s", "MEAN s", "MIN s", "BYTES");
-    int rc = rundb_callsites_top(db, rank, top > 0 ? top : 20, print_site, &t);
+    int rc = rundb_callsites_top(db, rank, top > 0 ? top : 20, RUNDB_PROGRAM_CALLS, print_site, &t);
     int rows = t.rows;
     if (t.second) {
         fclose(t.second);
@@ -84,6 +95,14 @@ int report_print_callsites(sqlite3 *db, int rank, int top, int csv, FILE *out)
         fprintf(out, "(no call site recorded)\n");
     else if (!csv)
         fprintf(out, "\nTIME: summed over ranks; %% MPI: of all MPI time recorded at call "
-                     "sites;\nMAX, MEAN, MIN: one call; BYTES: sent, summed over ranks.\n");
+                     "sites,\nMPI_Init and MPI_Finalize apart (below); MAX, MEAN, MIN: one call; BYTES: sent,\n"
+                     "summed over ranks.\n");
+    /* MPI_Init and MPI_Finalize: after the ranking, with no share of it (CSV: rows of their
+     * own, percent_mpi 0) */
+    struct sites apart = {out, NULL, 1, 0, 0};
+    if (csv)
+        rundb_callsites_top(db, rank, 4, RUNDB_STARTUP_CALLS, print_site, &apart);
+    else
+        rundb_callsites_top(db, rank, 4, RUNDB_STARTUP_CALLS, startup_site, out);
     return 0;
 }

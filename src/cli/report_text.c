@@ -176,7 +176,8 @@ void report_print_tables(const struct report_query *q, const struct report_rows 
         return;
     }
     if (q->top > 0) {
-        fprintf(out, "\n== Top %d by %s\n", q->top, q->sort);
+        fprintf(out, "\n== Top %d by %s (MPI_Init and MPI_Finalize apart: Init+Finalize above)\n",
+                q->top, q->sort);
         print_header(1, out);
         for (int i = 0; i < rows->count; i++)
             print_row(&rows->rows[i], 1, out);

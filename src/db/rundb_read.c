@@ -58,6 +58,7 @@ static const char profile_sql[] =
     " WHERE (?1 IS NULL OR c.name = ?1) AND (?2 IS NULL OR o.operation = ?2)"
     " AND (?3 IS NULL OR p.rank = ?3) AND (?4 IS NULL OR o.kind = ?4)"
     " AND (?5 IS NULL OR p.bucket = ?5)"
+    " AND (?7 IS NULL OR o.operation NOT IN " RUNDB_STARTUP_OPS ")"
     " GROUP BY c.id, o.id, p.bucket ";
 static const char summary_sql[] =
     "SELECT c.name, c.size, c.members, o.operation, o.kind, p.bucket, b.min, b.max,"
@@ -70,6 +71,7 @@ static const char summary_sql[] =
     " WHERE (?1 IS NULL OR c.name = ?1) AND (?2 IS NULL OR o.operation = ?2)"
     " AND ?3 IS NULL AND (?4 IS NULL OR o.kind = ?4)"
     " AND (?5 IS NULL OR p.bucket = ?5)"
+    " AND (?7 IS NULL OR o.operation NOT IN " RUNDB_STARTUP_OPS ")"
     " GROUP BY c.id, o.id, p.bucket ";
 
 /* The ORDER BY clause, picked from a fixed list, never built from user text. */
@@ -135,6 +137,8 @@ static int profile_cells(sqlite3 *db, const struct rundb_profile_filter *f,
         sqlite3_bind_int(st, 5, f->bucket);
     if (f->top > 0)
         sqlite3_bind_int(st, 6, f->top);
+    if (f->top > 0 && !f->op) /* a ranking: the program's calls */
+        sqlite3_bind_int(st, 7, 1);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         struct rundb_profile_cell *grown = realloc(*cells, (*count + 1) * sizeof **cells);
@@ -218,6 +222,17 @@ int rundb_profile_totals(sqlite3 *db, void (*each)(const struct rundb_profile_to
 
 /* ---- the profile by call site ---- */
 
+/* The condition on operation ids that picks WHICH calls (COLUMN: the operation id's). */
+static const char *calls_condition(enum rundb_calls which, const char *column, char *out,
+                                   size_t n)
+{
+    if (which == RUNDB_ALL_CALLS)
+        return "1";
+    snprintf(out, n, "%s %s (SELECT id FROM operations WHERE operation IN " RUNDB_STARTUP_OPS ")",
+             column, which == RUNDB_PROGRAM_CALLS ? "NOT IN" : "IN");
+    return out;
+}
+
 /* Every rank's call site rows, or the rows reduced over ranks (no rank column). */
 static const char *sites_table(sqlite3 *db, int rank)
 {
@@ -227,34 +242,36 @@ static const char *sites_table(sqlite3 *db, int rank)
                : "callsite_profile";
 }
 
-double rundb_callsites_time(sqlite3 *db, int rank)
+double rundb_callsites_time(sqlite3 *db, int rank, enum rundb_calls which)
 {
     sqlite3 *detail;
     if (rundb_detail_use(db, rank, &detail) != 0)
         return 0;
-    char sql[256];
-    snprintf(sql, sizeof sql, "SELECT COALESCE(SUM(time), 0) FROM %s%s", sites_table(detail, rank),
-             rank < 0 ? "" : " WHERE rank = ?2");
+    char sql[512], cond[256];
+    snprintf(sql, sizeof sql, "SELECT COALESCE(SUM(time), 0) FROM %s WHERE %s%s",
+             sites_table(detail, rank), calls_condition(which, "operation_id", cond, sizeof cond),
+             rank < 0 ? "" : " AND rank = ?2");
     double seconds = rundb_one_number(detail, sql, NULL, rank);
     rundb_detail_done(db, detail);
     return seconds;
 }
 
-int rundb_callsites_top(sqlite3 *db, int rank, int limit,
+int rundb_callsites_top(sqlite3 *db, int rank, int limit, enum rundb_calls which,
                         void (*each)(const struct rundb_callsite *site, void *ctx), void *ctx)
 {
     sqlite3 *detail;
     if (rundb_detail_use(db, rank, &detail) != 0)
         return -1;
-    char sql[1024];
+    char sql[1280], cond[256];
     snprintf(sql, sizeof sql,
              "SELECT MIN(c.id), c.function, c.file, c.line, o.operation, SUM(p.calls), SUM(p.time),"
              " MAX(p.max_time), MIN(p.min_time), SUM(p.volume), c.object"
              " FROM %s p JOIN callsites c ON c.id = p.callsite_id"
-             " JOIN operations o ON o.id = p.operation_id%s"
+             " JOIN operations o ON o.id = p.operation_id WHERE %s%s"
              " GROUP BY c.object, c.function, c.file, c.line, o.id ORDER BY SUM(p.time) DESC, 1"
              " LIMIT ?2",
-             sites_table(detail, rank), rank < 0 ? "" : " WHERE p.rank = ?1");
+             sites_table(detail, rank), calls_condition(which, "p.operation_id", cond, sizeof cond),
+             rank < 0 ? "" : " AND p.rank = ?1");
     sqlite3_stmt *st = rundb_query(detail, sql, "ii", rank, limit);
     if (!st) {
         rundb_detail_done(db, detail);

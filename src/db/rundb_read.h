@@ -63,7 +63,8 @@ int rundb_rank_times(sqlite3 *db, int rank,
  * (by volume, as mpisee-through). */
 struct rundb_profile_filter {
     const char *comm, *op, *kind, *sort;
-    int rank, bucket, top;
+    int rank, bucket, top; /* TOP: the largest cells of the program's calls (MPI_Init and
+                            * MPI_Finalize left out unless OP names one) */
 };
 
 /* One (communicator, operation, bucket) cell, aggregated over the selected ranks. Calls
@@ -105,11 +106,17 @@ struct rundb_callsite {
     long long calls, bytes;
     double time, max_call, min_call;
 };
-/* The MPI time recorded at call sites, summed over ranks or of RANK (unless -1). */
-double rundb_callsites_time(sqlite3 *db, int rank);
-/* The LIMIT sites with the most time (sites that differ only by address are one), largest
- * first. 0, or -1. */
-int rundb_callsites_top(sqlite3 *db, int rank, int limit,
+/* Which calls: the program's communication (MPI_Init, MPI_Init_thread and MPI_Finalize
+ * left out: the library's start-up and end, outside the run, never ranked among the
+ * program's calls), those three alone, or all. */
+enum rundb_calls { RUNDB_PROGRAM_CALLS, RUNDB_STARTUP_CALLS, RUNDB_ALL_CALLS };
+#define RUNDB_STARTUP_OPS "('Init', 'Init_thread', 'Finalize')" /* operations.operation */
+/* The MPI time recorded at call sites (of WHICH calls), summed over ranks or of RANK
+ * (unless -1). */
+double rundb_callsites_time(sqlite3 *db, int rank, enum rundb_calls which);
+/* The LIMIT sites (of WHICH calls) with the most time (sites that differ only by address
+ * are one), largest first. 0, or -1. */
+int rundb_callsites_top(sqlite3 *db, int rank, int limit, enum rundb_calls which,
                         void (*each)(const struct rundb_callsite *site, void *ctx), void *ctx);
 
 /* ---- the monitor's matrix (module monitor) ---- */

@@ -233,7 +233,7 @@ static void write_sites(struct record_text *j, void *ctx)
 {
     struct sites sites = {ctx, j, 0};
     /* three more: MPI_Init, MPI_Init_thread and MPI_Finalize are left out */
-    rundb_callsites_top(sites.db, -1, RECORD_TOP + 3, add_site, &sites);
+    rundb_callsites_top(sites.db, -1, RECORD_TOP + 3, RUNDB_PROGRAM_CALLS, add_site, &sites);
 }
 
 static int by_min(const void *a, const void *b)

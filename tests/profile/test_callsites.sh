@@ -27,6 +27,13 @@ check_match "text: a site with function, file:line, operation and calls" "$text"
     '^ +[0-9]+ exchange +callsite_app\.c:12 +Sendrecv +40 +[0-9.]+ +[0-9.]+$'
 check_match "text: the statistics table" "$text" '^Call site statistics \(one call\)$'
 check_eq "the table fits a terminal (80 columns)" 0 "$(awk 'length > 80' <<<"$text" | wc -l)"
+# MPI_Init and MPI_Finalize head no ranking: left out of the call sites' table, its shares
+# and report --top, said on a line of their own (issue 76)
+check_match "text: the first ranked site is the program's, not MPI_Init" \
+    "$(sed -n 3p <<<"$text")" '^ +[0-9]+ [a-z_]+ +callsite_app\.c:[0-9]+ +[A-Z][a-z]+ '
+check_lacks "text: no Init row in the ranking" "$(sed -n '3,/^$/p' <<<"$text")" " Init "
+check_match "text: MPI_Init on a line of its own" "$text" '^MPI_Init +callsite_app\.c:[0-9]+ +[0-9.]+ s: outside the run, not ranked$'
+check_lacks "report --top 1: not Init" "$("$MPILENS" report run --top 1 | sed -n '/== Top/,/^$/p')" " Init "
 check_eq "the site shares add up to 100 %" 100 \
     "$("$MPILENS" report run --callsites --csv | tail -n +2 | awk -F, '{s += $8} END {printf "%.0f", s}')"
 # The issue's program in C: two send lines (10 and 20 calls), one receive line (30).
