@@ -52,6 +52,7 @@ struct tune_case {
     long bytes;
     double app_time; /* seconds the run spent in it (summed over ranks) */
     double med[MAX_ALGS + 1], lo[MAX_ALGS + 1], hi[MAX_ALGS + 1]; /* [0]: default; us */
+    double q3[MAX_ALGS + 1]; /* the upper quartile of the blocks, us */
     int measured[MAX_ALGS + 1], failed[MAX_ALGS + 1];
     int best; /* index into the op's algorithms + 1, 0: the default */
 };
@@ -245,7 +246,7 @@ static int run_bench(struct tune *t, double seconds)
         char op[48], value[64];
         int size, blocks;
         long bytes;
-        double med, lo, hi;
+        double med, lo, hi, q3 = -1;
         struct tune_alg *a = &t->algs[t->nalgs];
         if (t->nalgs < 256 &&
             sscanf(l, "algorithm %47s %63s %63s", a->op, a->value, a->name) == 3) {
@@ -253,8 +254,8 @@ static int run_bench(struct tune *t, double seconds)
             continue;
         }
         int failed = sscanf(l, "failed %47s %d %ld %63s", op, &size, &bytes, value) == 4;
-        if (!failed && sscanf(l, "time %47s %d %ld %63s %lf %lf %lf %d", op, &size, &bytes, value,
-                              &med, &lo, &hi, &blocks) != 8)
+        if (!failed && sscanf(l, "time %47s %d %ld %63s %lf %lf %lf %d %lf", op, &size, &bytes,
+                              value, &med, &lo, &hi, &blocks, &q3) < 8)
             continue;
         int k = index_of(t, op, value);
         for (int i = 0; k >= 0 && i < t->ncases; i++) {
@@ -266,19 +267,24 @@ static int run_bench(struct tune *t, double seconds)
             c->med[k] = failed ? 0 : med;
             c->lo[k] = failed ? 0 : lo;
             c->hi[k] = failed ? 0 : hi;
+            c->q3[k] = failed ? 0 : q3 >= 0 ? q3 : hi;
         }
     }
     free(out);
     return rc;
 }
 
+/* An algorithm beats the default when three quarters of its blocks are faster than the
+ * default's fastest (its upper quartile below the default's minimum: two slow blocks of
+ * nine, a stall of a busy machine, do not hide a real gain; an algorithm no faster than the
+ * default passes about once in 900 comparisons); the fastest such by median. */
 static void choose(struct tune *t)
 {
     for (int i = 0; i < t->ncases; i++) {
         struct tune_case *c = &t->cases[i];
         c->best = 0;
         for (int k = 1; k <= MAX_ALGS && c->measured[0]; k++)
-            if (c->measured[k] && c->hi[k] < c->lo[0] &&
+            if (c->measured[k] && c->q3[k] < c->lo[0] &&
                 (c->best == 0 || c->med[k] < c->med[c->best]))
                 c->best = k;
     }

@@ -16,7 +16,8 @@
  *     slowest rank's; up to 9 blocks an algorithm, within the case's share of SECONDS.
  *     VALUE 0 is the variable as the job started (the library's default, or what the
  *     launcher line or the environment forced):
- *       time OP SIZE BYTES VALUE MEDIAN_US MIN_US MAX_US BLOCKS
+ *       time OP SIZE BYTES VALUE MEDIAN_US MIN_US MAX_US BLOCKS Q3_US
+ *     (Q3: the upper quartile of the blocks, which `mpilens tune` judges by)
  *       failed OP SIZE BYTES VALUE        (the library refused it for this case)
  */
 #include <ctype.h>
@@ -209,9 +210,9 @@ static void run_case(const char *spec, double seconds, int rank)
                 continue;
             }
             qsort(times[a], blocks, sizeof times[a][0], by_value);
-            printf("time %s %d %ld %d %.3f %.3f %.3f %d\n", op, size, bytes, value,
+            printf("time %s %d %ld %d %.3f %.3f %.3f %d %.3f\n", op, size, bytes, value,
                    times[a][blocks / 2] * 1e6, times[a][0] * 1e6, times[a][blocks - 1] * 1e6,
-                   blocks);
+                   blocks, times[a][(3 * blocks) / 4] * 1e6);
         }
         fflush(stdout);
         if (c.found)
