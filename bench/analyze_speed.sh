@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # analyze_speed.sh: how long `mpilens analyze` takes against the traced run's own length
 # (Scalasca's claim: a replay takes about the time the application spent communicating).
 # bench/p2p_stream on 4 ranks, traced, for each mode (stream: a sender far ahead of its

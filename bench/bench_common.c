@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_common.c: clock, median and the library's own functions for the benchmarks. */
 #define _GNU_SOURCE
 #include "bench_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench_common.h: what the benchmarks share: a monotonic clock, medians, and the MPI
  * library's own functions (dlopen + dlsym on libmpi itself, which no preloaded tool can
  * intercept), the baseline every benchmark compares the stack against.

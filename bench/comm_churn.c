@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* comm_churn.c: communicators created and freed in a loop, as libraries that duplicate their
  * communicator per call do. Usage: comm_churn KIND ROUNDS [CHECKPOINT [TRAFFIC]]
  *   KIND: dup, split (every other round the odd ranks pass MPI_UNDEFINED), create_group,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """comm_churn.py: what the modules add to communicator creation and release.
 
 Runs build/bench/comm_churn (2 ranks) for each kind of creation (dup, split with

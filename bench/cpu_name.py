@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """cpu_name.py: the CPU's model name, which the benchmark scripts print with every table
 (a figure holds for one CPU: Intel and AMD EPYC machines differ)."""
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # diff_speed.sh: how long `mpilens diff` takes on two large runs: bench/comm_churn on RANKS
 # ranks (default 64), each rank making 200 communicators that each carry one Allreduce,
 # under the profile module (about 200 profile rows per rank: 13,000 at 64 ranks). Prints

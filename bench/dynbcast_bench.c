@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dynbcast_bench.c: one source sends a handle to the 7 other ranks (8 ranks), as a
  * dynamic broadcast and as point-to-point messages, for 1 KiB, 64 KiB and 4 MiB, with and
  * without network emulation (2 us latency, 1000 MB/s per outgoing link). Prints the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # dynbcast_cholesky.sh [BUILD_DIR]: the Cholesky demo on 8 ranks with network emulation
 # (2 us, 1000 MB/s per outgoing link), dynamic broadcasts against point-to-point, for
 # several matrix sizes (tile 128); runs alternate the two modes; prints GFlop/s and gain.

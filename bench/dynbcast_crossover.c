@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dynbcast_crossover.c: where a broadcast tree beats point-to-point messages. Rank 0 sends
  * one handle to k destinations (ranks 1..k) as a binomial tree and as k point-to-point
  * messages, for k = 2, 3, 7, 15, 31, 63 (those the job has ranks for) and sizes 256 B to 4

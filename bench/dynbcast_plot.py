@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """dynbcast_plot.py CSV SVG: the paper's Figure 2 from bench/dynbcast_simgrid.sh's results:
 gain of dynamic broadcasts over point-to-point (GFlop/s improvement, %) against the matrix
 size, one curve per node count, with axes, ticks, a zero line, a legend and a title."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # dynbcast_simgrid.sh: the dynbcast Cholesky (src/dynbcast/cholesky.c, unchanged) on a
 # simulated cluster like the paper's (bench/simgrid/inti.xml), point-to-point against dynamic
 # broadcasts, for the paper's node counts and several matrix sizes. SimGrid SMPI compiles it

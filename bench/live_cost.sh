@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # live_cost.sh: what `mpilens top` costs the application: the ranks' periodic snapshots
 # every second (mpilens run --snapshot 1, the live view's period) against none
 # (--snapshot 0), on RANKS ranks (default 8) of bench/p2p_stream exchange (each rank

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* module_overhead.c: what a module (profile, monitor) adds to real communication,
  * measured inside one process: blocks through MPI_ (the stack, with the module) alternate
  * with blocks through the MPI library's own PMPI_ (bench_common.c), medians reported.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """module_overhead.py: what the profile (and other) modules add to real communication.
 
 Runs build/bench/module_overhead under several configurations, interleaved for several

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* p2p_stream.c: point-to-point traffic for the trace and analysis benchmarks
  * (bench/analyze_speed.sh). Usage: p2p_stream stream|exchange|allreduce MESSAGES
  *  - stream: even ranks MPI_Send MESSAGES 4-byte messages to the next odd rank, which

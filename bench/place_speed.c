@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* place_speed.c: TreeMatch's placement time and quality on synthetic matrices: a 3D
  * 7-point stencil and a random sparse matrix (8 random peers per rank), at 64, 1024 and
  * 8192 ranks on trees of 8-core packages, 2 packages per node. Prints milliseconds and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # python_loop.py: the mpi4py calls bench/python_overhead.sh times (2 ranks): ITERATIONS of a
 # ping-pong of 8 doubles (Send/Recv, buffers), of Allreduce on 1 double, and of the pickled
 # sendrecv (lower-case API). Rank 0 prints `OPERATION ns_per_call=N` for each.

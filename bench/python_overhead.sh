@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # python_overhead.sh: what mpilens costs a Python (mpi4py) program per MPI call: the call
 # site read from the interpreter's frame (docs/python.md) and the modules' recording, on 2
 # ranks: bench/python_loop.py without mpilens, with the profile alone (which reads the

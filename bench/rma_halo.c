@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rma_halo.c: a one-sided halo exchange, the workload of bench/trace_cost.sh. Each rank
  * puts BYTES into the window of its left and right neighbours (ring), ITERATIONS times,
  * synchronized either by two fences per iteration or by post/start/complete/wait with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scale_app.c: what finalizing costs as the job grows (issue 37, docs/scaling.md).
  * Usage: scale_app SHAPE, SHAPE "fixed" (a ring step on the world and an Allreduce on each
  * of 4 fixed splits: a communicator structure that does not grow with the job) or a number

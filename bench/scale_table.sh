@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scale_table.sh: the table of docs/scaling.md. For each job size P, scale_app (bench/
 # scale_app.c) runs without the tool and under `mpilens run -m profile,monitor` (or the
 # modules in MODULES: MODULES=summary for the always-on record, docs/summary.md); printed:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # site_store.sh [N] [BUILD]: the site store at the size of a centre (docs/site.md): N
 # synthetic records (default 1000000; tests/site/make_records.py, the project's own
 # generator) ingested into SQLite and into PostgreSQL (a server of its own: initdb in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stack_overhead.c: what the mpilens stack adds to an MPI call, measured inside one
  * process (run it through bench/stack_overhead.py, which varies the stack).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """stack_overhead.py: what the mpilens stack costs per MPI call, by stack depth.
 
 Runs build/bench/stack_overhead (2 ranks) under (a) no preload, (b) the core with no

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # starpu_cholesky.sh [BUILD_DIR]: StarPU-MPI's own Cholesky (Debian starpu-examples,
 # mpi_cholesky) beside ours (dynbcast-cholesky) at the same n, tile and ranks on this machine,
 # GFlop/s side by side, best of 3 runs each, the two alternating.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # trace_cost.sh: what tracing costs on a one-sided halo exchange (bench/rma_halo.c, fence
 # and post/start/complete/wait variants) at 2, 4 and 8 ranks: the run time per iteration
 # untraced and traced (alternating runs, the medians of ROUNDS), the tracing cost per event,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # trace_memory.sh: the trace's memory stays bounded however long the run (docs/modules.md,
 # "trace"): 4 ranks exchanging with both ring neighbours (bench/p2p_stream exchange: two
 # MPI_Sendrecv per round, SENDS per rank), untraced and traced; prints the peak RSS of the

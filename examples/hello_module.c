@@ -57,3 +57,4 @@ int MPI_Finalize(void)
                 calls);
     return PMPI_Finalize();
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

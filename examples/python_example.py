@@ -23,3 +23,4 @@ print("point-to-point bytes, sender x receiver:")
 print(matrix.to_string())
 run.plot_matrix().savefig(f"{out}/matrix.png")
 print(f"the matrix as a picture: {out}/matrix.png")
+# SPDX-License-Identifier: BSD-3-Clause

@@ -132,3 +132,4 @@ int mpilens_module_recover(const char *dir, char *err, size_t errlen)
     mpilens_snapshot_endings_free(&endings);
     return rc;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_common.h: what the libFuzzer targets share: the input written to a file in a
  * private temporary directory, since the code under test reads files.
  */

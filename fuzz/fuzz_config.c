@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_config.c: libFuzzer target for the module-list parsers of src/core/modspec.c: the
  * input as a config file (`module NAME key=value ...` lines) and, up to its first NUL, as
  * an MPILENS_MODULES value. Both must return 0 or -1 with a one-line message, never crash.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_db.c: libFuzzer target for the readers of the run database (mpilens report, its
  * --waits tree and HTML page, mpilens matrix in every format and its histograms). Each
  * input is a whole mpilens.db file: the seeds (fuzz/corpus/db) are real runs' databases,

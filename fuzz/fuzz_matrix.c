@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_matrix.c: libFuzzer target for the traffic-matrix readers of `mpilens place` and
  * `mpilens run --ompi-monitoring`: the input as a src,dst,value CSV file (triples.c) and
  * as an Open MPI monitoring .prof file (ompi_prof.c). Every rank they accept must be in

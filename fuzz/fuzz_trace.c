@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_trace.c: libFuzzer target for the trace readers of `mpilens export` (our callbacks
  * on what OTF2 decodes, the clock correction, the format and missing-rank checks). Each
  * input is one file of a real 4-rank trace (fuzz/trace-seed: point-to-point, collectives,

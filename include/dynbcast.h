@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dynbcast.h: dynamic broadcasts for task-based runtimes (Swartvagher, COMPAS 2020).
  *
  * A runtime declares data by handle, posts sends of a handle to destinations (possibly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpilens.h: the public C API of mpilens.
  *
  * Two audiences: modules (PMPI tools stacked by the core) that want the core's services,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpilens_snapshot.h: a module's record saved without MPI, however its rank ends; the
  * installed API for module authors (docs/modules.md, "Keeping your data when the run does
  * not end well"). Link the static library libmpilens_module.a (CMake: mpilens::module;

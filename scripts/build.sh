@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # build.sh [openmpi|mpich] [DIR]: configure and build mpilens against one MPI, in build/
 # (Open MPI, the primary) or build-mpich/, or in DIR (relative: to the source tree; the
 # Debian 13 builds of scripts/test.sh). Prints the build directory on stdout.

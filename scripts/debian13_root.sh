@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # debian13_root.sh: a Debian 13 (trixie) root with the MPIs users have today (Open MPI 5.0,
 # MPICH 4.2), gcc 14, Slurm 24.11, OTF2 3.0 and Python 3.13, for the suite's second pair of
 # MPIs (scripts/test.sh). Made with debootstrap from Debian's archive into a cache folder

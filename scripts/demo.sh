@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # demo.sh: build mpilens, run the example application (a 2D halo exchange on 4 ranks, rank 0
 # with half as much work again) under the profile, monitor and trace modules, replay its
 # trace (wait states, efficiencies on an ideal network), export the timeline for Perfetto,

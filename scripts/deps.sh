@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # deps.sh: make sure the Debian packages mpilens needs are installed. As root it installs
 # what is missing with apt-get; otherwise it prints the exact apt-get line and fails.
 # Sourced or run by scripts/demo.sh and scripts/test.sh.

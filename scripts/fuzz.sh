@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # fuzz.sh: the libFuzzer targets of fuzz/ (our own parsers: module lists and config files,
 # traffic matrices in CSV and Open MPI .prof form, the trace readers of `mpilens export`,
 # and the run database's readers, `mpilens report` and `matrix`), built with clang's address and undefined-behaviour sanitizers. First every kept

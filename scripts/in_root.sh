@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # in_root.sh ROOT DIR CMD...: runs CMD inside the Debian root ROOT (scripts/debian13_root.sh),
 # in DIR, which is the same directory as outside (bind-mounted at its own path, so a build
 # made inside names the same paths). /proc, /sys, /dev and /tmp are the machine's (a tree

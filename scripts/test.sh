@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test.sh [--debian12]: the whole test suite, on a fresh Debian 12 machine, on four MPIs:
 # install what is missing, then build and run CTest against Debian 12's Open MPI 4.1 and
 # MPICH 4.0 (build/, build-mpich/) and, in a Debian 13 root (scripts/debian13_root.sh makes

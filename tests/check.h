@@ -33,3 +33,4 @@ static int check_failures;
     (check_failures ? (printf("%d check(s) failed\n", check_failures), 1) : (printf("PASS\n"), 0))
 
 #endif
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """mpilens: a run of mpilens as pandas DataFrames (docs/python.md).
 
     import mpilens

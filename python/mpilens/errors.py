@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """errors.py: the one exception a reader of a run raises (the file named in its text)."""
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """plots.py: the pictures a person would rather look at than read, as matplotlib figures:
 the matrix as a heatmap, the profile's time by communicator and operation, the POP
 efficiencies as bars (docs/efficiency.md), and a timeline of the MPI calls of a few ranks

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """run.py: one run's database as DataFrames (docs/database.md is the schema read here):
 metadata, ranks, communicators, the profile and call sites (module profile), the matrix
 and histograms (module monitor), wait states (mpilens analyze); the trace and plots are in

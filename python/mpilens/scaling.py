@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """scaling.py: the POP scaling table of runs at several rank counts (docs/efficiency.md,
 "Across runs") as a DataFrame, read through `mpilens scaling --csv` (src/pop computes it:
 this module parses its answer, never the runs' files).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """site.py: the site store (docs/site.md) as pandas DataFrames, read through `mpilens site`
 (src/site owns the store's format: this module reads its CSV answers, never its tables).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """trace.py: a run's OTF2 trace (DIR/trace/traces.otf2, module trace) as a DataFrame, read
 with Debian's python3-otf2, only the ranks asked for and only up to the end of the time
 window asked for (the events come merged in time order, so reading stops there); and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analyze.c: mpilens-analyze, the parallel replay of a run's OTF2 trace (started by
  * `mpilens analyze RUN` with as many ranks as the run had).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analyze.h: what the files of mpilens-analyze share, all in one struct analysis passed
  * along (no globals between files; OTF2's callbacks get it as their user data): the
  * global definitions read from the trace (defs.c), the replay's state (replay_calls.c: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* collect.c: mpilens-collect, started by `mpilens recover DIR -- LAUNCHER` (and by `mpilens
  * run` after a job that died) with libmpilens preloaded and MPILENS_COLLECT set: an MPI
  * program that does nothing itself. The core's run hooks find the ranks that do not see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* consistency.c: before the replay, do the ranks' traces promise each other the same
  * communication? (It reads the definitions of defs.c.) The replay waits for
  * every message and collective the trace records, so a damaged or mixed-up trace would

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* defs.c: the trace's global definitions as mpilens-analyze needs them: tables indexed by
  * OTF2's ids (strings, regions classified by name, groups, communicators, this rank's
  * locations), the clock offsets of its local definitions, and the replay communicators.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* replay_calls.c: the call being replayed on each location (Enter, Leave) and the waits it
  * is charged: the longest of the waits its events found (`later`), bounded by the call,
  * into the severity table per pattern x region x phase, and each wait of a microsecond or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* replay_coll.c: collectives in the replay: each runs a matching reduction of enter times
  * on the replay copy of its communicator: Wait at Barrier, Wait at N x N (max enter - own
  * enter), Late Broadcast (root enter - own enter, non-roots of one-to-all), Early Reduce

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* replay_p2p.c: point-to-point in the replay. A send sends its call's enter time (whether
  * it is synchronous, and its time on the ideal network) to the receiver on the forward copy of the
  * communicator, with the recorded tag; the receiver gets it at the receive (or the wait completing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* replay_rma.c: the one-sided part of the replay (analyze.h: the replay state it shares).
  * Definitions are the Scalasca RMA paper's (Hermanns et al.):
  *  - Wait at Fence: at a synchronizing fence (every enter before any exit), the latest enter

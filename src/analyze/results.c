@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* results.c: rank 0 gathers every rank's nonzero waits (and wait intervals) and writes them
  * into the run database (tables waits, wait_intervals; docs/database.md).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analyze.c: `mpilens analyze RUN`: start the parallel replay (mpilens-analyze, an MPI
  * program) with as many ranks as the traced run had, through mpirun or the launcher given.
  * The job's standard error passes through a filter: our own lines ("mpilens: ...") go out

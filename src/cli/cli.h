@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cli.h: what the verbs of the `mpilens` command share: where the installation lies,
  * and the verb entry points (one file per verb).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cli_args.c: the command line as users type it (cli.h): GNU's `--option=value` taken as
  * `--option value`, and a suggestion for a misspelt verb, option or module ("did you mean
  * --sort?"), from the nearest word (text_nearest.h).

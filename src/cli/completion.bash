@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # bash completion for mpilens (installed as share/bash-completion/completions/mpilens).
 # Verbs, each verb's options (read from its --help, so they never drift) and, after -m,
 # the module names `mpilens modules` finds; directories and files elsewhere.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff.c: `mpilens diff A B` and `mpilens diff A1 A2 ... -- B1 B2 ...`: what changed
  * between two runs of one program, told apart from run-to-run noise (docs/diff.md). Reads
  * every run (diff_load.c), judges each matched row (diff_judge.c), prints text or CSV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff.h: the pieces of `mpilens diff` (docs/diff.md): each run read into values keyed so
  * that they match across reruns (diff_load.c), the values of the two sides grouped into
  * rows and judged against the run-to-run spread (diff_judge.c), then shown as text or CSV

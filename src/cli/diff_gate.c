@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff_gate.c: `mpilens diff --fail-if COND`, a gate for continuous integration
  * (docs/diff.md, "In CI"). Grammar:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff_html.c: `mpilens diff --html FILE`: one self-contained page (no scripts, no network)
  * with the overall change, a chart of the largest changes (bars right of the axis: time B
  * adds, left: time it saves), the matrix's B - A as a heatmap (red: more bytes in B, blue:

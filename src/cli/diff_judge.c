@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff_judge.c: the runs' entries grouped into rows (one per thing matched across runs)
  * and each row judged (docs/diff.md, "When is a change real"; the judgement itself is
  * src/common/noise_judge.c, shared with `mpilens site trend`):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff_load.c: one run of `mpilens diff` read through src/db into entries whose names
  * survive a rerun (diff.h): the profile by (communicator's stable name, operation, size
  * bucket), or by the communicator's creator when the runs differ in ranks; call sites by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff_text.c: `mpilens diff` for a terminal (the overall change, then per section the rows
  * that changed most, in columns that fit 80 characters) and as CSV (every matched row,
  * for scripts).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* export.c: `mpilens export RUN --chrome out.json`: a run's OTF2 trace as Chrome trace
  * events (Perfetto UI, chrome://tracing): one row per rank, MPI calls as slices, messages as
  * flow arrows from send to receive, and wait states as marked slices: every wait interval

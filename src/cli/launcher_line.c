@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* launcher_line.c: the launcher part of a command line (`mpirun --mca plm_rsh_agent
  * /path/rsh --host a:2,b:2 -np 4 ./app args`), found as the launcher itself parses it,
  * and kept as one string that splits back into the same words (what `mpilens run` records

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* main.c: the `mpilens` command: parse the verb and hand over to its file (options as
  * `--option value` or `--option=value`: cli_args.c).
  * Errors print one line "mpilens: ..." and exit with status 2.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* matrix.c: `mpilens matrix DB`: the monitor's communication matrix read back from the run
  * database: as a terminal table with heat shading (ranks grouped into blocks when they do
  * not fit), CSV, an SVG or HTML heatmap, the per-peer size histograms of one rank, or Open

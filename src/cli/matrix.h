@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* matrix.h: the pieces of `mpilens matrix`: loading (matrix_load.c) and the output
  * formats (matrix_output.c, matrix_prof.c).
  */

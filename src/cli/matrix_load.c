@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* matrix_load.c: the monitor's matrix (summed over phases unless one is asked for), read
  * through src/db (rundb_read.h) into a dense n x n matrix.
  */

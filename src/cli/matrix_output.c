@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* matrix_output.c: the matrix as a shaded terminal table (with the traffic within and
  * between hosts for a run on several), CSV, SVG or HTML heatmap; the histograms of one
  * rank; the I/O table.

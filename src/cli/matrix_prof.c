@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* matrix_prof.c: `mpilens matrix --format prof`: the data as Open MPI's monitoring writes
  * it (one PREFIX.RANK.prof file per rank with -o PREFIX, else all ranks on stdout), so its
  * profile2mat.pl and aggregate_profile.pl scripts read our runs:

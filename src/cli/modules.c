@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* modules.c: `mpilens modules`: list the modules mpilens can find, in search order, with
  * each one's description (its `mpilens_module_description` string, if it has one) and
  * the number of MPI functions it wraps. Third-party PMPI tools are listed too.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* node_local.c: the records a run's ranks left in node-local copies of its directory (DIR
  * on /tmp of each node), brought to DIR after a job that died before MPI_Finalize could
  * bring them (src/core/output_share.c; DIR/node-local lists the hosts and their ranks).

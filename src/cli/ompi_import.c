@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ompi_import.c: the importer of ompi_import.h. */
 #include "ompi_import.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ompi_import.h: put Open MPI monitoring's own matrix (its PREFIX.RANK.prof files) into the
  * run database beside the monitor's, as kinds lib_p2p ("E" lines: the application's
  * point-to-point as the library saw it) and lib_coll ("I" lines: collectives and one-sided

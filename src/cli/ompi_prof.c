@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ompi_prof.c: the reader of ompi_prof.h. */
 #include "ompi_prof.h"
 

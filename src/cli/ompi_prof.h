@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ompi_prof.h: read Open MPI monitoring's PREFIX.RANK.prof files (pml level: "E" lines for
  * user messages, "I" lines for the library's internal ones, which include collectives as
  * the library decomposed them), for `mpilens matrix` and `mpilens place`.

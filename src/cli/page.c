@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* page.c: the run's page (page.h, docs/page.md): one self-contained HTML file (inline CSS,
  * SVG and a little JavaScript that sorts tables; nothing fetched). It reads what the page
  * needs (each rank's time, the matrix in groups), then writes, summary first:

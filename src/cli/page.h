@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* page.h: the run's page (`mpilens report RUN --html FILE`, and RUN/report.html written by
  * `mpilens run`): one self-contained HTML file, summary first, then the detail each module
  * recorded (docs/page.md). page.c writes its sections, page_svg.c draws its pictures,

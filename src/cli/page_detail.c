@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* page_detail.c: the run page's detail sections (page.h), each only when the run has its
  * data: communicators and operations (a sortable table, MPI_Init and MPI_Finalize apart),
  * message sizes, call sites (profile); the matrix as a heatmap (monitor); the wait states

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* page_findings.c: the page's three largest findings (page.h), drawn from what the run
  * recorded: load imbalance and the start-up's share (profile), the communicator and
  * operation with the most MPI time and its call site (profile), the largest wait state and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* page_svg.c: the pictures of the run's page (page.h), as inline SVG with a viewBox, so
  * that each scales down to the page's width and prints: stacked time bars per run and per
  * rank, horizontal bars, the message-size histogram and the matrix heatmap. Every label

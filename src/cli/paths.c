@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* paths.c: locate the installation (or build tree) the running `mpilens` belongs to. */
 #define _GNU_SOURCE
 #include <limits.h>

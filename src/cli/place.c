@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* place.c: `mpilens place DB`: a rank-to-core mapping that puts ranks that talk much
  * close together (TreeMatch, src/place/), from the monitor's matrix; its cost next to
  * packed, round-robin, random and Scotch mappings; an Open MPI rankfile, an MPICH host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* recover.c: the merge behind `mpilens recover DIR` (recover_cmd.c), and what `mpilens run` does
  * after a job that did not reach MPI_Finalize: the ranks' saved records (DIR/partial/MODULE.RANK,
  * see include/mpilens_snapshot.h) merged into DIR/mpilens.db by each module's own

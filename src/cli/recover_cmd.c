@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* recover_cmd.c: the verb `mpilens recover DIR [-- LAUNCHER...]`: what a node-local run's
  * other nodes kept brought over first (node_local.c), then the ranks' saved records merged
  * (recover.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report.c: `mpilens report DB`: the communicator-centric profile, read back from the run
  * database. Default view (as mpisee-through's): metadata, overall statistics, then per
  * communicator its operations by size bucket. Filters are bound SQL parameters; the sort

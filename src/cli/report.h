@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report.h: the pieces of `mpilens report`: the query (report_query.c), text and CSV
  * output (report_text.c) and the HTML page (report_html.c).
  */

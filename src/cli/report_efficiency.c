@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_efficiency.c: the POP metrics of a run from its profile (docs/efficiency.md).
  * A rank's useful time is the time between MPI_Init and MPI_Finalize it spent outside MPI
  * calls; the run's length is the longest rank's time between them. Load balance = average

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_html.c: `mpilens report --waits --html FILE`: the wait-state table and a chart of
  * the waiting time per pattern on one page. (The run's page, `report --html` without
  * --waits, is page.c's.)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_query.c: the profile cells `mpilens report` shows, read through src/db
  * (rundb_profile_cells: every filter a bound parameter, calls counted as mpisee-through
  * counts them).

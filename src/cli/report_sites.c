@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_sites.c: `mpilens report --callsites`: the profile by call site, as mpiP shows it:
  * the sites that spend the most MPI time (aggregate time, share of all MPI time, calls),
  * then each site's statistics (calls, longest, mean and shortest call, bytes), summed over

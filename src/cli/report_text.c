@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_text.c: `mpilens report` as text tables (fitting 100 columns) and as CSV. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_waits.c: `mpilens report --waits`: the wait states found by `mpilens analyze`,
  * shaped like Table 2 of the Scalasca RMA paper: each metric with its seconds and percent
  * of the total time, sub-patterns indented under the metric that includes them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run.c: `mpilens run`: start an MPI job with modules stacked, then say where the
  * results went (run_job.c starts it and stops it with mpilens run).
  *

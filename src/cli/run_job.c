@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_job.c: the job of `mpilens run`: started, waited for, and stopped with it.
  *
  * SIGINT, SIGTERM and SIGHUP sent to `mpilens run` (Ctrl-C, `kill`, a batch system's

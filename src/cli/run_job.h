@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_job.h: start the job of `mpilens run`, forward the signals that stop it, wait. */
 #ifndef LENS_RUN_JOB_H
 #define LENS_RUN_JOB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_sweep.c: `mpilens run --ranks 1,2,4,8 ... -- mpirun -np {} ./app`: the same run at each
  * rank count, `{}` in the launcher line replaced by it, each into DIR/ranks-N (DIR: -o, or
  * PROGRAM-scaling-DATE as a run's default is named), a progress line before each; then the scaling

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* top.c: `mpilens top DIR`: watch a running job (docs/top.md). Every interval it takes a
  * sample of the ranks' periodic snapshots (top_sample.c) and shows the difference to the
  * previous one (top_view.c): on a terminal, a screen redrawn in place with keys to sort,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* top.h: the pieces of `mpilens top` (docs/top.md): a sample of a running job taken from
  * its ranks' periodic snapshots (top_sample.c), the difference of two samples, and the
  * views of it (top_view.c: the terminal screen and one JSON line per interval).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* top_sample.c: a sample of a running job for `mpilens top`, from what its ranks save every
  * `--snapshot SECONDS` (DIR/partial/MODULE.RANK, written whole under a temporary name and
  * renamed, so a reader never sees half a file). The view never touches a rank: it copies

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* top_view.c: what `mpilens top` shows of a sample: the terminal screen (a bar per rank of
  * its MPI share in the last interval, ranks folded into groups when they do not fit; the
  * communicators and operations that took the most time in the interval and in the whole

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* triples.c: the matrix of triples.h. */
 #include "triples.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* triples.h: the sparse traffic matrix `mpilens place` maps (src, dst, value triples), and
  * its CSV form. Ranks are checked (0 <= rank < TRIPLES_MAX_RANKS) and values must be
  * finite and non-negative, so no input can make place allocate without bound or compute

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tune.c: `mpilens tune RUN -- LAUNCHER...`: collective algorithms chosen for what the
  * application really calls (docs/tune.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tune.h: `mpilens tune` (tune.c) and what `mpilens run --tune` takes from it (tune_line.c).
  */
 #ifndef LENS_TUNE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tune_line.c: the library settings `mpilens tune` writes (DIR/tune/settings.env) and how
  * `mpilens run --tune` applies them ahead of the environment, a site file and the launcher
  * line (docs/tune.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tune_rules.c: Open MPI 4.1's dynamic rules file for the algorithms `mpilens tune` chose.
  *
  * The classic format coll tuned reads (coll_tuned_dynamic_rules_filename, with

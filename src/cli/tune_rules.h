@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tune_rules.h: the settings files `mpilens tune` writes (tune_rules.c). */
 #ifndef LENS_TUNE_RULES_H
 #define LENS_TUNE_RULES_H

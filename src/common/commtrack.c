@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* commtrack.c: the handle-to-record table and the registry of communicators, in constant
  * expected time however many communicators were created and freed before.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* commtrack.h: communicators as mpilens modules track them, with globally consistent
  * names and no collective at creation (the mpisee scheme, docs/database.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* commtrack_wire.c: communicators across ranks: a wire form that merges (deduplicated by
  * root, members and creation order, all known locally), the names resolved from the root's
  * creation counter, and the rows of the run database's communicators table.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* commtrack_wrap.c: the wrappers that register communicators and windows.
  *
  * Every creating call registers the new communicator with the letter of Table 1 of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* html.c: text escaped for the CLI's HTML and SVG pages, and their closing (html.h). */
 #include <errno.h>
 #include <stdio.h>

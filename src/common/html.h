@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* html.h: what the pages share (report, matrix, diff, the site page): text escaped for
  * HTML and SVG, and a page closed so that a failed write (a full disk) leaves no page cut
  * short.

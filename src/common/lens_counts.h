@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lens_counts.h: an array of counts as MPI passes it, of int or, in a large-count binding
  * (MPI_Send_c & co., MPI 4), of MPI_Count. LENS_COUNTS(a) picks by the array's type, so one
  * helper serves both bindings of a v- or w-collective. Compiled into each module.

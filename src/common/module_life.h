@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* module_life.h: the MPI_Abort, MPI_Init and MPI_Init_thread wrappers of a module that
  * saves its snapshot at MPI_Abort and starts once the library's init succeeded:
  * LENS_MODULE_LIFE(STARTED) defines them, STARTED(provided) called with the thread level

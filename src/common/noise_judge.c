@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* noise_judge.c: the judgement of noise_judge.h:
  *
  *   spread = the larger of the two sides' ranges (max - min over a side's values)

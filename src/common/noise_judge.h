@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* noise_judge.h: whether two samples of a figure differ beyond the run-to-run noise, the
  * judgement of `mpilens diff` (docs/diff.md, "When is a change real"), shared with
  * `mpilens site trend`.

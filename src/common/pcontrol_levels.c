@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pcontrol_levels.c: mpiP's MPI_Pcontrol levels (pcontrol_levels.h). */
 #include <errno.h>
 #include <stdio.h>

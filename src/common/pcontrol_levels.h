@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pcontrol_levels.h: mpiP's MPI_Pcontrol levels for a module that counts (the profile, the
  * monitor): 0 stops recording, 1 resumes, 2 resets what was recorded, 3 writes an
  * intermediate result now (DIR/pcontrol/K, include/mpilens_snapshot.h), 4 writes and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_claim.c: a run's hold on its output directory and the problems its ranks record
  * (run_claim.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_claim.h: a run's hold on its output directory, and the problems its ranks meet while
  * writing (docs/architecture.md, "When writing fails").
  *

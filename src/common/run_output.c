@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_output.c: the module side of the run's output directory (run_output.h). */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_output.h: where a module writes: the run's output directory from the core
  * (mpilens_output_dir), else MPILENS_OUTPUT, else the working directory (a module
  * preloaded alone, without mpilens). */

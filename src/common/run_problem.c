@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_problem.c: a module says that a write failed (run_output.h): one line on stderr,
  * once per job for each kind of problem when `mpilens run` holds the run's claim file
  * (run_claim.h), and the problem recorded there, so the command ends with it and a

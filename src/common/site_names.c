@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_names.c: call sites named from debug information (libdw) or a Python label
  * (site_names.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_names.h: a call site named from the debug information of the object it lies in
  * (function, file, line, libdw), or from the core's Python label ("python:FILE:FUNCTION:LINE",
  * mpilens_site_label). The profile names its sites with it at rank 0, the summary its top

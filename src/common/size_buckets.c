@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* size_buckets.c: the bucket list parser shared by the profile module and `mpilens run`
  * (size_buckets.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* size_buckets.h: the profile's message-size buckets written as a list of upper bounds
  * ("128,1024,8192"), parsed the same way by the profile module (MPILENS_BUCKETS or its
  * buckets= argument) and by `mpilens run`, which checks the list before it launches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* snapshot.c: a rank's record saved without MPI, however the rank ends
  * (include/mpilens_snapshot.h).
  *

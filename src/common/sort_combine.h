@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sort_combine.h: sorts an array of rows and folds the rows that compare equal into the
  * first of them, so that one row per key remains (the profile's reduction over ranks and
  * the monitor's recovered snapshot rows use it). Returns the number of rows kept.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* status_bytes.h: the bytes a completed receive (or file access) moved, read from its
  * status without a library call where the MPI's status layout is known (Open MPI keeps the
  * byte count in _ucount, MPICH in count_lo and the high bits of count_hi_and_cancelled:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* text_fields.c: CSV and JSON fields (text_fields.h). */
 #include "text_fields.h"
 

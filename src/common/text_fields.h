@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* text_fields.h: one field of the text the readers print for scripts, written the one way
  * everywhere: a CSV field quoted as RFC 4180 has it, a JSON string escaped. The CLI, the
  * scaling table (src/pop) and the site store's tables (src/site) share them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* text_nearest.c: the nearest word by edit distance (text_nearest.h). */
 #include "text_nearest.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* text_nearest.h: the word a user most likely meant: the nearest of a list by edit
  * distance (insertions, deletions, replacements, swaps of neighbours), for "did you mean"
  * after a misspelt verb, option (the CLI) or module (the core's module search).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* text_utf8.c: UTF-8 checked, cut between characters, control characters escaped
  * (text_utf8.h). */
 #include "text_utf8.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* text_utf8.h: text from outside (a record a user wrote, a name a program chose) made safe
  * to keep and to show: UTF-8 checked, cut only between characters, and control characters
  * written as escapes so that no terminal, log line or CSV reader acts on them. The site

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tick_clock.c: the time-stamp counter's flags, read from /proc/cpuinfo (tick_clock.h). */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_anchor.c: the anchor file of an OTF2 archive (traces.otf2) parsed field by field,
  * in the order OTF2 3.0's OTF2_AnchorFile_Load reads it, before OTF2 sees it. OTF2 checks
  * the structure but trusts some numbers: a property count of 2^31 or more makes its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_check.c: a whole archive read once by OTF2 in a child process, before a reader
  * (export, analyze) reads it in its own. Our checks (trace_anchor.c, the format and file
  * checks) run first, but the library may still fault on a file they did not foresee; in

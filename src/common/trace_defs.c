@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_defs.c: the global definitions of a trace read into tables (trace_defs.h). */
 #include "trace_defs.h"
 

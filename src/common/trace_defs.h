@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_defs.h: one reader of a trace's global definitions for `mpilens export` and
  * mpilens-analyze: tables indexed by OTF2's ids (dense in the traces mpilens writes),
  * grown as definitions arrive; an id at or above TRACE_DEFS_MAX_ID is taken for corruption

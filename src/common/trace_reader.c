@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_reader.c: opening a trace module archive for reading with OTF2's own error lines
  * silenced, the checks of its format and files, and the messages that say where a damaged
  * definitions or event file went wrong (see trace_reader.h).

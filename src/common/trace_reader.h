@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_reader.h: what every reader of the trace module's archives shares (mpilens export,
  * mpilens analyze and the mpilens-analyze replay): the checks made before OTF2 reads an
  * archive, and the one-line messages that name the damaged file when one fails.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tree_merge.c: the binomial-tree gather of tree_merge.h, on PMPI calls only. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tree_merge.h: gather every rank's data on rank 0 along a binomial tree. In round k, a
  * rank with bit k set (and no lower bit) sends its packed state to rank - 2^k and stops;
  * the receiver absorbs it. Rank 0 receives log2(P) messages instead of P-1. Lengths are

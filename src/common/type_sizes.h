@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* type_sizes.h: datatype sizes cached by handle, for the hot paths of the modules that count
  * bytes (each keeps its own cache: modules share code, never state). A direct-mapped table
  * of LENS_TYPE_SLOTS; use it from one thread only, and empty it at MPI_Type_free (a freed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* boot.c: what happens when libmpilens is loaded, before main(), or at the first MPI call.
  *
  * In a process that has an MPI library: resolve every PMPI_X of the library, note where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* chain.c: a stack of chained modules calls each module straight from the one above it.
  *
  * A module that exports mpilens_module_chained promises two things: it passes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* code_range.c: the executable segment of the loaded object that holds an address (the MPI
  * library's code, libmpilens's own, a module's: boot.c, loader.c, fortran_sites.c).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* core.h: state shared by the files of the core (boot, loader, services, run hooks).
  * Nothing here is visible outside libmpilens.
  */

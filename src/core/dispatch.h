@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dispatch.h: the per-function dispatch tables of the core and the two macros that the
  * generated wrappers (build/gen/lens_wrappers.c) are made of.
  *

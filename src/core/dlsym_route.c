@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dlsym_route.c: MPI functions a program takes from the library by name.
  *
  * Some bindings never link MPI: they dlopen the library and ask it for each function

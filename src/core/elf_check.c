@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* elf_check.c: a module file checked before dlopen. The dynamic loader maps a shared
  * object by its program headers and reads what they promise: a file cut short (a copy or
  * a build interrupted) makes that read fault (SIGBUS) inside dlopen, in every rank. Here

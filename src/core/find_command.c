@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* find_command.c: a command found as the shell finds it (find_command.h). */
 #include "find_command.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* find_command.h: a command word found as the shell finds it: a path as it is, a name in
  * PATH's directories. `mpilens run` checks its launcher line with it, and the run's record
  * names the program the ranks ran (src/record/run_program.c).

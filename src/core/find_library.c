@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* find_library.c: the MPI library, wherever it came from.
  *
  * A program linked with MPI (or one that preloads it) has the library in the global scope

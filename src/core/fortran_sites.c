@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fortran_sites.c: the application's call site of an MPI call made from Fortran.
  *
  * A Fortran call goes through the MPI library's Fortran bindings (Open MPI's libmpi_mpifh,

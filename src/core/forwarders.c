@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* forwarders.c: a module's MPI_X that does nothing but jump to its PMPI_X is not a layer.
  *
  * Generated wrappers and empty layers often define MPI_X as `return PMPI_X(...)`, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* functions.c: look-up in the generated, sorted table of MPI function names. */
 #include <string.h>
 

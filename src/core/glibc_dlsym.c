@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* glibc_dlsym.c: the C library's own dlsym, for the core (boot.c, find_library.c,
  * python_sites.c) and for the dlsym that libmpilens defines (dlsym_route.c), which hands
  * every look-up it does not change to it.

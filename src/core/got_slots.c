@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* got_slots.c: where a loaded module keeps the addresses of the PMPI_X functions it calls
  * (its GOT slots, found through its relocations), and how the core rebinds them. A chained
  * module's mpilens_down_MPI_X references (chain.c) are slots of the same kind, told apart.

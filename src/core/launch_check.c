@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* launch_check.c: the first stumble under a batch system, explained. When srun's --mpi
  * plugin does not match the MPI library, MPICH and Open MPI 5 start every task as a job of
  * its own (each alone in MPI_COMM_WORLD, each succeeding) and Open MPI 4 aborts in MPI_Init.

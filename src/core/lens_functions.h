@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lens_functions.h: the table of MPI function names the core wraps, generated at build
  * time from the installed mpi.h (build/gen/lens_functions.c), sorted by name. The loader
  * uses it to find which functions a module wraps; the CLI uses it to describe modules.

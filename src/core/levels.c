@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* levels.c: in a stack of several modules, each module's PMPI_X references lead to the
  * step of its own level (dispatch.h, LENS_LEVEL_STEP), not to the one PMPI_X step every
  * level shares.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* loader.c: open one module's .so and find the MPI functions it wraps.
  *
  * A module is any PMPI tool: the functions it wraps are the MPI_X symbols its own .so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* make_dirs.c: `mkdir -p` for the run's output directory (core and CLI). */
 #include <errno.h>
 #include <limits.h>

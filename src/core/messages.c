@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* messages.c: how the core speaks to the user. Errors are said once per job (by rank 0,
  * known from the launcher's environment because they happen before MPI_Init), on stderr,
  * as one line starting with "mpilens: ".

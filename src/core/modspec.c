@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* modspec.c: parse the module list (environment or config file) and locate module files.
  *
  * Syntax of a config file: one `module NAME [key=value ...]` per line, in stack order;

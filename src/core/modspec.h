@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* modspec.h: which modules the user asked for, read from MPILENS_MODULES or a config
  * file, and where each one's .so lives. Shared by the core (at load time) and by the CLI
  * (which checks a run's module list before it starts anything).

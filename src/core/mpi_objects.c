@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_objects.c: Open MPI's predefined objects, found in the library at boot
  * (mpi_objects.h says why).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_objects.h: Open MPI's predefined handles as the core uses them.
  *
  * Open MPI's MPI_COMM_WORLD, MPI_CHAR... are addresses of objects in libmpi. libmpilens does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* output_share.c: a run's output directory that not every rank sees (node-local disk: `-o
  * /tmp/x` on a cluster, where each node has its own /tmp).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* own_route.c: where a module's own MPI_X call goes (the isolation rule of dispatch.h).
  * Reached only from MPI_X entries called above level 0, so off the application's path.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* own_symbol.c: find a symbol that a shared object defines itself.
  *
  * dlsym(handle, name) also searches the libraries the object links (libmpi defines every

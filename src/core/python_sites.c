@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* python_sites.c: the call site of an MPI call made from Python.
  *
  * mpi4py (and any binding written as a Python extension) calls MPI from the extension's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_hooks.c: the core's own work at MPI_Init and MPI_Finalize, and the run's output
  * directory.
  *

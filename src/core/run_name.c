@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_name.c: the default name of a run's output directory, shared by `mpilens run` and a
  * run preloaded without it: PROGRAM-YYYYmmdd-HHMMSS, or under Slurm (SLURM_JOB_ID set)
  * PROGRAM-jobID-YYYYmmdd-HHMMSS, so that a batch job's results are found by its id (as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* services.c: what the core offers modules and applications through mpilens.h: named
  * services between modules, module arguments, and a view of the dispatch tables.
  * None of this is on a hot path; a mutex keeps the service table safe for threads.

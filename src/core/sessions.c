@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sessions.c: MPI-4 sessions for the modules (include/mpilens.h, mpilens_session_claim):
  * which module starts MPI's world model under a program that only uses sessions, and when
  * the last session is closed. The library's MPI_Initialized tells whether the program (or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sole_wrappers.c: in a stack of modules that all allow direct entry, a function that only
  * one of them wraps is entered as if that module were alone (solo.c), the others keeping
  * the runners of dispatch.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* solo.c: a module alone in the stack, entered without the core's runners.
  *
  * With one module there is nobody to isolate it from, so the levels of dispatch.h have

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rundb.c: open, create and finish the run database.
  *
  * The shared tables (metadata, ranks, communicators, buckets, operations) are created

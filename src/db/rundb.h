@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rundb.h: the run database (DIR/mpilens.db) that every module writes into and every
  * CLI verb reads. Schema in docs/database.md, versioned with PRAGMA user_version.
  */

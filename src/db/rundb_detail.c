@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rundb_detail.c: where a run keeps the profile's per-rank rows (rundb_read.h).
  *
  * Up to a size (module argument `profile:detail=`, docs/scaling.md) every rank's rows are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rundb_read.c: the readers' side of the run database (rundb_read.h). */
 #include "rundb_read.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rundb_read.h: what the readers of a run database ask of it (the CLI's verbs now, the
  * coming diff, live view and Python package next): the profile's cells, the monitor's
  * matrix, its kinds and phases, metadata, and which tables hold rows. Every filter is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rundb_waits.c: the readers of the wait-state tables that mpilens analyze writes (waits,
  * wait_times, wait_intervals), declared in rundb_read.h. */
 #include <stdio.h>

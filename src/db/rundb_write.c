@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rundb_write.c: every table's schema and every row written into the run database
  * (rundb_write.h). Statements are prepared on first use in a transaction and kept in the
  * rundb (finalized at its end); a failure's text is kept by rundb_step for rundb_finish.

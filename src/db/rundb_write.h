@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rundb_write.h: the writers' side of the run database: every table's schema and every
  * row a module (or analyze, or `mpilens run --ompi-monitoring`) writes, inside the
  * transaction of rundb_begin .. rundb_finish (rundb.h). Each put prepares its statement

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cholesky.c: dynbcast-cholesky, a distributed tiled Cholesky factorization (A = L L^T)
  * on a 2D block-cyclic grid of ranks, run by a small task runtime on top of dynbcast.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dynb_core.c: handles, the gathering of sends until readiness, the messages (with the
  * list of nodes below their receiver in the header) and their progress.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dynb_tree.c: the broadcast trees, behind one function so runs can compare them.
  *
  * Binomial (the paper's Figure 1): the node holding range [i, end) sends to the middle of

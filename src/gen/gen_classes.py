@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Write lens_classes.h: the classification (mpi_classes.py) of the installed mpi.h as
 X-macro lists, one per signature shape, for the modules to instantiate.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Generate the pass-down declarations a chained module uses (dispatch.h, chain.c).
 
 Usage: gen_down.py PREPROCESSED_MPI_H OUT_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """gen_man.py: the man pages of `mpilens` and of each verb, made from their --help text at
 build time (so that the two never drift): mpilens.1 and mpilens-VERB.1 in OUT_DIR/man1.
 

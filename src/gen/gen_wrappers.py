@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Generate the core's MPI_X entries and PMPI_X steps from the installed mpi.h.
 
 Usage: gen_wrappers.py PREPROCESSED_MPI_H OUT_DIR

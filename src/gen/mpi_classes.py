@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """One classification of the MPI functions that move data, for every module.
 
 Each data-moving function of mpi.h belongs to one class: a family (what it moves and how:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Parse a preprocessed mpi.h into prototype records for the wrapper generator.
 
 gen_wrappers.py feeds it the output of `mpicc -E` on a file that includes mpi.h, so the

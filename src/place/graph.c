@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* graph.c: the symmetric communication graph TreeMatch works on (CSR, duplicates summed). */
 #include <stdlib.h>
 #include <string.h>

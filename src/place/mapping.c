@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mapping.c: tree distances, the cost of a mapping, coordinates of a core, and the
  * reference mappings TreeMatch is compared with.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* place.h: process placement from a communication matrix (TreeMatch).
  *
  * A machine is a balanced tree (from hwloc): level 0 below the root (e.g. nodes), down to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scotch.c: the same problem given to Scotch (SCOTCH_graphMap on a tleaf architecture
  * with the topology's arities; a link at level i costs nlevels - i, as our distance), to
  * check TreeMatch against an established mapper.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* topo.c: the machine as a balanced tree, from hwloc: this machine, an hwloc XML export,
  * or a synthetic description. Levels with one child per object (caches over one core...)
  * do not change any distance and are dropped; the tree ends at cores.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* treematch.c: TreeMatch (Jeannot, Mercier, Tessier), our implementation.
  *
  * Bottom-up over the topology tree: at the core level, ranks are grouped into packages of

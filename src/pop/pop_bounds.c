@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop_bounds.c: the POP metrics within their definitions (pop_bounds.h). */
 #include "pop_bounds.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop_bounds.h: the POP metrics kept within their definitions. Each is a ratio bounded by
  * [0, 1] by definition (load balance, communication, serialization, transfer and parallel
  * efficiency); measurement (clocks read on different cores, a rank's start-up counted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop_cli.c: `mpilens scaling RUN RUN...`: the POP scaling table of runs of one program at
  * different rank counts (pop_scaling.h), read from each run's profile (pop_run.h), or from
  * its summary.json (docs/summary.md, read by src/record) when it has no profile or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop_cli.h: `mpilens scaling` (pop_cli.c), and the table of a list of runs for the sweep
  * of `mpilens run --ranks`.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop_page.c: the scaling table's page (pop_scaling.h), in the style of the run's page:
  * the efficiencies drawn against the rank counts as lines (one inline SVG, the counts
  * evenly spaced as they usually double), the speedup against the ideal one, and the table

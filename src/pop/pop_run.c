@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop_run.c: one run's POP factors (pop_run.h) from its profile's time per rank, read
  * through src/db. A rank's useful time is its time between MPI_Init and MPI_Finalize less
  * its time in MPI calls; the run's length T is the longest rank's time between them. Load

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop_run.h: the POP factors of one run (docs/efficiency.md), from the profile in its
  * database: useful time per rank (between MPI_Init and MPI_Finalize, outside MPI), the
  * run's length, load balance, communication and parallel efficiency, and, once `mpilens

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop_scaling.c: the scaling table's arithmetic (pop_scaling.h). With T_n the run's length
  * and U_n the useful time summed over the n ranks, against the reference column (ref):
  *   strong: speedup = T_ref / T_n, computation scalability = U_ref / U_n;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop_scaling.h: the POP scaling table (docs/efficiency.md, "Across runs"): one column per
  * rank count, rows speedup, global efficiency, parallel efficiency, load balance,
  * communication efficiency, serialization, transfer and computation scalability, against

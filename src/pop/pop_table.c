@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop_table.c: the scaling table printed (pop_scaling.h): text that fits 80 columns, one
  * block of at most 7 rank counts after another, the efficiencies marked by POP's colour
  * bands in words (>= 0.8 good, 0.6 to 0.8 fair "~", below 0.6 poor "!") and the factor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_file.c: a record written into a directory atomically (record_file.h). */
 #define _GNU_SOURCE
 #include <errno.h>

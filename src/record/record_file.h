@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_file.h: a summary.json record written into a directory readable by its writer
  * alone (mode 0600: the spool is shared, and a record names the program, the job and the
  * host), atomically: under a temporary name nobody can guess, then renamed (or linked, to

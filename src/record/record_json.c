@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_json.c: the JSON reader of record_json.h: recursive descent over the text, nodes and
  * decoded strings carved from one arena sized from the text (a node per value at most, a
  * string never longer than its source).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_json.h: a small JSON reader for summary.json records (at most a few KiB; the site
  * store ingests them, `mpilens scaling --summary` reads them): the whole text parsed into a tree of
  * nodes in one allocation; values looked up by key or index. Strict (RFC 8259): a trailing comma, a

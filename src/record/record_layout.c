@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_layout.c: a summary.json record's fields, in their order (record_layout.h). */
 #include "record_layout.h"
 

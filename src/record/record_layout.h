@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_layout.h: the one writer of a summary.json record's layout (docs/summary.md), for
  * both of its makers: the summary module (from its merged figures, possibly in a signal
  * handler: nothing here allocates) and `mpilens run` (from a run's profile,

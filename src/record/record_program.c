@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_program.c: the program's build id and Python script (record_program.h). */
 #define _GNU_SOURCE
 #include "record_program.h"

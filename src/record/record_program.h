@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_program.h: what the record says of the program, read alike by its two writers: the
  * summary module from its own process (/proc/self, the loaded program's notes) and `mpilens
  * run` from the run's command line and the executable's file (run_program.h). Nothing here

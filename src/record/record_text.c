@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_text.c: the JSON text of the record (record_text.h). */
 #include <math.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_text.h: a JSON text built in the caller's fixed buffer (the record is small:
  * docs/summary.md; no allocation, so a signal handler may build it), with strings escaped.
  * Each call appends; a text that does not fit is marked failed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_program.c: the program a run's command line ran, and its build id (run_program.h). */
 #define _GNU_SOURCE
 #include "run_program.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_program.h: the program of a run's command line (the profile's "Run command"), as the
  * summary module reads its own from /proc/self: the executable's path (found on PATH as
  * the launcher found it), a Python interpreter's script, and the executable's ELF build id

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* summary_of_run.c: DIR/summary.json from the profile in DIR/mpilens.db (summary_of_run.h).
  * Each field as the summary module fills it (docs/summary.md), from the profile's figures:
  * the ranks' times from MPI_Init to MPI_Finalize and in MPI (the POP factors through

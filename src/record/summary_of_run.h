@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* summary_of_run.h: the summary.json record (docs/summary.md) of a run that the summary
  * module did not measure, made after the job from the profile in its database, so that
  * every `mpilens run` with the profile leaves DIR/summary.json beside its results at no

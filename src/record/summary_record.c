@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* summary_record.c: a summary.json record read into struct summary_record (summary_record.h): the
  * schema name and version checked, the fields the store needs required, the text UTF-8 and
  * its strings cut to their columns between characters, every number finite and each field

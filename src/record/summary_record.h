@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* summary_record.h: one summary.json record (docs/summary.md, schema version 1) as the site
  * store keeps it: the job step's identity, its figures, and its bounded lists. Reading a
  * record checks what the store relies on; everything else in the record is optional.

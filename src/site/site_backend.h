@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_backend.h: what each database behind the site store provides (site_sqlite.c,
  * site_pg.c); site_store.c picks one from the store's name.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_cli.c: `mpilens site VERB`: the site store's command (docs/site.md): init makes
  * the store, ingest brings a spool's records in, jobs, apps and usage answer the site's
  * questions as a table, CSV or JSON. Which store and which rows a question read is said on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_ingest.c: records from a spool into the site store (site_ingest.h). Each record is
  * read through site_spool.h (relative to the spool's descriptor, never through a link) and
  * checked against the file's owner before anything is stored; a batch's rows go in one

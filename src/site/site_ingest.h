@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_ingest.h: a spool of summary.json records into the site store. */
 #ifndef SITE_INGEST_H
 #define SITE_INGEST_H

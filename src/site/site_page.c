@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_page.c: the site page (site_page.h), in the style of the run's page (docs/page.md):
  * the answers of site_query.c drawn as tables (sortable by a click) and inline SVG charts,
  * no file besides the page itself. A write that fails leaves no page (html_close_page).

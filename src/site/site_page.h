@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_page.h: `mpilens site page --html FILE`: one self-contained page of the site's
  * questions (applications, jobs, usage, the largest applications' trends) with charts.
  */

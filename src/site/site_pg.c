@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_pg.c: the site store in PostgreSQL through libpq (site_backend.h). A reading
  * connection sets default_transaction_read_only, so no statement it runs can change the
  * store whatever the role may do; the row-level policies of site_schema.c decide which

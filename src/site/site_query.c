@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_query.c: the questions of site_query.h as SQL over the store's tables (site_schema.c)
  * and a little arithmetic in C (medians, bins, operation kinds), the same on SQLite and
  * PostgreSQL. Core-hours are ranks x the run's length; MPI core-hours the time in MPI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_query.h: the questions `mpilens site` answers over the store's jobs, each as a
  * table (site_table.h): the jobs, the applications, the site's MPI usage. Filters narrow
  * every question to a user, an account, an application and a time window (by start).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_scaling.c: one application's columns of the scaling table from the store's jobs
  * (site_scaling.h). A job's useful time summed over its ranks is its parallel efficiency x
  * its length x its ranks (the summary's efficiencies are those of docs/efficiency.md).

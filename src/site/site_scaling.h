@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_scaling.h: the POP scaling table of one application from the site store (`mpilens
  * site scaling APP`): its jobs that reached MPI_Finalize, grouped by rank count, each
  * column the median of its group with the spread of parallel efficiency (src/pop draws

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_schema.c: the site store's schema (site_schema.h). One statement text serves both
  * databases; PostgreSQL gets roles, grants and row-level security besides. Every table
  * carries the row's owner (the Unix user the record belongs to), which the policies test.

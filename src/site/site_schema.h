@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_schema.h: the site store's tables, and on PostgreSQL its roles and row policies.
  * src/site alone knows them (docs/site.md describes them for readers).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_spool.c: the spool as ingest touches it, and the ingest's own directory
  * (site_spool.h). */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_spool.h: the spool as the site's ingest (root) touches it. The spool is a directory
  * every user may write (sticky: each may remove only their own files); ingest reads its
  * records and removes them, and moves what it refuses into a directory of its own, made

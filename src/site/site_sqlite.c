@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_sqlite.c: the site store in a SQLite file (site_backend.h). Reading opens the file
  * read-only with query_only set, so no statement can change it; writing waits up to 30 s
  * for another writer. Parameters $1..$N become ?1..?N.

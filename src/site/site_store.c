@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_store.c: the site store's connection (site_store.h): PostgreSQL for a
  * postgresql:// or postgres:// URI, SQLite for anything else (a file path).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_store.h: the site store's connection, whichever database holds it: a SQLite file
  * (the default, nothing to install) or PostgreSQL through libpq (`postgresql://...`, the
  * store a site shares between its login nodes). Statements are written once, with $1..$N

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_table.c: printing a `mpilens site` answer (site_table.h). Text cells wider than
  * their column are cut with '~' so the table keeps its width, and their control characters
  * are escaped (\x1b: a job's name cannot drive the terminal); CSV and JSON keep them whole,

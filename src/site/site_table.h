@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_table.h: the answer of a `mpilens site` question as rows of text cells, printed
  * as a table that fits 80 columns, as CSV (a header row naming the columns) or as JSON
  * (an array of objects; cells that look numeric are numbers, empty ones null).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_totals.c: usage_totals kept by the database (site_totals.h). Each section's sum is
  * one SELECT written once and used three ways: over a row table (the refill), over a
  * PostgreSQL statement's new rows (its transition table) and over one SQLite row (NEW).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* site_totals.h: the site's usage kept as running totals per user (table usage_totals), so
  * that `site usage`, `site apps` and the page, over every job or one user's, read a few
  * hundred rows instead of every job's. The database itself keeps them: a trigger on each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpilens_spank.c: the Slurm plugin that records every MPI job step (docs/slurm.md,
  * "Always on"). Its plugstack.conf line takes
  *     default=MODULES|off  what each step gets unasked (default: summary; off: opt-in)

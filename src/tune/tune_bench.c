@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tune_bench.c: the benchmark `mpilens tune` runs under the application's own launcher
  * (docs/tune.md). Rank 0 prints one line per result.
  *

@@ -85,3 +85,4 @@ int main(int argc, char **argv)
     }
     return ring(argc, argv, argc > 2 ? atoi(argv[2]) : 1);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -104,3 +104,4 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return sums[1] != 0 && rank == 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -13,3 +13,4 @@ __attribute__((constructor)) static void call_mpi_early(void)
     printf("early: rc=%d initialized=%d version_ok=%d\n", rc | rc2, initialized, version >= 3);
     fflush(stdout);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

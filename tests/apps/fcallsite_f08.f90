@@ -6,3 +6,4 @@ program fcallsite
   type(MPI_Status) :: status
   include 'fcallsite_body.inc'
 end program fcallsite
+! SPDX-License-Identifier: BSD-3-Clause

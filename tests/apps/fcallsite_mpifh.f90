@@ -6,3 +6,4 @@ program fcallsite
   integer :: status(MPI_STATUS_SIZE)
   include 'fcallsite_body.inc'
 end program fcallsite
+! SPDX-License-Identifier: BSD-3-Clause

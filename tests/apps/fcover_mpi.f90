@@ -5,3 +5,4 @@ program fcover_mpi
   implicit none
   include 'fcover_body.inc'
 end program fcover_mpi
+! SPDX-License-Identifier: BSD-3-Clause

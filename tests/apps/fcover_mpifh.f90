@@ -5,3 +5,4 @@ program fcover_mpifh
   include 'mpif.h'
   include 'fcover_body.inc'
 end program fcover_mpifh
+! SPDX-License-Identifier: BSD-3-Clause

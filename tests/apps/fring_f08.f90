@@ -39,3 +39,4 @@ program fring_f08
   if (rank == 0) print '(a,i0,a,l1)', 'fring_f08 ranks=', total, ' ok=', ok
   call MPI_Finalize()
 end program fring_f08
+! SPDX-License-Identifier: BSD-3-Clause

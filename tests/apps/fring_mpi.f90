@@ -39,3 +39,4 @@ program fring_mpi
   if (rank == 0) print '(a,i0,a,l1)', 'fring_mpi ranks=', total, ' ok=', ok
   call MPI_Finalize(ierr)
 end program fring_mpi
+! SPDX-License-Identifier: BSD-3-Clause

@@ -39,3 +39,4 @@ program fring_mpifh
   if (rank == 0) print '(a,i0,a,l1)', 'fring_mpifh ranks=', total, ' ok=', ok
   call MPI_Finalize(ierr)
 end program fring_mpifh
+! SPDX-License-Identifier: BSD-3-Clause

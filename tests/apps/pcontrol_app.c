@@ -53,3 +53,4 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return bad != 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

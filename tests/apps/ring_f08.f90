@@ -46,3 +46,4 @@ program ring_f08
   end if
   call MPI_Finalize()
 end program ring_f08
+! SPDX-License-Identifier: BSD-3-Clause

@@ -85,3 +85,4 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return all != 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -104,3 +104,4 @@ int main(int argc, char **argv)
         printf("session_app ok\n");
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

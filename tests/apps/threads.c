@@ -64,3 +64,4 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return total != 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

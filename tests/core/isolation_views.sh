@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # isolation_views.sh: what each module recorded of a run, as text that does not depend on
 # time (sourced by test_isolation.sh). RUN is a run directory.
 # profile_view RUN: rank, communicator name, operation, bucket, calls, volume per row.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib.sh: helpers for the core's tests (sourced). Each test starts real MPI jobs with
 # $MPIRUN and checks exact outcomes; every check prints what it expected and what it got.
 # CTest passes BUILD, SRC, MPIRUN, MPI_FLAVOR and HAVE_FORTRAN.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_bad_input.sh: every mistake gives one clear line (file or variable, what is wrong,
 # what to do) on stderr, once per job, a non-zero exit, and the application never runs.
 source "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_chain.sh: a stack of chained modules (src/core/chain.c) calls each module straight
 # from the one above it: each module's pass-downs (mpilens_down_MPI_X) are bound to the next
 # module that wraps X, its own PMPI_X calls to the library. tests/apps/isolation_app.c

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cli.sh: the mpilens command: help on every verb, version, the module list with
 # descriptions, the default output directory and the closing line of a run.
 source "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_comm_churn.sh: creating and freeing communicators costs the same at the 64,000th as at
 # the first, and memory does not grow with them (bench/comm_churn.c under profile, monitor
 # and trace stacked, 2 ranks). Cost: the last 4,000 rounds of a 64,000-round run against its

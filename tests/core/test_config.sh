@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_config.sh: the same stack chosen four ways (config file in the working directory,
 # MPILENS_CONF, `mpilens run -m`, `mpilens run -c`) gives the same log; arguments from a
 # config line reach the module; MPILENS_MODULES wins over a config file.

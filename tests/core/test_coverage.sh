@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_coverage.sh: every family of data-moving calls reaches every module that should see
 # it (issue 14). tests/apps/coverage_app.c on 4 ranks under profile, monitor and trace
 # stacked: the profile has a row for each call, the monitor's matrix and I/O table are

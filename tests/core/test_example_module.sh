@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_example_module.sh: the example module of docs/modules.md on the example application:
 # exact counts in the summary it writes to the run's output directory, its argument read,
 # and the same .so preloaded alone (without mpilens) still runs the application.

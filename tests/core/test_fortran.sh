@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_fortran.sh: Fortran programs (mpif.h, use mpi, use mpi_f08) are intercepted and
 # reach the same C module, which sees C's MPI_IN_PLACE, MPI_BOTTOM and
 # MPI_STATUS_IGNORE. (Open MPI's Waitall binding passes a scratch status array to C even

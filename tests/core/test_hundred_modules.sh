@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_hundred_modules.sh: 100 empty layers (distinct .so files) above the counter
 # module. By default their wrappers, which only jump to PMPI_X, are left out of the
 # dispatch (src/core/forwarders.c): calls visit the counter alone, with exact results.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_install.sh: what `cmake --install` gives other projects works: a program using
 # dynbcast builds against the installed files through pkg-config (dynbcast.pc) and through
 # the CMake package (find_package(mpilens): mpilens::dynbcast), links the shared

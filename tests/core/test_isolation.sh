@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_isolation.sh: stacked modules record only the application (docs/architecture.md,
 # "Isolation"). tests/apps/isolation_app.c (4 ranks: a duplicate, a split, a ring, an
 # allreduce, a broadcast, an intercommunicator, a freed duplicate) runs under profile,

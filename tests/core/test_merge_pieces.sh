@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_merge_pieces.sh: the tree merge's path for states of 1 GiB or more (a length, then
 # pieces: src/common/tree_merge.c), run on 4 ranks by making the pieces 64 bytes
 # (MPILENS_MERGE_PIECE, for tests): the profile, its call sites and the monitor's matrix

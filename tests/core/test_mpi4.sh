@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi4.sh: MPI-4 programs (issue 51), on an MPI library that has MPI 4.0's sessions
 # (MPICH 4, Open MPI 5; Open MPI 4.1 has none of these functions: skipped there). Open MPI 5.0
 # has no large-count functions: its ring uses MPI_Send/MPI_Recv, and the 2^31 + 8 bytes go

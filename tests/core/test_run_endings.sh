@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_run_endings.sh: how `mpilens run` starts and ends a job: an -o directory that holds
 # results is refused before anything starts (the first results left byte-identical); two
 # runs started together never share the default directory; SIGTERM to `mpilens run` (a

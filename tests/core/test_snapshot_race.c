@@ -200,3 +200,4 @@ int main(void)
     }
     return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_solo.sh: a module alone in the stack is entered without the core's runners
 # (src/core/solo.c): the application's MPI_X jumps to its wrapper and its PMPI_X references
 # are bound to the library in its GOT. tests/apps/isolation_app.c (4 ranks: duplicates, a

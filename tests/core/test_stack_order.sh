@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_stack_order.sh: two modules stacked in order write to one log; the log shows the
 # stack order, PMPI_ reaching the next module, a module's own MPI_ call (tlog_b's
 # MPI_Comm_size inside its MPI_Send) reaching the library unseen by the others, calls that

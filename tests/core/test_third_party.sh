@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_third_party.sh: an ordinary PMPI tool (counter.so, built without any knowledge of
 # mpilens) works as a module, stacked with another, preloaded alone without the core,
 # and with the static-link option (-lmpilens before the MPI library).

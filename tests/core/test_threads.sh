@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_threads.sh: MPI_THREAD_MULTIPLE through a stack of 10 empty layers (kept as layers)
 # and the counter: 4 threads per rank exchanging 2000 messages each; payloads and counts
 # must be exact.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_wrapper_coverage.sh: every PMPI_ function the MPI library exports has a wrapper in
 # libmpilens (both its MPI_ entry and its PMPI_ step).
 set -u

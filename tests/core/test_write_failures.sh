@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_write_failures.sh: results are never lost or mixed silently when writing fails
 # (issue 32): an -o naming a regular file is refused before launch; a run on a full file
 # system (a 200 KiB tmpfs) ends non-zero with the system's error and the word "incomplete",

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_dynbcast.sh: random send/receive patterns on 2 to 8 ranks (every byte checked; sends
 # before and after readiness; receives before and after arrival; one or many
 # destinations), a handle sent twice to one destination goes once, the source of a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_simgrid.sh: the dynbcast Cholesky on the simulated cluster (bench/dynbcast_simgrid.sh
 # --quick --check): the simulation with kernels computed gives the right residual, every
 # result line is there (16 and 64 nodes, two sizes), dynamic broadcasts beat point-to-point

@@ -77,3 +77,4 @@ int main(void)
     CHECK_EQ("point-to-point mode: never", 0, dynb_uses_tree(&p2p, 63, 1 << 30));
     return CHECK_DONE();
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

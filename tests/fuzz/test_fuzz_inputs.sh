@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_fuzz_inputs.sh: every input kept in fuzz/regressions/ (what the libFuzzer targets
 # found, see scripts/fuzz.sh) and every seed in fuzz/corpus/, fed to the real commands: a
 # config file to `mpilens run`, a matrix to `mpilens place --matrix` and `--ompi-prof`, a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_fuzz_replay.sh: every kept input (fuzz/regressions/) and every seed (fuzz/corpus/)
 # replayed through the libFuzzer targets, built with clang's address and undefined-behaviour
 # sanitizers (scripts/fuzz.sh 0). Nothing is fuzzed at random here, so the verdict is the

@@ -77,3 +77,4 @@ class ClassificationTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+# SPDX-License-Identifier: BSD-3-Clause

@@ -70,3 +70,4 @@ class EmitterTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+# SPDX-License-Identifier: BSD-3-Clause

@@ -41,3 +41,4 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
            statuses == MPI_STATUSES_IGNORE);
     return PMPI_Waitall(n, reqs, statuses);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # copy_empty.cmake: make COUNT copies of the empty module (emptyNNN.so in DIR) for the
 # 100-layer test and the overhead benchmark. cmake -DSRC=... -DDIR=... -DCOUNT=... -P
 file(MAKE_DIRECTORY ${DIR})

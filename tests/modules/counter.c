@@ -40,3 +40,4 @@ int MPI_Finalize(void)
     fflush(stdout);
     return PMPI_Finalize();
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -19,3 +19,4 @@ int MPI_Recv(void *buf, int n, MPI_Datatype type, int src, int tag, MPI_Comm com
 {
     return PMPI_Recv(buf, n, type, src, tag, comm, status);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -27,3 +27,4 @@ int MPI_Put(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Ai
     usleep(delay_us);
     return PMPI_Put(obuf, ocount, otype, target, disp, tcount, ttype, win);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -159,3 +159,4 @@ int MPI_Finalize(void)
 #endif
     return PMPI_Finalize();
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

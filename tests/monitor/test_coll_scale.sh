@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_coll_scale.sh: the monitor stores a uniform collective in O(p) rows, not p(p-1)
 # (issue 37): one MPI_Barrier on the world of 8 ranks (tests/apps/world_size.c) is kept as
 # one row per rank in monitor_collectives (uniform_messages 1) and no `coll` row in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_matrix_cli.sh: `mpilens matrix` output formats and bad input; the monitor under
 # MPI_THREAD_MULTIPLE and from Fortran.
 source "$(dirname "$0")/../core/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_monitor_exact.sh: exact matrices, one phase per section of tests/apps/monitor_app.c
 # (4 ranks): ring, all-to-all, 2x2 halo, split communicators, zero-byte messages,
 # MPI_PROC_NULL (not counted), a derived datatype (bytes = count x type size), Put/Get under

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_monitor_vs_openmpi.sh: the same program (tests/apps/monitor_app.c, point-to-point
 # sections) under mpilens' monitor and under Open MPI's own monitoring: the count and byte
 # matrices must be identical to Open MPI's external-tag matrices. Then both in one job

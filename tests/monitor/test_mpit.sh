@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpit.sh: the monitor through MPI_T, as programs written for Open MPI's monitoring
 # use it (tests/apps/mpit_app.c: the paper's Figure 1 unchanged, Open MPI's flush
 # protocol): variable types, classes, bindings and counts; per-peer counts; stop halting

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cluster.sh: an emulated cluster on this one machine, for the multinode tests and by hand
 # (docs/multinode.md). Each node is a process holding namespaces of its own: a network (lo
 # and eth0, a veth on a bridge that lives in a namespace of the cluster's own), a hostname

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_multinode.sh: the same results on two nodes as on one (tests/multinode/cluster.sh:
 # two emulated nodes, their CLOCK_MONOTONIC 3 s ahead and 3 s behind this machine's, each
 # with its own /tmp). Open MPI crosses them through its rsh agent, MPICH's Hydra through

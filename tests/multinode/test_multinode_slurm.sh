@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_multinode_slurm.sh: Slurm across two emulated nodes (tests/multinode/cluster.sh, 3 s
 # ahead and 3 s behind): slurmctld on node1, a slurmd on each (tests/slurm/slurm_fixture.sh),
 # srun with the MPI library's PMI plugin. A traced ring over both nodes into node-local

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_place.sh: `mpilens place` end to end: the paper's case (MPI_Reduce on 32 ranks
 # forced to Open MPI's binary tree, the library's pml-level matrix, placed on
 # node:4 package:2 core:4) beats round-robin clearly and stays within 5 % of Scotch; the

@@ -123,3 +123,4 @@ int main(void)
     place_graph_free(&g);
     return CHECK_DONE();
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_scaling.sh: the POP scaling table (src/pop, docs/efficiency.md "Across runs") on
 # tests/apps/scaling_app.c, a program of known scaling whose work and waits are sleeps: W =
 # 4800 ms of work split evenly, S = 300 ms serial on rank 0, C = 200 ms a rank at the root

@@ -38,3 +38,4 @@ for cid, name, size, _, opid, op, bmin, bmax, calls, _, _, volume in sorted(rows
     print("row", name, size, op, bmin, bmax, calls, volume, ranks)
 print("max buffer within mpisee-through's default filter",
       cur.execute("SELECT MAX(buffer_size_max) <= 2147483647 FROM data").fetchone()[0] == 1)
+# SPDX-License-Identifier: BSD-3-Clause

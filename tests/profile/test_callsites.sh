@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_callsites.sh: the profile by call site (mpiP's view): tests/apps/callsite_app.c makes
 # its MPI calls from known lines (Sendrecv at line 12 in exchange(), 10 times; Allreduce at
 # line 18 in reduce(), 3 times; Barrier at line 31 in main(), once; MPI_Init at line 23); `mpilens report

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_detail.sh: the profile's per-rank detail (profile:detail=, docs/scaling.md). The
 # same program (tests/apps/comms_app.c, 8 ranks: world, splits, dups, a grid, a group, an
 # intercommunicator, self) runs with every rank's rows in mpilens.db (detail=ranks) and in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_diff.sh: `mpilens diff` on real runs of tests/apps/diff_app.c (6 ranks: a
 # sub-communicator of 4 and one of 2, an Allreduce on each per round, 30 rounds; more ranks
 # on two cores make MPICH's polling noise swamp the change). Side B has rank 1 arrive 20 ms

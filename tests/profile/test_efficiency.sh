@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_efficiency.sh: the POP metrics (mpilens report --efficiency, docs/efficiency.md) on
 # programs of known efficiencies (tests/apps/efficiency_app.c, 4 ranks; computing is
 # sleeping, so it lasts as long on a loaded machine): one rank computing twice as long

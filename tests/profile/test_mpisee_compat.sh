@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpisee_compat.sh: the database offers mpisee's schema (metadata, mappings,
 # exectimes, operations in mpisee's order, comms, data with buffer_size_min/max), so the
 # queries of mpisee's analysis script (replayed by mpisee_compat.py) work unchanged.

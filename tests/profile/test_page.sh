@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_page.sh: the run's page (docs/page.md) and the diff page, opened in headless Chromium
 # inside a 1280-pixel-wide frame of a checking page (page_check.html beside this script)
 # that measures what a person would see: the sections present, the heatmap's cells and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_pages_browser.sh: the HTML pages open in a real browser (Debian's chromium, headless)
 # with their labels and pictures, and nothing from the data runs: an application argument
 # that is a <script> or an <img onerror> (recorded as the run's command line) stays text.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_pcontrol.sh: mpiP's MPI_Pcontrol levels in the profile and the monitor
 # (tests/apps/pcontrol_app.c, 4 ranks): 0 stops, 1 resumes, 2 resets, 3 writes an
 # intermediate result, 4 writes and resets. Exact Sendrecv counts in the final and the two

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_profile_comms.sh: communicator life cycles on 8 ranks (tests/apps/comms_app.c):
 # the mpisee paper's Listing 1 (30 Allreduce on world, 100 in each half), nested splits,
 # dup of dup, idup, cart_create + cart_sub, create_group on a subset, an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_profile_exact.sh: the profile module on an application with known communication
 # (tests/apps/profile_app.c, 4 ranks): exact calls and volumes per communicator, operation,
 # bucket and rank, read back from the real SQLite database; communicator names; a freed

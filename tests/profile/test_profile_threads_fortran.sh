@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_profile_threads_fortran.sh: exact counts under MPI_THREAD_MULTIPLE (4 threads per
 # rank, atomic counters) and from a Fortran (mpi_f08) program.
 source "$(dirname "$0")/../core/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_report.sh: `mpilens report` read back from a real run's database: a golden CSV
 # (times cut out), the text view, every filter (bound parameters: an injection attempt
 # matches nothing), --top/--sort, the HTML page, and bad input.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_requests.sh: every completion is charged to its own request's communicator
 # (tests/apps/requests_app.c, 2 ranks), although Open MPI gives every send that completed
 # inline one shared handle: Wait in either order, Waitall of two communicators (mixed), a

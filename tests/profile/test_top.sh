@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_top.sh: `mpilens top` on real runs of tests/apps/phases_app.c (4 ranks: 3 s of a
 # ring of Sendrecv on the world, then 3 s of Allreduce on a split communicator) started with
 # `mpilens run --snapshot 1`. The JSON lines show phase 1's operation leading early and

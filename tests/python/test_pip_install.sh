@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_pip_install.sh: the Python package installs as Python users expect (issue 58): into a
 # virtual environment made with --system-site-packages (Debian's pandas and matplotlib),
 # offline (--no-index), with the interpreter's own setuptools (--no-build-isolation); then

@@ -179,3 +179,4 @@ def test_example_script_runs(runs, tmp_path):
     assert re.search(rf"^busiest communicator: {re.escape(comm)} \({op}, ", out.stdout,
                      re.M), out.stdout
     assert (tmp_path / "matrix.png").exists()
+# SPDX-License-Identifier: BSD-3-Clause

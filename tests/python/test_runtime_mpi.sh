@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_runtime_mpi.sh: programs that load MPI at run time (issue 58). Python with mpi4py
 # (Debian's is built against Open MPI: its checks run in the Open MPI build; in the MPICH
 # build the same program shows that a library of another MPI than mpilens was built for

@@ -60,3 +60,4 @@ def main():
 
 
 main()
+# SPDX-License-Identifier: BSD-3-Clause

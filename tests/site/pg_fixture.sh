@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # pg_fixture.sh: a PostgreSQL server of the test's own (sourced by the site tests): initdb
 # into PG_DIR (a directory the caller made), Unix socket only (no TCP: listen_addresses
 # empty), peer authentication (a Unix user connects as the role of its own name), run as

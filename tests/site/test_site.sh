@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_site.sh: the site store (src/site, docs/site.md) on PostgreSQL (a server the test
 # starts itself: initdb and pg_ctl in its own directory, Unix socket only, peer
 # authentication) and on SQLite. Jobs of two Unix users (nobody, daemon: users every Debian

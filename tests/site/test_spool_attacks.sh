@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_spool_attacks.sh: the always-on pipeline as a site's security staff would attack it
 # (issue 72, docs/site.md "Threat model"): two Unix users the test makes, mpl_honest and
 # mpl_hostile, sharing one primary group and the documented sticky spool; root ingests

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # slurm_fixture.sh: a private Slurm for one test (sourced after core/lib.sh). start_slurm
 # makes, in $WORK/slurm: a munge key and its own munged (own socket), a slurm.conf for this
 # host (one node with 8 CPUs, oversubscribed, ports no other Slurm uses), and starts

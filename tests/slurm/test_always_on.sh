@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_always_on.sh: every MPI job step recorded by the Slurm plugin (src/slurm), on the
 # emulated two-node cluster (tests/multinode/cluster.sh) with the plugin in Slurm's
 # plugstack.conf (default=summary, a sticky world-writable spool). A batch job's srun of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_slurm.sh: mpilens under a real Slurm (tests/slurm/slurm_fixture.sh starts a private
 # one): `mpilens run -- srun` with the MPI library's own PMI plugin (Open MPI: pmix, MPICH:
 # pmi2) gives the exact ring matrix and records the job in the metadata; the default output

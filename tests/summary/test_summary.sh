@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_summary.sh: the summary module's record (docs/summary.md) from real jobs: the ring's
 # exact messages, sizes and bytes on one host; the efficiencies and shares between 0 and 1;
 # the costliest call site a line of ring.c; a record in the spool and beside the run;

@@ -67,3 +67,4 @@ int main(int argc, char **argv)
     }
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analyze.sh: `mpilens analyze` on programs with one injected delay each
 # (tests/apps/waits_app.c, 4 ranks): the right pattern on the right ranks with the right
 # severity (waits_bounds.sh), and nothing above the quiet bound without delays (the synchronizing barrier

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analyze_rma.sh: the one-sided patterns of `mpilens analyze` on tests/apps/rma_waits_app.c
 # (4 ranks, one injected delay per scenario, waits_bounds.sh): Late Post on the origins, Early Wait and
 # Late Complete on the target, Wait at Fence on the three punctual ranks, and nothing above

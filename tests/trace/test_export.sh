@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_export.sh: `mpilens export RUN --chrome` on a real trace: valid JSON with one row per
 # rank, every message an arrow (send matched to receive), a late sender marked; and
 # corrupted archives (truncated event file, flipped bytes, truncated anchor, 30 random

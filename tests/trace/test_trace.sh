@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_trace.sh: the trace module writes an OTF2 archive that OTF2's own reader
 # (otf2-print) opens (intercommunicator messages included): exact counts of regions, messages and collectives per communicator
 # (named as in the profile), definitions, clock offsets, and bytes per event; the same

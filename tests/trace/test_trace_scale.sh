@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_trace_scale.sh: the trace under load (issue "trace at scale"): 4 ranks x 4 threads
 # under MPI_THREAD_MULTIPLE, each thread 2000 MPI_Sendrecv of 64 B with its own tag, traced
 # three times: each trace holds exactly 32000 MPI_SEND events (otf2-print), every thread

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # waits_bounds.sh: the injected delay of the wait-state tests and the bounds a measured wait
 # must fall in (sourced by test_analyze.sh and test_analyze_rma.sh). The delay is long
 # against the scheduling noise of 4 ranks on 2 cores (a few ms where ranks yield, Open MPI's

@@ -18,3 +18,4 @@ int main(int argc, char **argv)
         return 1;
     return fclose(f) != 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # test_tune.sh: `mpilens tune` end to end (docs/tune.md). tests/apps/tune_app.c (8 ranks)
 # spends its MPI time in Allreduce and Alltoall at two message sizes each; the library's
 # default is made poor on purpose, as a bad site default would (Open MPI: ring Allreduce and

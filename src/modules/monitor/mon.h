@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon.h: the monitor module's state: who sends how much to whom.
  *
  * Per rank, indexed by MPI_COMM_WORLD rank whatever communicator a call used: messages

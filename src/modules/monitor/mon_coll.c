@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_coll.c: collectives, counted as Open MPI's coll monitoring counts them, so the
  * collective matrix and the per-communicator kinds match its own (rules read in its
  * coll/monitoring component):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_core.c: the monitor's counters, histograms, phases and files, and its control. */
 #include <pthread.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_hosts.c: where the ranks ran. At MPI_Finalize each rank's host name, and each host's
  * hwloc topology (an hwloc synthetic description, read once per host by its first rank),
  * are gathered on rank 0 for the database (monitor_hosts, host_topologies): `mpilens

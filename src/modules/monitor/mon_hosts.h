@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_hosts.h: each rank's host and each host's topology, gathered at MPI_Finalize
  * (mon_hosts.c). */
 #ifndef MON_HOSTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_mpit.c: the monitor's performance variables through the standard MPI_T interface.
  *
  * The module intercepts MPI_T_pvar_* and appends its variables after the library's, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_p2p.c: point-to-point sends, counted to the destination's world rank before the
  * call (so each wrapper ends in a tail call). MPI_PROC_NULL is not counted; receives are
  * not counted (the matrix is of messages sent). Which functions: every send of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_persist.c: persistent requests (Send_init and its kin, Psend_init, the persistent
  * collectives of MPI 4). When such a request is made, its wrapper runs the counting of the
  * matching blocking call with the recording diverted into a list (mon_capture); each

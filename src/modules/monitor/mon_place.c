@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_place.c: the dynamic use of placement (the paper's section 6): inside the run, the
  * members of a communicator share the traffic monitored between them (one allgather), and
  * every member runs TreeMatch on the same matrix over this machine's hwloc topology (more

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_prof.c: write this rank's current counters as Open MPI's monitoring does when its
  * flush variable is stopped (PREFIX.RANK.prof), for programs that drive the monitoring
  * through MPI_T and read the files (Open MPI's aggregate_profile.pl, profile2mat.pl).

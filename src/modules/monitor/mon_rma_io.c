@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_rma_io.c: one-sided transfers (origin side: data sent to the target, or received
  * from it for Get and the result of the fetching operations) and file I/O (bytes read and
  * written per rank and file; the status's count when there is one).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_run.c: the monitor's life and its C API.
  *
  * Recording starts at MPI_Init (unless MPILENS_MONITOR_START=0 or the module argument

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_set.c: the monitor's wire form: building, packing and merging it, and writing it
  * into the run database (tables monitor_*, docs/database.md).
  */

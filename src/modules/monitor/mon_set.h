@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mon_set.h: the monitor's data in wire form: closed phases of one or more ranks, merged
  * along the binomial tree at MPI_Finalize and written by rank 0 (mon_set.c).
  */

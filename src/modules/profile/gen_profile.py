@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Generate the profile module's wrappers for the simple MPI operations.
 
 Usage: gen_profile.py PREPROCESSED_MPI_H OUT_DIR

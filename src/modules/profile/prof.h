@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof.h: the profile module's state and helpers, shared by its files.
  *
  * The profile module is a PMPI tool (it works stacked by mpilens or preloaded alone). For

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_core.c: size buckets, the per-call accounting and the size helpers of the profile
  * module. Communicator records come from commtrack.c.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_db.c: rank 0 writes the merged profile into the run database.
  *
  * Shared tables (metadata, ranks, communicators, buckets, operations) come from

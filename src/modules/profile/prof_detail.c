@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_detail.c: how much of each rank's profile is kept, and who writes it.
  *
  * `profile:detail=` (docs/scaling.md): `ranks` keeps every rank's rows in mpilens.db (as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_detail.h: how much of each rank's profile is kept, and who writes it
  * (prof_detail.c, docs/scaling.md).
  */

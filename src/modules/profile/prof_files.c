@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_files.c: MPI_File_open and MPI_File_close, timed and charged to the file's
  * communicator (which the file handle remembers for the I/O operations) and their site.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_merge.c: gather the ranks' profiles to rank 0 along a binomial tree
  * (tree_merge.c). A receiver merges what it gets: ranks and rows are appended,
  * communicators deduplicated by (root, members hash, ordinal), so a communicator's

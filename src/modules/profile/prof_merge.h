@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_merge.h: the wire form of one or more ranks' profiles, merged along a binomial
  * tree at MPI_Finalize (prof_merge.c) and written by rank 0 (prof_db.c).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_pcontrol.c: MPI_Pcontrol's levels in the profile, as mpiP reads them
  * (pcontrol_levels.h): 0 stops recording (the wrappers pass straight through), 1 resumes,
  * 2 resets every count (and starts the net execution time again), 3 writes an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_requests.c: requests remember their communicator, so the Wait and Test families
  * are charged to it; an array of requests from several communicators is charged to the
  * marked "mixed" entry. Persistent requests also remember their size, charged at Start.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_run.c: the profile module's life: start at MPI_Init, gather and write at
  * MPI_Finalize.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_sites.c: the profile by call site (mpiP's view): which line of the application
  * spends the MPI time.
  *

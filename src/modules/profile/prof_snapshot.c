@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_snapshot.c: the profile of one rank saved without MPI (include/mpilens_snapshot.h), and
  * the recovery that merges the ranks' saved profiles into the run database after a job
  * that did not reach MPI_Finalize.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_summary.c: the profile reduced over ranks along the merge tree (prof_summary.h).
  *
  * Each rank turns its rows into summary rows (one rank each); a receiver appends what a

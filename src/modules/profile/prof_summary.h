@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prof_summary.h: the profile reduced over ranks while it merges (prof_summary.c): one row
  * per (communicator, operation, bucket) whatever the number of ranks, so that rank 0
  * receives O(communicators x operations x buckets), not O(ranks x ...).

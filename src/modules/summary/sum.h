@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum.h: the summary module's state: what one small record of a job step needs, and
  * nothing more (docs/summary.md).
  *

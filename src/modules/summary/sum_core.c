@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_core.c: the summary module's counters, their cold paths, the call-site sample, and
  * where this rank's host neighbours are.
  */

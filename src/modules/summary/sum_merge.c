@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_merge.c: the ranks' summaries added up on rank 0 (sum_merge.h). */
 #include <stdlib.h>
 #include <string.h>

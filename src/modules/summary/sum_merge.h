@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_merge.h: what the ranks' summaries add up to, and how it travels to rank 0 (a
  * tree of radix 8, one message an edge): fixed totals, the (operation, communicator) rows
  * and the costliest call sites. Its size is bounded whatever the job's size.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_ops.c: the names of the summary module's operations ("MPI_Send"), by sum_op. */
 #include "sum_ops.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_ops.h: the summary module's operations: every data-moving function of the installed
  * mpi.h (the classification, lens_classes.h) and the completion calls, numbered here.
  */

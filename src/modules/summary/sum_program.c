@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_program.c: the program, its user and its MPI library (sum_program.h). */
 #define _GNU_SOURCE
 #include <elf.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_program.h: who and what ran: the program (path, ELF build id, the Python script),
  * the user, the Slurm job and the MPI library, read on the rank that writes the record.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_record.c: summary.json, built and written (sum_record.h, docs/summary.md). */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_record.h: the job step's record, summary.json (docs/summary.md: schema version
  * RECORD_SCHEMA_VERSION), written by one rank with the user's permissions, atomically (a
  * temporary name in the same directory, then a rename: record_file.h), into the site's spool

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_run.c: the summary module's life: recording from MPI_Init, and one record per job
  * step from rank 0 at MPI_Finalize (or from the rank that ends the job otherwise: its own
  * figures, and how the job ended), into the site's spool (MPILENS_SITE_SPOOL: the Slurm

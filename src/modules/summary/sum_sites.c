@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_sites.c: the sampled call-site table (sum_sites.h). Only sum_sample, the cold path
  * taken when the sampling clock has ticked during a call, reaches it.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_sites.h: the summary's sampled MPI time by (call site, operation): a fixed table on
  * each rank, sent as its costliest rows (SUM_TOP_SITES) and merged on the way to rank 0.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_waits.c: the summary module's completion and start calls (timed, no communicator:
  * a request's is not looked up at this level), and the frees that make a cached handle
  * stale.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sum_wrappers.c: the summary module's wrappers of every data-moving MPI function (the
  * classification, src/gen/mpi_classes.py, large-count bindings included): each times its
  * pass-down and adds the call to its operation's cell on its communicator (sum.h); a

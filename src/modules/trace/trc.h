@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc.h: the trace module: an OTF2 event trace per rank. trc_wrap.c, trc_rma.c and
  * trc_user.c record events into the event log (trc_log.h); trc_core.c starts and ends the
  * trace (clocks, the merge of definitions, the conversion to OTF2); trc_defs.c,

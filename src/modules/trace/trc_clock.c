@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_clock.c: the event log's clock: which one a run reads, the (counter, ns) pairs that
  * map it to CLOCK_MONOTONIC, and the check at MPI_Finalize that the map held.
  *

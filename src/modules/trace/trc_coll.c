@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_coll.c: the trace's collectives: Enter/Leave, and the collective's begin and end
  * events (operation, communicator, root, bytes sent and received) for blocking ones; for
  * nonblocking ones a request at the call, completed in the Wait and Test families

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_convert.c: a rank's event log (trc_log.h) turned into its OTF2 event file, at
  * MPI_Finalize by the rank itself or by `mpilens recover` for every rank after a run that
  * did not reach it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_convert.h: event logs to OTF2 (trc_convert.c). */
 #ifndef TRC_CONVERT_H
 #define TRC_CONVERT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_core.c: the trace of one rank from MPI_Init to MPI_Finalize.
  *
  * While the run goes, events go to the rank's event log (trc_log.h) and the rank numbers

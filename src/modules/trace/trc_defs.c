@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_defs.c: the ranks' local definitions (the blob trc_core.c writes) merged into global
  * ones, and written as OTF2 definitions (trc_defs.h).
  */

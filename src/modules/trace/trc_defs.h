@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_defs.h: the definitions of a trace, from each rank's own to the archive's.
  *
  * While the run goes, a rank numbers what its events name by itself: communicators,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_defs_tree.c: the ranks' definitions merged along a binomial tree at MPI_Finalize
  * (trc_defs_tree.h), so that rank 0 receives log2(P) messages holding what the subtrees
  * share once (communicators, windows, groups and region names deduplicated on the way),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_defs_tree.h: the ranks' definitions merged along a binomial tree (trc_defs_tree.c).
  */
 #ifndef TRC_DEFS_TREE_H

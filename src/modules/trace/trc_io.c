@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_io.c: MPI-IO in the trace as OTF2 I/O records, as Score-P records them.
  *
  * MPI_File_open defines an I/O handle of this rank (its file's name, communicator and access

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_large.c: MPI-4's large-count blocking point-to-point (MPI_Send_c, MPI_Ssend_c,
  * MPI_Bsend_c, MPI_Rsend_c, MPI_Recv_c): their messages recorded like those of the int-count
  * forms (trc_wrap.c), on the general path (no fast copy), with the bytes as 64-bit numbers,

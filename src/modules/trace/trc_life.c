@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_life.c: the trace module's life: its description and arguments, MPI_Init (the
  * trace starts: trc_core.c), MPI_Abort (a last save) and MPI_Finalize (the trace ends).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_log.c: the event logs' buffers and files, and the threads that own them (trc_log.h).
  *
  * A buffer is written with pwrite at the file offset of its first byte. A flush swaps the

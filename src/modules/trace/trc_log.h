@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_log.h: the trace module's event logs, one per thread that calls MPI: compact records
  * in fixed buffers, written to DIR/trace/log/RANK.THREAD.events when a buffer fills (thread
  * 0 is the one that called MPI_Init; each thread becomes an OTF2 location of its rank),

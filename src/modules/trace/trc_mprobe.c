@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_mprobe.c: what the trace records of matched probes and receives (MPI_Mprobe,
  * MPI_Improbe, MPI_Mrecv, MPI_Imrecv): a probed message remembers its communicator until it
  * is received, so that its receive is recorded on it like MPI_Recv's.

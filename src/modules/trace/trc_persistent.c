@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_persistent.c: what the trace records of persistent point-to-point requests: each is
  * remembered at its MPI_X_init, and every MPI_Start or MPI_Startall of it is recorded as the
  * nonblocking send or receive it starts (completed in the Wait and Test families).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_recover.c: the trace of a run that did not reach MPI_Finalize, made after the job
  * by `mpilens run` or `mpilens recover DIR` (no MPI here); also the trace of a complete run
  * traced with convert=after (every rank's file says MPI_Finalize: not marked incomplete,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_regions.c: a region (Enter and Leave) for every function of the classification
  * (lens_classes.h) that the trace does not record more of by hand. Each wrapper here is a
  * weak definition: where trc_wrap.c or trc_rma.c defines the same function (with its

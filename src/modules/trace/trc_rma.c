@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_rma.c: what the trace records of one-sided communication, as OTF2 RMA events.
  *
  * Windows (through the hooks of commtrack's window wrappers): RmaWinCreate/RmaWinDestroy,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_user.c: user regions (program phases) in the trace, through MPI_Pcontrol.
  *
  * MPI_Pcontrol(1) enters a user region, MPI_Pcontrol(0) leaves the innermost one; the name

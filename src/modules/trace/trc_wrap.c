@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_wrap.c: what the trace records of point-to-point calls: Enter/Leave of each traced
  * MPI call, point-to-point send and receive events (peer as the rank in the communicator, as OTF2
  * defines it, tag, bytes, request ids for non-blocking ones, completed in the Wait and Test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trc_wrap.h: what the trace's wrapper files share (trc_wrap.c: point-to-point and the
  * requests, the Wait and Test families; trc_mprobe.c, trc_persistent.c: matched probes,
  * persistent requests; trc_coll.c: collectives).

@@ -11,3 +11,4 @@ for comm in (half, dup, cart):
     comm.Allreduce(MPI.IN_PLACE, np.zeros(4))
 pair = [world.Isend(np.zeros(8), (world.rank + 1) % 4), world.Irecv(np.zeros(8), (world.rank - 1) % 4)]
 MPI.Request.Waitall(pair)
+# SPDX-License-Identifier: BSD-3-Clause

@@ -13,3 +13,4 @@ def measure(x):
 
 
 os.write(1, f"late {work() > 0} {measure(1)}\n".encode())
+# SPDX-License-Identifier: BSD-3-Clause

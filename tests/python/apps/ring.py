@@ -16,3 +16,4 @@ obj = comm.sendrecv({'rank': rank}, dest=right, source=left)
 half = comm.Split(rank % 2, rank)
 total = comm.allreduce(rank)
 os.write(1, f'{rank} {obj} {total} {half.Get_size()}\n'.encode())  # a line, one write
+# SPDX-License-Identifier: BSD-3-Clause

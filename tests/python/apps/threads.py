@@ -23,3 +23,4 @@ for t in threads:
 for t in threads:
     t.join()
 os.write(1, f"threads ok {comm.rank}\n".encode())
+# SPDX-License-Identifier: BSD-3-Clause
