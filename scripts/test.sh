@@ -12,15 +12,18 @@
 # CTest runs four tests at a time, then those that time something (label `timed`,
 # tests/CMakeLists.txt) one by one, the builds going on beside them, except beside those
 # that need a quiet machine (label `quiet`).
-# --debian12: the Debian 12 pair only (a quicker check). The edit-compile-test loop is
+# --debian12: the Debian 12 pair only (a quicker check). --repeat N LABEL...: chosen tests
+# N times beside two busy loops, with each test's failures counted (scripts/repeat.sh).
+# The edit-compile-test loop is
 # `ctest -L quick -j 2` in build/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 only_debian12=0
 case "${1:-}" in
     --debian12) only_debian12=1 ;;
+    --repeat) shift; exec "$top/scripts/repeat.sh" "$@" ;; # the flakes, known (repeat.sh)
     "") ;;
-    *) echo "usage: scripts/test.sh [--debian12]" >&2; exit 2 ;;
+    *) echo "usage: scripts/test.sh [--debian12] | --repeat [--mpich] [--no-load] N LABEL..." >&2; exit 2 ;;
 esac
 "$top/scripts/deps.sh"
 # Debian 12's pair, then Debian 13's. (The Open MPI suites first was tried: their ranks
