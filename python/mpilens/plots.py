@@ -35,7 +35,7 @@ def plot_profile(run, top=15):
 
 def plot_efficiency(run):
     e = run.efficiency
-    e = e[e["phase"] == "run"]
+    e = e[(e["phase"] == "run") & (e["metric"] != "mpi_share")]  # the POP metrics alone
     fig, ax = plt.subplots(figsize=(7, 0.4 * len(e) + 1.5))
     labels = [m.replace("_", " ") for m in e["metric"]][::-1]
     values = e["value"].to_numpy()[::-1]

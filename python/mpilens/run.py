@@ -138,7 +138,7 @@ class Run:
     def efficiency(self):
         """The POP metrics of the run (docs/efficiency.md) as rows of phase ("run"), metric
         (parallel_efficiency, load_balance, communication_efficiency; with a trace analyzed,
-        serialization_efficiency and transfer_efficiency) and value; with a trace analyzed,
+        serialization_efficiency and transfer_efficiency; mpi_share) and value; with a trace analyzed,
         the first three again for each MPI_Pcontrol phase (phase: its name). A rank's useful time is
         its time between MPI_Init and MPI_Finalize outside MPI calls."""
         self._need("ranks", "profile module")
@@ -153,6 +153,10 @@ class Run:
         rows = [("run", "parallel_efficiency", balance * communication),
                 ("run", "load_balance", balance),
                 ("run", "communication_efficiency", communication)]
+        # the MPI share, as src/pop/pop_run.c defines it: the ranks' MPI time (MPI_Init and
+        # MPI_Finalize outside) over ranks x the run's length
+        mpi = (frame["mpi_time"] - frame["startup"]).clip(lower=0).sum()
+        share = _unit(mpi / (len(frame) * run)) if run > 0 and len(frame) else 0.0
         analyzed = self._frame("SELECT key, value FROM metadata WHERE key IN "
                                "('Serialization efficiency', 'Transfer efficiency')")
         replay = {key: float(value) for key, value in analyzed.itertuples(index=False)}
@@ -160,6 +164,7 @@ class Run:
             ser, te = _replay_within(replay["Serialization efficiency"],
                                      replay["Transfer efficiency"])
             rows += [("run", "serialization_efficiency", ser), ("run", "transfer_efficiency", te)]
+        rows.append(("run", "mpi_share", share))
         if self._has("phase_times"):  # per MPI_Pcontrol phase, from mpilens analyze
             phases = self._frame(
                 "SELECT p.phase, p.seconds, p.computing, p.ideal, (SELECT COALESCE(SUM("

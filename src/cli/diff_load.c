@@ -185,10 +185,11 @@ int diff_read_run(struct diff *d, int run)
         add(&r, DIFF_OVERALL, "wall", "wall time", "", "", "s", longest > 0 ? longest : r.longest,
             0);
         add(&r, DIFF_OVERALL, "mpi_time", "MPI time (ranks summed)", "", "", "s", r.mpi, 0);
-        add(&r, DIFF_OVERALL, "mpi_share", "MPI share", "", "", "%",
-            r.exec > 0 ? 100 * r.mpi / r.exec : 0, 0);
         struct pop_factors e; /* the POP metrics, in percent (docs/efficiency.md) */
-        if (pop_run_factors(db, &e) == 0) {
+        int have_eff = pop_run_factors(db, &e) == 0;
+        add(&r, DIFF_OVERALL, "mpi_share", "MPI share", "", "", "%", have_eff ? 100 * e.mpi_share : 0,
+            0);
+        if (have_eff) {
             add(&r, DIFF_OVERALL, "parallel_efficiency", "parallel efficiency", "", "", "%",
                 100 * e.parallel, 0);
             add(&r, DIFF_OVERALL, "load_balance", "load balance", "", "", "%", 100 * e.load_balance,

@@ -177,9 +177,11 @@ static void summary(struct page *p)
         snprintf(value, sizeof value, "%.6f s, the longest rank's, from MPI_Init to MPI_Finalize",
                  e.run);
         figure(p, "run", value);
-        snprintf(value, sizeof value, "%.1f %% of the ranks' time in MPI calls (%.6f s summed)",
-                 run > 0 ? 100 * mpi / run : 0, mpi);
-        figure(p, "MPI / run", value);
+        snprintf(value, sizeof value,
+                 "%.1f %% of ranks x the run in MPI calls (%.6f s summed; Init and Finalize "
+                 "outside)",
+                 100 * e.mpi_share, e.mpi_sum);
+        figure(p, "MPI share", value);
         snprintf(value, sizeof value, "%.6f s per rank on average, outside the run", start / p->n);
         figure(p, "Init+Finalize", value);
         snprintf(value, sizeof value, "%.3f (load balance x communication efficiency)", e.parallel);

@@ -36,7 +36,7 @@ static void stacked_bar(FILE *f, int x, int y, int h, double scale, const double
             continue;
         fprintf(f,
                 "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s: %s "
-                "%.6f s (%.1f %%)%s</title></rect>",
+                "%.6f s (%.1f %% of its time from start to end)%s</title></rect>",
                 at, y, w, h, part_colours[p], who, part_names[p], t[p],
                 sum > 0 ? 100 * t[p] / sum : 0, extra);
         at += w;
@@ -65,9 +65,8 @@ void page_run_bar(FILE *f, const struct page_rank_time *ranks, int n)
     for (int p = 0; p < 3; p++)
         fprintf(f,
                 "<rect x=\"%d\" y=\"2\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%d\" "
-                "y=\"12\" font-size=\"12\">%s %.1f %%</text>\n",
-                left + 190 * p, part_colours[p], left + 190 * p + 16, part_names[p],
-                sum > 0 ? 100 * total[p] / sum : 0);
+                "y=\"12\" font-size=\"12\">%s %.3f s</text>\n",
+                left + 190 * p, part_colours[p], left + 190 * p + 16, part_names[p], total[p]);
     fprintf(f, "<text x=\"0\" y=\"36\" font-size=\"12\">all ranks</text>\n");
     stacked_bar(f, left, 24, 18, sum > 0 ? bar / sum : 0, total, "all ranks", " summed over ranks");
     fputs("</svg>\n", f);

@@ -301,8 +301,8 @@ void report_print_efficiency_csv(sqlite3 *db, FILE *out)
                 e.serialization, e.transfer);
     fprintf(out,
             "average_useful_seconds,%.6f,run\nmax_useful_seconds,%.6f,run\nrun_seconds,%.6f,"
-            "run\n",
-            e.average_useful, e.max_useful, e.run);
+            "run\nmpi_share,%.6f,run\n",
+            e.average_useful, e.max_useful, e.run, e.mpi_share);
     struct report_phase *phases;
     int nphases = report_phase_efficiencies(db, &phases);
     for (int i = 0; i < nphases; i++) {

@@ -2,6 +2,7 @@
 /* report_text.c: `mpilens report` as text tables (fitting 100 columns) and as CSV. */
 #include <string.h>
 
+#include "pop_run.h"
 #include "report.h"
 
 void report_bytes(long long bytes, char *out, size_t len)
@@ -121,9 +122,10 @@ void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out)
             o.max_between, o.rank_between, o.sum_between / n);
     fprintf(out, "  MPI time        max %.6f s (rank %d), average %.6f s\n", o.max_mpi, o.rank_mpi,
             o.sum_mpi / n);
-    fprintf(out, "  MPI / run       average %.2f %%, max %.2f %% (rank %d)\n",
-            o.sum_between > 0 ? 100 * o.sum_mpi / o.sum_between : 0, 100 * o.max_ratio,
-            o.rank_ratio);
+    /* the MPI share (pop_run.h): of ranks x the run's length; a rank's, of the run's length */
+    fprintf(out, "  MPI share       %.2f %% of ranks x the run, rank %d most: %.2f %% of the run\n",
+            100 * pop_mpi_share(o.sum_mpi, n, o.max_between), o.rank_mpi,
+            100 * pop_mpi_share(o.max_mpi, 1, o.max_between));
     fprintf(out, "  Init+Finalize   max %.6f s (rank %d), average %.6f s, outside the run\n",
             o.max_start, o.rank_start, o.sum_start / n);
     char hosts[1024];

@@ -3,7 +3,8 @@
  * through src/db. A rank's useful time is its time between MPI_Init and MPI_Finalize less
  * its time in MPI calls; the run's length T is the longest rank's time between them. Load
  * balance = average useful time / the largest; communication efficiency = the largest / T;
- * parallel efficiency = their product = average useful time / T. Each factor within
+ * parallel efficiency = their product = average useful time / T; the MPI share = the ranks'
+ * MPI time / (ranks x T). Each factor within
  * [0, 1] (pop_bounds.h); the replay's pair as analyze stored it in *_replay.
  */
 #include "pop_run.h"
@@ -15,7 +16,7 @@
 #include "rundb_read.h"
 
 struct useful {
-    double max_useful, sum_useful, max_run, max_mpi;
+    double max_useful, sum_useful, max_run, max_mpi, sum_mpi;
     int n, rank_useful, rank_mpi, rank_run;
 };
 
@@ -32,7 +33,13 @@ static void add_rank(int rank, double exec, double mpi_all, double start, void *
     if (u->n == 0 || run > u->max_run)
         u->max_run = run, u->rank_run = rank;
     u->sum_useful += useful;
+    u->sum_mpi += mpi > 0 ? mpi : 0;
     u->n++;
+}
+
+double pop_mpi_share(double mpi_seconds, int ranks, double run)
+{
+    return ranks > 0 && run > 0 ? pop_within_unit(mpi_seconds / (ranks * run)) : 0;
 }
 
 int pop_run_factors(sqlite3 *db, struct pop_factors *f)
@@ -54,6 +61,8 @@ int pop_run_factors(sqlite3 *db, struct pop_factors *f)
     f->rank_mpi = u.rank_mpi;
     f->run = u.max_run;
     f->ranks = u.n;
+    f->mpi_sum = u.sum_mpi;
+    f->mpi_share = pop_mpi_share(u.sum_mpi, u.n, u.max_run);
     char value[64];
     f->serialization =
         rundb_metadata_get(db, "Serialization efficiency", value, sizeof value) ? atof(value) : -1;

@@ -12,6 +12,10 @@
 
 struct pop_factors {
     double parallel, load_balance, communication;
+    /* the MPI share, one definition for every view (docs/efficiency.md, The MPI share): the
+     * ranks' MPI time (MPI_Init and MPI_Finalize outside) over ranks x the run's length;
+     * MPI_SUM that time in seconds */
+    double mpi_share, mpi_sum;
     double average_useful, max_useful, sum_useful, max_mpi, run; /* seconds */
     /* from `mpilens analyze`'s replay on an ideal network, within [0, 1] (pop_bounds.h);
      * -1: not analyzed. *_replay: as the replay measured them (a transfer efficiency
@@ -20,6 +24,10 @@ struct pop_factors {
     int rank_useful, rank_mpi, ranks;
 };
 
+/* The MPI share of MPI_SECONDS (summed over RANKS ranks, Init and Finalize outside) in a
+ * run of length RUN (the longest rank's, MPI_Init to MPI_Finalize): MPI_SECONDS / (RANKS x
+ * RUN), within [0, 1]. A rank's share: pop_mpi_share(its MPI time, 1, RUN). */
+double pop_mpi_share(double mpi_seconds, int ranks, double run);
 /* F from DB's profile; 0, or -1 when the profile has no rank times. */
 int pop_run_factors(sqlite3 *db, struct pop_factors *f);
 

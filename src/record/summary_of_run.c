@@ -300,7 +300,7 @@ static int record_of(sqlite3 *db, char *text, char *why, size_t len)
         .run_seconds = T,
         .clock = lens_tsc_constant() ? "tsc" : "monotonic",
         .mpi_seconds = d.mpi_sum,
-        .mpi_share = T > 0 ? d.mpi_sum / (T * f.ranks) : 0,
+        .mpi_share = pop_mpi_share(d.mpi_sum, f.ranks, T),
         .load_balance = f.load_balance,
         .communication_efficiency = f.communication,
         .parallel_efficiency = f.parallel,

@@ -70,6 +70,7 @@ int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int
         .clock = "monotonic",
 #endif
         .mpi_seconds = t->mpi_sum,
+        /* src/pop's pop_mpi_share, the one definition (the module links no src/pop) */
         .mpi_share = T > 0 && t->ranks ? t->mpi_sum / (T * (double)t->ranks) : 0,
         .load_balance = t->useful_max > 0 ? mean_useful / t->useful_max : 1,
         .communication_efficiency = T > 0 ? t->useful_max / T : 1,
