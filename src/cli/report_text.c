@@ -117,9 +117,15 @@ void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out)
         return;
     int n = o.n;
     fprintf(out, "\n== Overall (%d rank%s)\n", n, n > 1 ? "s" : "");
-    fprintf(out,
-            "  run             max %.6f s (rank %d), average %.6f s, MPI_Init to MPI_Finalize\n",
-            o.max_between, o.rank_between, o.sum_between / n);
+    /* a run that did not reach MPI_Finalize everywhere: its ranks' time ends where each
+     * stopped (the run's metadata says how it ended) */
+    char ending[512];
+    int incomplete = rundb_metadata_get(db, "Incomplete", ending, sizeof ending);
+    fprintf(out, "  run             max %.6f s (rank %d), average %.6f s, %s\n", o.max_between,
+            o.rank_between, o.sum_between / n,
+            incomplete ? "MPI_Init to where each rank stopped" : "MPI_Init to MPI_Finalize");
+    if (incomplete)
+        fprintf(out, "  ended           %s\n", ending);
     fprintf(out, "  MPI time        max %.6f s (rank %d), average %.6f s\n", o.max_mpi, o.rank_mpi,
             o.sum_mpi / n);
     /* the MPI share (pop_run.h): of ranks x the run's length; a rank's, of the run's length */

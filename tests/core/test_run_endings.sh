@@ -131,6 +131,10 @@ check_match "exit: rank 1's ending is named" "$("$MPILENS" report exit 2>&1 | he
     "rank 1: exit without MPI_Finalize"
 check_match "abort: rank 1's ending is named" "$("$MPILENS" report abort 2>&1 | head -1)" \
     "rank 1: MPI_Abort"
+check_match "abort: the report's run line says where the ranks' time ends (issue 76)" \
+    "$("$MPILENS" report abort 2>/dev/null)" "^  run +max .*, MPI_Init to where each rank stopped$"
+check_match "abort: ... and how the run ended" "$("$MPILENS" report abort 2>/dev/null)" \
+    "^  ended +.*rank 1: MPI_Abort"
 
 # Without the CLI: the ranks save, `mpilens recover DIR` merges.
 MPILENS_OUTPUT=$WORK/plain MPILENS_SNAPSHOT=1 LD_PRELOAD=$CORE MPILENS_MODULES=profile,monitor \
