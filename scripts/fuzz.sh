@@ -35,7 +35,7 @@ for t in "${targets[@]}"; do
                  -lopen-trace-format2 -lsqlite3 -lm ;;
     db) build db "$root/fuzz/fuzz_db.c" "$root/src/cli/paths.c" "$root/src/cli/cli_args.c" "$root/src/common/text_nearest.c" "$root/src/common/text_fields.c" "$root/src/db/rundb.c" "$root/src/db/rundb_read.c" "$root/src/db/rundb_waits.c" "$root/src/db/rundb_detail.c" \
               "$root/src/cli/"{report,report_query,report_text,report_efficiency,report_html,report_waits,report_sites,page,page_detail,page_svg,page_findings}.c \
-              "$root/src/common/html.c" "$root/src/pop/pop_run.c" "$root/src/pop/pop_bounds.c" \
+              "$root/src/common/html.c" "$root/src/common/comm_letters.c" "$root/src/pop/pop_run.c" "$root/src/pop/pop_bounds.c" \
               "$root/src/cli/"{matrix,matrix_load,matrix_output,matrix_prof}.c -lsqlite3 -lm ;;
     *) echo "fuzz.sh: unknown target '$t': use config, matrix, trace or db"; exit 2 ;;
     esac

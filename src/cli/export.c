@@ -23,7 +23,8 @@ static const char usage[] =
     "\n"
     "Writes the trace of a run (module `trace`: RUN/trace/traces.otf2) in the Chrome trace\n"
     "event format: open OUT.json in https://ui.perfetto.dev or chrome://tracing. One row per\n"
-    "rank, MPI calls as slices, messages as arrows, wait states marked: all of them when\n"
+    "rank, MPI calls as slices, messages as arrows (each end's args: communicator, from\n"
+    "and to as world ranks, tag, bytes), wait states marked: all of them when\n"
     "`mpilens analyze RUN` ran first, else the Late Sender waits. A trace whose event logs\n"
     "wait for their conversion (RUN/trace/CONVERT-PENDING: a run without mpilens run) is\n"
     "converted first, as `mpilens recover RUN` does.\n";
@@ -34,7 +35,7 @@ struct state {
     uint64_t enter_time[4096];
     struct message { /* a send waiting for its receive (id != 0), or the reverse */
         uint32_t comm, tag;
-        uint64_t src, dst, time, id, entered;
+        uint64_t src, dst, time, id, entered, bytes;
         int blocking;
     } * inflight;
     size_t ninflight;
@@ -114,16 +115,33 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* A message's facts as the event's args: its communicator (by the name the trace gives it),
+ * the world ranks it went between, its tag and bytes. */
+static void message_args(struct state *s, uint32_t comm, uint64_t src, uint64_t dst,
+                         uint32_t tag, uint64_t bytes)
+{
+    const struct trace_defs *d = &s->defs;
+    fputs(",\"args\":{\"communicator\":\"", s->out);
+    put_json_name(s->out, comm < d->ncomms && d->comms[comm].defined
+                              ? trace_defs_string(d, d->comms[comm].name)
+                              : "?");
+    fprintf(s->out, "\",\"from\":%llu,\"to\":%llu,\"tag\":%u,\"bytes\":%llu}",
+            (unsigned long long)src, (unsigned long long)dst, tag, (unsigned long long)bytes);
+}
+
 /* Sends and receives are matched by (communicator, source, destination, tag) in order,
  * whichever the reader meets first (clocks of different hosts may disagree slightly). */
-static void arrow(struct state *s, uint64_t id, uint64_t send_time, uint64_t dst,
+static void arrow(struct state *s, uint64_t id, uint64_t send_time, const struct message *m,
                   uint64_t recv_time, uint64_t entered, int blocking)
 {
+    uint64_t dst = m->dst;
     fprintf(s->out,
             ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\","
-            "\"id\":%llu,\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
+            "\"id\":%llu,\"ts\":%.3f,\"pid\":0,\"tid\":%llu",
             (unsigned long long)id, ((double)recv_time - (double)s->defs.clock_offset) / 1000.0,
             (unsigned long long)dst);
+    message_args(s, m->comm, m->src, m->dst, m->tag, m->bytes);
+    fputc('}', s->out);
     if (blocking && send_time > entered && !s->analyzed)
         fprintf(s->out,
                 ",\n{\"name\":\"Late Sender\",\"cat\":\"wait\",\"ph\":\"X\",\"ts\":%.3f,"
@@ -133,30 +151,33 @@ static void arrow(struct state *s, uint64_t id, uint64_t send_time, uint64_t dst
 }
 
 static void sent(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, uint32_t receiver,
-                 OTF2_CommRef comm, uint32_t tag)
+                 OTF2_CommRef comm, uint32_t tag, uint64_t bytes)
 {
     uint64_t id = ++s->next_flow, dst = world(s, comm, receiver), when = t;
     fprintf(s->out,
             ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%llu,"
-            "\"ts\":%.3f,\"pid\":0,\"tid\":%llu}",
+            "\"ts\":%.3f,\"pid\":0,\"tid\":%llu",
             (unsigned long long)id, ((double)when - (double)s->defs.clock_offset) / 1000.0,
             (unsigned long long)loc);
+    message_args(s, comm, loc, dst, tag, bytes);
+    fputc('}', s->out);
     for (size_t i = 0; i < s->ninflight; i++) { /* a receive met first */
         struct message m = s->inflight[i];
         if (m.id == 0 && m.comm == comm && m.src == loc && m.dst == dst && m.tag == tag) {
             memmove(s->inflight + i, s->inflight + i + 1,
                     (s->ninflight - i - 1) * sizeof *s->inflight);
             s->ninflight--;
-            arrow(s, id, when, dst, m.time, m.entered, m.blocking);
+            m.bytes = bytes;
+            arrow(s, id, when, &m, m.time, m.entered, m.blocking);
             return;
         }
     }
     s->inflight = realloc(s->inflight, (s->ninflight + 1) * sizeof *s->inflight);
-    s->inflight[s->ninflight++] = (struct message){comm, tag, loc, dst, when, id, 0, 0};
+    s->inflight[s->ninflight++] = (struct message){comm, tag, loc, dst, when, id, 0, bytes, 0};
 }
 
 static void received(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, uint32_t sender,
-                     OTF2_CommRef comm, uint32_t tag, int blocking)
+                     OTF2_CommRef comm, uint32_t tag, uint64_t bytes, int blocking)
 {
     uint64_t src = world(s, comm, sender), when = t;
     uint64_t entered = loc < 4096 ? s->enter_time[loc] : when;
@@ -166,19 +187,20 @@ static void received(struct state *s, OTF2_LocationRef loc, OTF2_TimeStamp t, ui
             continue;
         memmove(s->inflight + i, s->inflight + i + 1, (s->ninflight - i - 1) * sizeof *s->inflight);
         s->ninflight--;
-        arrow(s, m.id, m.time, loc, when, entered, blocking);
+        arrow(s, m.id, m.time, &m, when, entered, blocking);
         return;
     }
     s->inflight = realloc(s->inflight, (s->ninflight + 1) * sizeof *s->inflight);
-    s->inflight[s->ninflight++] = (struct message){comm, tag, src, loc, when, 0, entered, blocking};
+    s->inflight[s->ninflight++] =
+        (struct message){comm, tag, src, loc, when, 0, entered, bytes, blocking};
 }
 
 static OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u,
                                  OTF2_AttributeList *a, uint32_t receiver, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t length)
 {
-    (void)a, (void)length;
-    sent(u, loc, t, receiver, comm, tag);
+    (void)a;
+    sent(u, loc, t, receiver, comm, tag, length);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -186,8 +208,8 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
                                   OTF2_AttributeList *a, uint32_t receiver, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t length, uint64_t request)
 {
-    (void)a, (void)length, (void)request;
-    sent(u, loc, t, receiver, comm, tag);
+    (void)a, (void)request;
+    sent(u, loc, t, receiver, comm, tag, length);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -195,8 +217,8 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u
                                  OTF2_AttributeList *a, uint32_t sender, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t length)
 {
-    (void)a, (void)length;
-    received(u, loc, t, sender, comm, tag, 1);
+    (void)a;
+    received(u, loc, t, sender, comm, tag, length, 1);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -204,8 +226,8 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
                                   OTF2_AttributeList *a, uint32_t sender, OTF2_CommRef comm,
                                   uint32_t tag, uint64_t length, uint64_t request)
 {
-    (void)a, (void)length, (void)request;
-    received(u, loc, t, sender, comm, tag, 0);
+    (void)a, (void)request;
+    received(u, loc, t, sender, comm, tag, length, 0);
     return OTF2_CALLBACK_SUCCESS;
 }
 

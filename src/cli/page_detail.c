@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "html.h"
+#include "comm_letters.h"
 #include "page.h"
 
 /* ---- the profile's detail ---- */
@@ -102,6 +103,18 @@ void page_communicators(struct page *p)
           "column to sort.</p>\n",
           p->f);
     op_table(p, rows, nr, mpi, 200);
+    char letters[64] = "", key[2048];
+    for (int i = 0; i < nr; i++)
+        lens_comm_letters_add(letters, rows[i].comm);
+    if (letters[0]) { /* the key to the generated names (docs/database.md) */
+        lens_comm_letters_key(letters, key, sizeof key);
+        fputs("<p class=\"note\" id=\"names\">Names: LETTER ROOT.COUNTER, the creating call, "
+              "the world rank of the communicator's rank 0 and that rank's count of "
+              "communicators made before it: ",
+              p->f);
+        html_text(p->f, key);
+        fputs(".</p>\n", p->f);
+    }
     if (ns) {
         fputs("<h3>MPI_Init and MPI_Finalize (outside the run)</h3>\n", p->f);
         op_table(p, startup, ns, 0, 10);

@@ -2,6 +2,7 @@
 /* report_text.c: `mpilens report` as text tables (fitting 100 columns) and as CSV. */
 #include <string.h>
 
+#include "comm_letters.h"
 #include "pop_run.h"
 #include "report.h"
 
@@ -178,6 +179,38 @@ static void print_legend(const struct report_query *q, FILE *out)
                  "ranks.\n");
 }
 
+/* The key to the communicators' names shown (LETTERS), folded to fit 80 columns. */
+static void print_names_key(const char *letters, FILE *out)
+{
+    if (!letters[0])
+        return;
+    char key[2048];
+    lens_comm_letters_key(letters, key, sizeof key);
+    fputs("NAMES: LETTER ROOT.COUNTER: the creating call, the world rank of the communicator's\n"
+          "  rank 0, that rank's count of communicators made before it (docs/database.md):\n",
+          out);
+    int col = 0;
+    for (char *item = strtok(key, ","); item; item = strtok(NULL, ",")) {
+        while (*item == ' ')
+            item++;
+        int len = (int)strlen(item);
+        if (col && col + len + 2 > 78) {
+            fputs(",\n", out);
+            col = 0;
+        } else if (col) {
+            fputs(", ", out);
+            col += 2;
+        }
+        if (!col) {
+            fputs("  ", out);
+            col = 2;
+        }
+        fputs(item, out);
+        col += len;
+    }
+    fputs(".\n", out);
+}
+
 void report_print_tables(const struct report_query *q, const struct report_rows *rows, FILE *out)
 {
     if (rows->count == 0) {
@@ -188,13 +221,19 @@ void report_print_tables(const struct report_query *q, const struct report_rows 
         fprintf(out, "\n== Top %d by %s (MPI_Init and MPI_Finalize apart: Init+Finalize above)\n",
                 q->top, q->sort);
         print_header(1, out);
-        for (int i = 0; i < rows->count; i++)
+        char shown[64] = "";
+        for (int i = 0; i < rows->count; i++) {
             print_row(&rows->rows[i], 1, out);
+            lens_comm_letters_add(shown, rows->rows[i].comm);
+        }
         print_legend(q, out);
+        print_names_key(shown, out);
         return;
     }
+    char letters[64] = "";
     for (int i = 0; i < rows->count; i++) {
         const struct rundb_profile_cell *r = &rows->rows[i];
+        lens_comm_letters_add(letters, r->comm);
         if (i == 0 || strcmp(r->comm, rows->rows[i - 1].comm) != 0) {
             long long volume = 0;
             for (int j = i; j < rows->count && strcmp(rows->rows[j].comm, r->comm) == 0; j++)
@@ -209,6 +248,7 @@ void report_print_tables(const struct report_query *q, const struct report_rows 
         print_row(r, 0, out);
     }
     print_legend(q, out);
+    print_names_key(letters, out);
 }
 
 void report_print_csv(const struct report_query *q, const struct report_rows *rows, FILE *out)

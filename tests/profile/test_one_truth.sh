@@ -44,4 +44,10 @@ check_match "report --callsites: a program's call first" \
     "$("$MPILENS" report halo --callsites | sed -n 3p)" 'halo2d\.c:[0-9]+ +(Sendrecv|Allreduce|Bcast|Reduce) '
 check_lacks "the page's findings: no MPI_Init" \
     "$(sed -n '/<ol class="findings">/,/<\/ol>/p' "$page")" "MPI_Init"
+# the key to the generated names, in the report and on the page (halo2d makes its
+# communicators with MPI_Cart_create and MPI_Cart_sub)
+check_match "report: the key to the names shown" "$("$MPILENS" report halo)" \
+    "^  a = MPI_Cart_create, b = MPI_Cart_sub, W = MPI_COMM_WORLD\.$"
+check_match "the page: the key to the names" "$(grep -o '<p class="note" id="names">[^<]*' "$page")" \
+    "a = MPI_Cart_create, b = MPI_Cart_sub"
 finish

@@ -160,6 +160,17 @@ as "$H" cp "$home/q1/summary.json" "$QUICK/again.json"
 check_match "7: the same record again is 'already there'" \
     "$(ingest "$QUICK" --store "$WORK/quick.db")" "entries: 0 stored, 1 already there"
 
+# ---- a record of a newer version: held in the ingest's own newer/, not read every run ----
+craft 0005.json 'r["version"] = 9'
+out=$(ingest "$SPOOL" --store "$LITE")
+check_match "a newer record: held, said with both versions" "$out" \
+    "0005.json: held in rejected/newer/ until an mpilens that reads it ingests: record version 9 is newer than this mpilens reads \(1\)"
+check_eq "... in root's newer/ as v9.NAME" "v9.0005.json" "$(ls "$SPOOL/rejected/newer")"
+out=$(ingest "$SPOOL" --store "$LITE")
+check_match "... the next run only counts it, without reading it" "$out" \
+    "^mpilens: site ingest: 1 records of a newer version than this mpilens reads wait in $SPOOL/rejected/newer/"
+check_match "... and the spool holds nothing more" "$out" "entries: 0 stored"
+
 # ---- every entry accounted for: ingest run by a user who cannot read a record ----
 UNREAD=$WORK/unread
 mkdir -m 1777 "$UNREAD"

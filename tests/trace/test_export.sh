@@ -19,6 +19,23 @@ print(kinds["s"], kinds["f"], kinds["B"] == kinds["E"], rows)
 PY
 )
 check_eq "12 message arrows matched, slices balanced, 4 rows" "12 12 True [0, 1, 2, 3]" "$summary"
+# each arrow carries what the trace knows of its message (issue 76): the ring's 1 KiB from
+# rank r to r+1 on MPI_COMM_WORLD (W0.0), the same on both ends
+check_eq "the arrows' args: communicator, from, to, tag and bytes, both ends alike" "True True" \
+    "$(python3 - <<'PY'
+import json
+events = json.load(open("ring.json"))["traceEvents"]
+ends = {}
+for e in events:
+    if e["ph"] in ("s", "f"):
+        ends.setdefault(e["id"], []).append(e.get("args"))
+pairs = list(ends.values())
+same = all(len(p) == 2 and p[0] == p[1] for p in pairs)
+ring = all(p[0]["communicator"] == "W0.0" and p[0]["bytes"] == 1024 and
+           p[0]["to"] == (p[0]["from"] + 1) % 4 for p in pairs)
+print(same, ring)
+PY
+)"
 # a Late Sender that does not depend on scheduling: rank 0 sends 200 ms late (waits_app);
 # the ring's own waits come and go with the machine's load
 WAITS_DELAY_MS=200 "$MPILENS" run -m trace -o late -- $MPIRUN -np 4 "$APPS/waits_app" late-sender > late.log 2>&1
