@@ -55,9 +55,6 @@ int cli_fail(const char *verb, const char *fmt, ...) __attribute__((format(print
 int cli_need_input(int given, const char *verb);
 /* The program of COMMAND (a run's "Run command"): its first word's last component. */
 void cli_program_of(const char *command, char *out, size_t len);
-/* 1 for MPI_Init, MPI_Init_thread and MPI_Finalize (operation names without MPI_), which
- * the readers leave out of MPI time, as report's MPI share does. */
-int cli_startup_op(const char *op);
 /* 1 if path is a directory. */
 int cli_is_directory(const char *path);
 /* 1 if NAME (a module as -m or a config file names it, or the file lens_module_find found)

@@ -70,7 +70,7 @@ static void rank_time(int rank, double exec, double mpi, double startup, void *c
 static void profile_total(const struct rundb_profile_total *t, void *ctx)
 {
     struct reading *r = ctx;
-    if (cli_startup_op(t->op))
+    if (rundb_startup_op(t->op))
         return;
     char what[320], comm[128], bucket[32];
     report_bucket_label(t->bucket_min, t->bucket_max, bucket, sizeof bucket);
@@ -90,7 +90,7 @@ static void profile_total(const struct rundb_profile_total *t, void *ctx)
 static void callsite(const struct rundb_callsite *c, void *ctx)
 {
     struct reading *r = ctx;
-    if (cli_startup_op(c->operation))
+    if (rundb_startup_op(c->operation))
         return;
     const char *file = c->file ? c->file : "?", *slash = strrchr(file, '/');
     char what[320], where[128];

@@ -91,7 +91,7 @@ void page_communicators(struct page *p)
     int ns = 0, nr = 0;
     double mpi = 0;
     for (int i = 0; startup && i < n; i++) {
-        if (cli_startup_op(rows[i].op))
+        if (rundb_startup_op(rows[i].op))
             startup[ns++] = rows[i];
         else {
             mpi += rows[i].time;

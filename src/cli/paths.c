@@ -199,7 +199,3 @@ void cli_program_of(const char *command, char *out, size_t len)
     snprintf(out, len, "%s", slash ? slash + 1 : first);
 }
 
-int cli_startup_op(const char *op)
-{
-    return strcmp(op, "Init") == 0 || strcmp(op, "Init_thread") == 0 || strcmp(op, "Finalize") == 0;
-}

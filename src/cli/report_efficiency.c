@@ -102,7 +102,7 @@ struct top_sites {
 static void add_site(const struct rundb_callsite *c, void *ctx)
 {
     struct top_sites *t = ctx;
-    if (t->n >= 3 || !c->operation || cli_startup_op(c->operation) || t->total <= 0)
+    if (t->n >= 3 || !c->operation || t->total <= 0)
         return;
     snprintf(t->text[t->n++], sizeof t->text[0], "%s:%d %s %.0f %%", report_file_name(c->file),
              c->line, c->operation, 100 * c->time / t->total);
@@ -128,7 +128,7 @@ struct spent {
 static void add_total(const struct rundb_profile_total *t, void *ctx)
 {
     struct spent *s = ctx;
-    if (cli_startup_op(t->op) || s->failed)
+    if (rundb_startup_op(t->op) || s->failed)
         return;
     s->total += t->time;
     for (int i = 0; i < s->n; i++)

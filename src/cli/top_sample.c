@@ -140,7 +140,7 @@ static void rank_time(int rank, double exec, double mpi, double startup, void *c
 static void op_total(const struct rundb_profile_total *t, void *ctx)
 {
     struct top_sample *s = ctx;
-    if (cli_startup_op(t->op))
+    if (rundb_startup_op(t->op))
         return;
     s->bytes += t->volume;
     for (int i = 0; i < s->nops; i++)

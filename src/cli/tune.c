@@ -103,7 +103,7 @@ static int read_cases(sqlite3 *db, struct tune *t, double share, char *skipped, 
     int nall = 0;
     skipped[0] = '\0';
     for (int i = 0; i < n; i++) {
-        if (cli_startup_op(cells[i].op))
+        if (rundb_startup_op(cells[i].op))
             continue;
         total += cells[i].total_time;
         if (!is_tunable(cells[i].op) || cells[i].calls <= 0 || nall == 256) {

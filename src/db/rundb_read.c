@@ -33,8 +33,8 @@ int rundb_rank_times(sqlite3 *db, int rank,
              "r.rank = ?1) ORDER BY r.rank",
              column ? "COALESCE(r.startup_time, 0)"
                     : "COALESCE((SELECT SUM(p.time) FROM profile p JOIN operations o ON o.id = "
-                      "p.operation_id WHERE p.rank = r.rank AND o.operation IN ('Init', "
-                      "'Init_thread', 'Finalize')), 0)");
+                      "p.operation_id WHERE p.rank = r.rank AND o.operation IN "
+                      RUNDB_STARTUP_OPS "), 0)");
     sqlite3_stmt *st = rundb_query(db, sql, "");
     if (!st)
         return -1;
@@ -219,6 +219,11 @@ int rundb_profile_totals(sqlite3 *db, void (*each)(const struct rundb_profile_to
     }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int rundb_startup_op(const char *op)
+{
+    return strcmp(op, "Init") == 0 || strcmp(op, "Init_thread") == 0 || strcmp(op, "Finalize") == 0;
 }
 
 /* ---- the profile by call site ---- */

@@ -112,6 +112,9 @@ struct rundb_callsite {
  * program's calls), those three alone, or all. */
 enum rundb_calls { RUNDB_PROGRAM_CALLS, RUNDB_STARTUP_CALLS, RUNDB_ALL_CALLS };
 #define RUNDB_STARTUP_OPS "('Init', 'Init_thread', 'Finalize')" /* operations.operation */
+/* 1 when OP (an operation's name without MPI_) is one of RUNDB_STARTUP_OPS: the readers
+ * leave it out of the MPI time, as the report's MPI share does. */
+int rundb_startup_op(const char *op);
 /* The MPI time recorded at call sites (of WHICH calls), summed over ranks or of RANK
  * (unless -1). */
 double rundb_callsites_time(sqlite3 *db, int rank, enum rundb_calls which);

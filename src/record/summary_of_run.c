@@ -103,16 +103,10 @@ static struct op_total *find_or_add(struct digest *d, const char *op, int comm_s
     return t;
 }
 
-/* MPI_Init and MPI_Finalize are outside the span the record measures, as the module's. */
-static int outside_run(const char *op)
-{
-    return strcmp(op, "Init") == 0 || strcmp(op, "Init_thread") == 0 || strcmp(op, "Finalize") == 0;
-}
-
 static void add_cell(const struct rundb_profile_total *t, void *ctx)
 {
     struct digest *d = ctx;
-    if (outside_run(t->op))
+    if (rundb_startup_op(t->op)) /* outside the span the record measures, as the module's */
         return;
     int comm_size = without_comm(t->op, t->kind) ? RECORD_COMM_NONE
                     : t->comm_size == d->ranks && strcmp(t->creator, "MPI_COMM_WORLD") == 0
@@ -222,7 +216,7 @@ struct sites {
 static void add_site(const struct rundb_callsite *s, void *ctx)
 {
     struct sites *sites = ctx;
-    if (outside_run(s->operation) || sites->written == RECORD_TOP)
+    if (sites->written == RECORD_TOP)
         return;
     sites->written++;
     char name[64];
@@ -233,8 +227,7 @@ static void add_site(const struct rundb_callsite *s, void *ctx)
 static void write_sites(struct record_text *j, void *ctx)
 {
     struct sites sites = {ctx, j, 0};
-    /* three more: MPI_Init, MPI_Init_thread and MPI_Finalize are left out */
-    rundb_callsites_top(sites.db, -1, RECORD_TOP + 3, RUNDB_PROGRAM_CALLS, add_site, &sites);
+    rundb_callsites_top(sites.db, -1, RECORD_TOP, RUNDB_PROGRAM_CALLS, add_site, &sites);
 }
 
 static int by_min(const void *a, const void *b)
