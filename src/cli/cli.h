@@ -55,6 +55,9 @@ int cli_fail(const char *verb, const char *fmt, ...) __attribute__((format(print
 int cli_need_input(int given, const char *verb);
 /* The program of COMMAND (a run's "Run command"): its first word's last component. */
 void cli_program_of(const char *command, char *out, size_t len);
+/* Whether the run of ARG (its directory, or its database's) holds a trace, converted or
+ * waiting for it; its directory into RUN. */
+int cli_run_has_trace(const char *arg, char *run, size_t n);
 /* 1 if path is a directory. */
 int cli_is_directory(const char *path);
 /* 1 if NAME (a module as -m or a config file names it, or the file lens_module_find found)

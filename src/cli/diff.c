@@ -140,13 +140,7 @@ static void waits_of_all_or_none(struct diff *d)
     for (int i = 0; i < n; i++) {
         if (!d->runs[i].has_waits) {
             char run[4200];
-            snprintf(run, sizeof run, "%s", d->runs[i].path);
-            char *slash = strrchr(run, '/');
-            if (slash && slash != run)
-                *slash = '\0';
-            char trace[4300];
-            snprintf(trace, sizeof trace, "%s/trace", run);
-            if (cli_is_directory(trace))
+            if (cli_run_has_trace(d->runs[i].path, run, sizeof run))
                 fprintf(stderr,
                         "mpilens: diff: wait states not compared: %s has a trace not yet "
                         "analyzed (mpilens analyze %s, then diff again)\n",

@@ -47,7 +47,7 @@ int diff_add(struct diff *d, int section, int run, const char *what, const char 
 struct reading {
     struct diff *d;
     int run, failed;
-    double exec, mpi, longest, volume, matrix_bytes, waiting;
+    double mpi, longest, volume, matrix_bytes, waiting;
 };
 
 static void add(struct reading *r, int section, const char *what, const char *l0, const char *l1,
@@ -61,7 +61,6 @@ static void rank_time(int rank, double exec, double mpi, double startup, void *c
 {
     (void)rank;
     struct reading *r = ctx;
-    r->exec += exec;
     r->mpi += mpi - startup;
     if (exec > r->longest)
         r->longest = exec;

@@ -170,10 +170,9 @@ static void summary(struct page *p)
     }
     if (p->has_eff) {
         const struct pop_factors e = p->eff;
-        double mpi = 0, run = 0, start = 0;
+        double start = 0;
         for (int r = 0; r < p->n; r++)
-            mpi += p->ranks[r].mpi, run += p->ranks[r].useful + p->ranks[r].mpi,
-                start += p->ranks[r].startup;
+            start += p->ranks[r].startup;
         snprintf(value, sizeof value, "%.6f s, the longest rank's, from MPI_Init to MPI_Finalize",
                  e.run);
         figure(p, "run", value);

@@ -109,9 +109,7 @@ static void what_it_holds(sqlite3 *db, const char *path, char *out, size_t len)
     }
 }
 
-/* Whether the run of ARG (its directory, or its database's) holds a trace, converted or
- * waiting for it: its directory into RUN. */
-static int run_has_trace(const char *arg, char *run, size_t n)
+int cli_run_has_trace(const char *arg, char *run, size_t n)
 {
     snprintf(run, n, "%s", arg);
     if (!cli_is_directory(run)) {
@@ -126,6 +124,15 @@ static int run_has_trace(const char *arg, char *run, size_t n)
     return cli_is_directory(path);
 }
 
+/* The wait states of RUN, which has a trace, are still to come: the line that says how. */
+static int not_analyzed(const char *verb, const char *run)
+{
+    fprintf(stderr,
+            "mpilens: %s: %s has a trace but no wait-state analysis yet; run mpilens analyze %s\n",
+            verb, run, run);
+    return 2;
+}
+
 int cli_open_db(const char *arg, const char *verb, const char *table, const char *what,
                 const char *module, sqlite3 **db, char *path, size_t pathlen)
 {
@@ -134,26 +141,17 @@ int cli_open_db(const char *arg, const char *verb, const char *table, const char
     if (cli_is_directory(path))
         snprintf(path, pathlen, "%s/%s", arg, RUNDB_FILE);
     /* the wait states come from the trace through analyze: the advice is that command */
-    int waits_to_come = strcmp(table, "waits") == 0 && run_has_trace(arg, run, sizeof run);
-    if (waits_to_come && access(path, F_OK) != 0) {
-        fprintf(stderr,
-                "mpilens: %s: %s has a trace but no wait-state analysis yet; run mpilens analyze "
-                "%s\n",
-                verb, run, run);
-        return 2;
-    }
+    int waits_to_come = strcmp(table, "waits") == 0 && cli_run_has_trace(arg, run, sizeof run);
+    if (waits_to_come && access(path, F_OK) != 0)
+        return not_analyzed(verb, run);
     if (rundb_open_read(path, db, err, sizeof err) != 0) {
         fprintf(stderr, "mpilens: %s: %s\n", verb, err);
         return 2;
     }
     if (waits_to_come && !rundb_has_table(*db, table)) {
-        fprintf(stderr,
-                "mpilens: %s: %s has a trace but no wait-state analysis yet; run mpilens analyze "
-                "%s\n",
-                verb, run, run);
         rundb_close(*db);
         *db = NULL;
-        return 2;
+        return not_analyzed(verb, run);
     }
     /* a profile table without rows (a run whose ranks recorded nothing) is no profile; one
      * reduced over ranks (profile_summary, the rows in shards) is */

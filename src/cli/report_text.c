@@ -78,8 +78,8 @@ void report_print_metadata(sqlite3 *db, FILE *out)
  * library's start-up, often most of a short run) on a line of their own, left out of both,
  * as mpiP counts it. */
 struct overall {
-    double max_between, max_mpi, sum_between, sum_mpi, max_ratio, max_start, sum_start;
-    int n, rank_between, rank_mpi, rank_ratio, rank_start;
+    double max_between, max_mpi, sum_between, sum_mpi, max_start, sum_start;
+    int n, rank_between, rank_mpi, rank_start;
 };
 
 /* The largest V so far in *MAX, and its RANK in *AT (the last of equals). */
@@ -99,10 +99,8 @@ static void add_rank(int rank, double exec, double mpi_all, double start, void *
         mpi = 0;
     if (between < 0)
         between = 0;
-    double ratio = between > 0 ? mpi / between : 0;
     keep_max(between, rank, &o->max_between, &o->rank_between);
     keep_max(mpi, rank, &o->max_mpi, &o->rank_mpi);
-    keep_max(ratio, rank, &o->max_ratio, &o->rank_ratio);
     keep_max(start, rank, &o->max_start, &o->rank_start);
     o->sum_between += between;
     o->sum_mpi += mpi;
@@ -112,7 +110,7 @@ static void add_rank(int rank, double exec, double mpi_all, double start, void *
 
 void report_print_overall(sqlite3 *db, const struct report_query *q, FILE *out)
 {
-    struct overall o = {.rank_between = -1, .rank_mpi = -1, .rank_ratio = -1, .rank_start = -1};
+    struct overall o = {.rank_between = -1, .rank_mpi = -1, .rank_start = -1};
     rundb_rank_times(db, q->rank, add_rank, &o);
     if (o.n == 0)
         return;

@@ -4,8 +4,8 @@
  * its time in MPI calls; the run's length T is the longest rank's time between them. Load
  * balance = average useful time / the largest; communication efficiency = the largest / T;
  * parallel efficiency = their product = average useful time / T; the MPI share = the ranks'
- * MPI time / (ranks x T). Each factor within
- * [0, 1] (pop_bounds.h); the replay's pair as analyze stored it in *_replay.
+ * MPI time / (ranks x T). Each factor within [0, 1] (pop_bounds.h); the replay's pair as
+ * analyze stored it in *_replay.
  */
 #include "pop_run.h"
 

@@ -366,13 +366,8 @@ static int do_ingest(int argc, char **argv)
                 "mpilens: site ingest: %ld records of a newer version than this mpilens reads wait "
                 "in %s/newer/ (update mpilens)\n",
                 c.waiting, c.rejected_path);
-    char rejected[128] = "", left[160] = "";
-    if (c.rejected)
-        snprintf(rejected, sizeof rejected, " (SPOOL/rejected/)");
-    if (c.rejected && o.rejected)
-        snprintf(rejected, sizeof rejected, " (--rejected)");
-    if (c.left)
-        snprintf(left, sizeof left, " (said above)");
+    const char *rejected = !c.rejected ? "" : o.rejected ? " (--rejected)" : " (SPOOL/rejected/)";
+    const char *left = c.left ? " (said above)" : "";
     fprintf(stderr,
             "mpilens: site ingest: %ld entries: %ld stored, %ld already there, %ld rejected%s, %ld "
             "held (newer version), %ld left%s, %ld not records, %ld gone; into %s\n",

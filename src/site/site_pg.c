@@ -2,7 +2,8 @@
 /* site_pg.c: the site store in PostgreSQL through libpq (site_backend.h). A reading
  * connection sets default_transaction_read_only, so no statement it runs can change the
  * store whatever the role may do; the row-level policies of site_schema.c decide which
- * rows it sees, and it searches pg_catalog first (as site_schema.h's SITE_DEFINER_PATH does). Without libpq at build time, opening says how to get it.
+ * rows it sees, and it searches pg_catalog first (as site_schema.h's SITE_DEFINER_PATH
+ * does). Without libpq at build time, opening says how to get it.
  */
 #include <stdio.h>
 #include <stdlib.h>

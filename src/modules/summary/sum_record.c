@@ -96,8 +96,9 @@ int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int
     return record_layout_write(&f, text, SUM_RECORD_MAX);
 }
 
-void sum_record_spool_name(const struct sum_program *p, const char *run_id, char *out, size_t len)
+void sum_record_spool_name(const struct sum_program *p, char *out, size_t len)
 {
+    const char *run_id = p->run_id;
     const char *id = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID"),
                *restart = getenv("SLURM_RESTART_COUNT");
     if (id && *id && restart && *restart && strcmp(restart, "0") != 0) /* a requeued job */

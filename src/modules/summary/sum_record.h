@@ -23,8 +23,9 @@ int sum_record_text(const struct sum_merged *m, const struct sum_program *p, int
                     double start, double end, const char *ended, char *text);
 /* The record's file name in a spool: JOB.STEP.USER.RUNID.summary.json under Slurm (a
  * requeued job's: JOB.STEP.USER.rN.RUNID.summary.json), else HOST.USER.RUNID.summary.json;
- * RUNID (the run's identifier) makes it a name nobody can take before the job writes it. */
-void sum_record_spool_name(const struct sum_program *p, const char *run_id, char *out, size_t len);
+ * RUNID (P's run_id, the run's identifier) makes it a name nobody can take before the job
+ * writes it. */
+void sum_record_spool_name(const struct sum_program *p, char *out, size_t len);
 
 #pragma GCC visibility pop
 

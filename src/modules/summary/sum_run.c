@@ -102,11 +102,11 @@ static void write_records(const struct sum_merged *m, const char *ended, int kee
     }
     char why[4608];
     const char *spools[2] = {site_spool, spool};
+    char name[512];
+    sum_record_spool_name(&program, name, sizeof name);
     for (int i = 0; i < 2; i++) {
         if (!spools[i] || !*spools[i] || (i == 1 && site_spool && !strcmp(spool, site_spool)))
             continue;
-        char name[512];
-        sum_record_spool_name(&program, run_id, name, sizeof name);
         int rc = record_file_write(spools[i], name, text, keep_first, why, sizeof why);
         if (rc < 0)
             say("mpilens: summary: the job's record is not in the spool: %s (the job is not "
