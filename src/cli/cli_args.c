@@ -21,8 +21,8 @@ const char *cli_option_hint(const char *arg, const char *usage)
     int n = 0;
     for (const char *at = strstr(usage, "--"); at && n < 128; at = strstr(at + 2, "--")) {
         size_t len = 2 + strspn(at + 2, "abcdefghijklmnopqrstuvwxyz-");
-        if (len <= 2 || len >= sizeof names[0] || (at > usage && at[-1] != ' ' && at[-1] != '[' &&
-                                                   at[-1] != '(' && at[-1] != '|'))
+        if (len <= 2 || len >= sizeof names[0] ||
+            (at > usage && at[-1] != ' ' && at[-1] != '[' && at[-1] != '(' && at[-1] != '|'))
             continue;
         snprintf(names[n], sizeof names[n], "%.*s", (int)len, at);
         options[n] = names[n];
@@ -44,9 +44,8 @@ const char *cli_option_hint(const char *arg, const char *usage)
 /* Whether the run verb's option A takes the next word as its value. */
 static int run_takes_value(const char *a)
 {
-    static const char *const with_value[] = {"-m",     "--modules", "-c",         "--config",
-                                             "-o",     "--output",  "--tune",     "--snapshot",
-                                             "--ranks"};
+    static const char *const with_value[] = {
+        "-m", "--modules", "-c", "--config", "-o", "--output", "--tune", "--snapshot", "--ranks"};
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         if (strcmp(a, with_value[k]) == 0)
             return 1;

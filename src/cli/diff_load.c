@@ -186,8 +186,8 @@ int diff_read_run(struct diff *d, int run)
         add(&r, DIFF_OVERALL, "mpi_time", "MPI time (ranks summed)", "", "", "s", r.mpi, 0);
         struct pop_factors e; /* the POP metrics, in percent (docs/efficiency.md) */
         int have_eff = pop_run_factors(db, &e) == 0;
-        add(&r, DIFF_OVERALL, "mpi_share", "MPI share", "", "", "%", have_eff ? 100 * e.mpi_share : 0,
-            0);
+        add(&r, DIFF_OVERALL, "mpi_share", "MPI share", "", "", "%",
+            have_eff ? 100 * e.mpi_share : 0, 0);
         if (have_eff) {
             add(&r, DIFF_OVERALL, "parallel_efficiency", "parallel efficiency", "", "", "%",
                 100 * e.parallel, 0);

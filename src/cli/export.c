@@ -117,8 +117,8 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
 
 /* A message's facts as the event's args: its communicator (by the name the trace gives it),
  * the world ranks it went between, its tag and bytes. */
-static void message_args(struct state *s, uint32_t comm, uint64_t src, uint64_t dst,
-                         uint32_t tag, uint64_t bytes)
+static void message_args(struct state *s, uint32_t comm, uint64_t src, uint64_t dst, uint32_t tag,
+                         uint64_t bytes)
 {
     const struct trace_defs *d = &s->defs;
     fputs(",\"args\":{\"communicator\":\"", s->out);

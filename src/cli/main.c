@@ -69,11 +69,11 @@ int main(int argc, char **argv)
     }
     const char *near = lens_nearest(argv[1], names, (int)(sizeof verbs / sizeof *verbs));
     if (near)
-        fprintf(stderr, "mpilens: unknown verb '%s'; did you mean mpilens %s? (`mpilens --help` "
-                        "lists the verbs)\n",
+        fprintf(stderr,
+                "mpilens: unknown verb '%s'; did you mean mpilens %s? (`mpilens --help` "
+                "lists the verbs)\n",
                 argv[1], near);
     else
-        fprintf(stderr, "mpilens: unknown verb '%s'; `mpilens --help` lists the verbs\n",
-                argv[1]);
+        fprintf(stderr, "mpilens: unknown verb '%s'; `mpilens --help` lists the verbs\n", argv[1]);
     return 2;
 }

@@ -319,7 +319,8 @@ int page_write(sqlite3 *db, const char *run, const char *path)
     }
     p.has_eff = p.n > 0 && pop_run_factors(db, &p.eff) == 0;
     read_matrix(&p);
-    p.site_time = rundb_profile_has_rows(db) ? rundb_callsites_time(db, -1, RUNDB_PROGRAM_CALLS) : 0;
+    p.site_time =
+        rundb_profile_has_rows(db) ? rundb_callsites_time(db, -1, RUNDB_PROGRAM_CALLS) : 0;
     char anchor[4096];
     page_trace_anchor(run, anchor, sizeof anchor);
     /* which sections the run has data for, decided once, in the order of sections[] */

@@ -196,4 +196,3 @@ void cli_program_of(const char *command, char *out, size_t len)
     const char *slash = strrchr(first, '/');
     snprintf(out, len, "%s", slash ? slash + 1 : first);
 }
-

@@ -77,7 +77,8 @@ int report_phase_efficiencies(sqlite3 *db, struct report_phase **out)
         const struct phase_sums *s = &p.sums[i];
         ph->load_balance =
             pop_within_unit(s->max_useful > 0 ? s->sum_useful / ph->ranks / s->max_useful : 1);
-        ph->communication = pop_within_unit(s->max_seconds > 0 ? s->max_useful / s->max_seconds : 1);
+        ph->communication =
+            pop_within_unit(s->max_seconds > 0 ? s->max_useful / s->max_seconds : 1);
         ph->parallel = ph->load_balance * ph->communication;
         ph->length = s->max_seconds;
         /* on the ideal network: the largest computing / the phase's ideal length, and that

@@ -96,7 +96,8 @@ int report_print_callsites(sqlite3 *db, int rank, int top, int csv, FILE *out)
         fprintf(out, "(no call site recorded)\n");
     else if (!csv)
         fprintf(out, "\nTIME: summed over ranks; %% MPI: of all MPI time recorded at call "
-                     "sites,\nMPI_Init and MPI_Finalize apart (below); MAX, MEAN, MIN: one call; BYTES: sent,\n"
+                     "sites,\nMPI_Init and MPI_Finalize apart (below); MAX, MEAN, MIN: one call; "
+                     "BYTES: sent,\n"
                      "summed over ranks.\n");
     /* MPI_Init and MPI_Finalize: after the ranking, with no share of it (CSV: rows of their
      * own, percent_mpi 0) */

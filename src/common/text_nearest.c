@@ -42,4 +42,3 @@ const char *lens_nearest(const char *word, const char *const *choices, int n)
     }
     return best;
 }
-

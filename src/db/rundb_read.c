@@ -33,8 +33,8 @@ int rundb_rank_times(sqlite3 *db, int rank,
              "r.rank = ?1) ORDER BY r.rank",
              column ? "COALESCE(r.startup_time, 0)"
                     : "COALESCE((SELECT SUM(p.time) FROM profile p JOIN operations o ON o.id = "
-                      "p.operation_id WHERE p.rank = r.rank AND o.operation IN "
-                      RUNDB_STARTUP_OPS "), 0)");
+                      "p.operation_id WHERE p.rank = r.rank AND o.operation IN " RUNDB_STARTUP_OPS
+                      "), 0)");
     sqlite3_stmt *st = rundb_query(db, sql, "");
     if (!st)
         return -1;
@@ -229,8 +229,7 @@ int rundb_startup_op(const char *op)
 /* ---- the profile by call site ---- */
 
 /* The condition on operation ids that picks WHICH calls (COLUMN: the operation id's). */
-static const char *calls_condition(enum rundb_calls which, const char *column, char *out,
-                                   size_t n)
+static const char *calls_condition(enum rundb_calls which, const char *column, char *out, size_t n)
 {
     if (which == RUNDB_ALL_CALLS)
         return "1";

@@ -71,8 +71,9 @@ static int place_elsewhere(const char *dir, const char *name, const char *tmp, c
         if (errno != EEXIST)
             break;
     }
-    snprintf(why, len, "%s/%s was taken by a file not this user's, and no other name could be "
-                       "made: %s",
+    snprintf(why, len,
+             "%s/%s was taken by a file not this user's, and no other name could be "
+             "made: %s",
              dir, name, strerror(errno));
     unlink(tmp);
     return -1;

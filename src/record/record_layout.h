@@ -40,7 +40,7 @@ struct record_facts {
     /* who and what ran */
     const char *user;
     long long uid;
-    const char *run_id; /* the run's identifier (hex), unique to it; NULL: none */
+    const char *run_id;                   /* the run's identifier (hex), unique to it; NULL: none */
     const char *path, *build_id, *script; /* "" or NULL: null */
     const char *library, *standard;
     /* where */

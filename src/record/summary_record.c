@@ -191,8 +191,7 @@ int summary_record_read(const char *text, size_t len, struct summary_record *r, 
     memset(r, 0, sizeof *r);
     size_t bad_at;
     if (!lens_utf8_valid(text, len, &bad_at)) { /* RFC 8259: JSON text is UTF-8 */
-        snprintf(why, n, "not UTF-8: byte 0x%02x at byte %zu", (unsigned char)text[bad_at],
-                 bad_at);
+        snprintf(why, n, "not UTF-8: byte 0x%02x at byte %zu", (unsigned char)text[bad_at], bad_at);
         return -1;
     }
     char err[160];

@@ -137,14 +137,13 @@ static double parse_date(const char *text)
 static int parse(const char *verb, int argc, char **argv, struct options *o, const char **spool)
 {
     static const struct option longs[] = {
-        {"store", 1, 0, 's'}, {"staff", 1, 0, 'S'}, {"ingester", 1, 0, 'I'},
-        {"batch", 1, 0, 'b'}, {"user", 1, 0, 'u'},  {"account", 1, 0, 'a'},
-        {"app", 1, 0, 'p'},   {"since", 1, 0, 'f'}, {"until", 1, 0, 't'},
-        {"sort", 1, 0, 'o'},  {"limit", 1, 0, 'l'}, {"csv", 0, 0, 'c'},
-        {"json", 0, 0, 'j'},  {"help", 0, 0, 'h'},  {"by", 1, 0, 'B'},
-        {"html", 1, 0, 'H'},  {"weak", 0, 0, 'w'},  {"ref", 1, 0, 'r'},
-        {"rejected", 1, 0, 'R'}, {"keep-rejected", 1, 0, 'K'},
-        {0, 0, 0, 0}};
+        {"store", 1, 0, 's'},    {"staff", 1, 0, 'S'},         {"ingester", 1, 0, 'I'},
+        {"batch", 1, 0, 'b'},    {"user", 1, 0, 'u'},          {"account", 1, 0, 'a'},
+        {"app", 1, 0, 'p'},      {"since", 1, 0, 'f'},         {"until", 1, 0, 't'},
+        {"sort", 1, 0, 'o'},     {"limit", 1, 0, 'l'},         {"csv", 0, 0, 'c'},
+        {"json", 0, 0, 'j'},     {"help", 0, 0, 'h'},          {"by", 1, 0, 'B'},
+        {"html", 1, 0, 'H'},     {"weak", 0, 0, 'w'},          {"ref", 1, 0, 'r'},
+        {"rejected", 1, 0, 'R'}, {"keep-rejected", 1, 0, 'K'}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->store = getenv("MPILENS_SITE_STORE");
     o->batch = 500;
@@ -359,7 +358,8 @@ static int do_ingest(int argc, char **argv)
         fprintf(stderr, "mpilens: site ingest: %s: %s; the records not stored stay in %s\n",
                 site_name(s), err, spool);
     if (c.expired)
-        fprintf(stderr, "mpilens: site ingest: %ld rejected files older than %d days removed from %s\n",
+        fprintf(stderr,
+                "mpilens: site ingest: %ld rejected files older than %d days removed from %s\n",
                 c.expired, o.keep_days, c.rejected_path);
     if (c.waiting)
         fprintf(stderr,

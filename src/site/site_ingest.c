@@ -26,8 +26,8 @@
 #include "text_utf8.h"
 
 /* Role names PostgreSQL keeps for itself: no user of the store can be called so. */
-static const char *const reserved_names[] = {"public", "none", "current_user", "current_role",
-                                             "session_user", "system_user", "all"};
+static const char *const reserved_names[] = {
+    "public", "none", "current_user", "current_role", "session_user", "system_user", "all"};
 
 /* Whether USER is a name the store can make a role of (site_schema.c's mpilens_add_user);
  * if not, why in WHY. */
@@ -118,8 +118,7 @@ struct run {
 };
 
 /* A line on stderr about file F: its name with control characters escaped. */
-static void say(const struct run *r, const struct spool_file *f, const char *what,
-                const char *why)
+static void say(const struct run *r, const struct spool_file *f, const char *what, const char *why)
 {
     char name[1100], text[1100];
     lens_escape_controls(name, sizeof name, f->name);

@@ -106,10 +106,10 @@ int site_pg_open(const char *uri, enum site_open_mode mode, struct site_store *s
     if (pg_exec(db, "SET client_min_messages = warning", e, sizeof e) ||
         (mode == SITE_READ &&
          pg_exec(db,
-                "SELECT pg_catalog.set_config('search_path', 'pg_catalog, ' || "
-                "pg_catalog.quote_ident(COALESCE(pg_catalog.current_schema(), 'public')) || "
-                "', pg_temp', false)",
-                e, sizeof e)) ||
+                 "SELECT pg_catalog.set_config('search_path', 'pg_catalog, ' || "
+                 "pg_catalog.quote_ident(COALESCE(pg_catalog.current_schema(), 'public')) || "
+                 "', pg_temp', false)",
+                 e, sizeof e)) ||
         (mode == SITE_READ && pg_exec(db, "SET default_transaction_read_only = on", e, sizeof e))) {
         snprintf(err, n, "%s: %s", s->name, e);
         PQfinish(db);

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-
 static void add_sql(struct insert *in, const char *text)
 {
     size_t n = strlen(text);
@@ -162,8 +161,8 @@ void site_rows_free(struct insert *t)
 }
 
 /* Adds one record's rows: its job, its operations, top operations, sizes and sites. */
-int site_rows_add(struct site_store *s, struct insert *t, const struct summary_record *r,
-                        char *err, size_t n)
+int site_rows_add(struct site_store *s, struct insert *t, const struct summary_record *r, char *err,
+                  size_t n)
 {
     struct insert *in = &t[T_JOBS];
     if (row_start(s, in, err, n))
@@ -258,4 +257,3 @@ int site_rows_add(struct site_store *s, struct insert *t, const struct summary_r
     }
     return 0;
 }
-

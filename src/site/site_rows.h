@@ -34,7 +34,7 @@ int site_rows_run(struct site_store *s, struct insert *t, char *err, size_t n);
 void site_rows_forget(struct insert *t);
 void site_rows_free(struct insert *t);
 /* Adds record R's rows (running a statement that is full). 0, or -1 with ERR. */
-int site_rows_add(struct site_store *s, struct insert *t, const struct summary_record *r,
-                 char *err, size_t n);
+int site_rows_add(struct site_store *s, struct insert *t, const struct summary_record *r, char *err,
+                  size_t n);
 
 #endif

@@ -247,8 +247,7 @@ int site_spool_read(const struct site_spool *sp, const struct spool_file *f, siz
 }
 
 /* renameat2 without replacing: FROM in FROMFD to TO in TOFD, else to TO.2, TO.3 ... */
-static int move_new(int fromfd, const char *from, int tofd, const char *to, char *moved,
-                    size_t n)
+static int move_new(int fromfd, const char *from, int tofd, const char *to, char *moved, size_t n)
 {
     for (int k = 1; k < 100; k++) {
         if (k == 1)
@@ -278,8 +277,8 @@ int site_spool_reject(const struct site_spool *sp, const struct spool_file *f, c
     }
     snprintf(reason, sizeof reason, "%s.reason", name);
     unlinkat(sp->rejected_fd, reason, 0); /* an older rejection's, in the ingest's own directory */
-    int fd = openat(sp->rejected_fd, reason,
-                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd =
+        openat(sp->rejected_fd, reason, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     char line[1024];
     lens_escape_controls(line, sizeof line - 1, why);
     strcat(line, "\n");

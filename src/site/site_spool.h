@@ -26,7 +26,7 @@ struct site_spool {
 /* One entry the listing saw: a candidate record in the spool, or a held one. */
 struct spool_file {
     char *name;
-    int held;      /* in REJECTED/newer/ (named vN.NAME), not in the spool */
+    int held;       /* in REJECTED/newer/ (named vN.NAME), not in the spool */
     int not_record; /* a directory, a hidden temporary, another name: counted, not read */
 };
 

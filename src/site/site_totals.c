@@ -59,8 +59,8 @@ static void add_insert(char *out, size_t n, const struct section_sum *sum, const
                        const char *from, const char *schema)
 {
     size_t at = strlen(out);
-    at += (size_t)snprintf(out + at, n - at, "INSERT INTO %susage_totals (%s) ", schema,
-                           totals_cols);
+    at +=
+        (size_t)snprintf(out + at, n - at, "INSERT INTO %susage_totals (%s) ", schema, totals_cols);
     at += (size_t)snprintf(out + at, n - at, sum->select, qualify, from);
     /* one order for every insert: two ingests at once lock the rows they add to in the
      * same order, so neither waits for the other in a circle */

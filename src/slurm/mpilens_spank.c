@@ -13,10 +13,10 @@
  * there whatever spool the user's own arguments name. The site's library is known by its
  * path: an LD_PRELOAD that holds it is kept; a user's own build of mpilens in LD_PRELOAD is
  * kept under optout=yes (it writes the site's record too) and replaced by the site's under
- * optout=no; anything else is kept after the site's library. An LD_PRELOAD too long to handle is said, and the task runs
- * unrecorded rather than with a preload cut short. slurmstepd and the plugin never load
- * MPI; a task that never loads MPI (srun hostname) is left alone by the core, and the
- * batch script's own step and the extern step get nothing.
+ * optout=no; anything else is kept after the site's library. An LD_PRELOAD too long to handle is
+ * said, and the task runs unrecorded rather than with a preload cut short. slurmstepd and the
+ * plugin never load MPI; a task that never loads MPI (srun hostname) is left alone by the core, and
+ * the batch script's own step and the extern step get nothing.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
